@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "log.h"
+
+extern char **environ;
+
+/* Run @argv; capture the first line of its stdout into @line if non-NULL. */
+static int run(char *const argv[], char *line, size_t size)
+{
+	posix_spawn_file_actions_t fa;
+	int pipefd[2] = { -1, -1 }, status, err;
+	pid_t pid;
+
+	if (posix_spawn_file_actions_init(&fa))
+		return -ENOMEM;
+	if (line) {
+		if (pipe(pipefd)) {
+			err = -errno;
+			goto cleanup;
+		}
+		posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+		posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+		posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDERR_FILENO);
+	}
+	err = -posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	if (err)
+		goto cleanup;
+	if (line) {
+		FILE *f;
+
+		close(pipefd[1]);
+		pipefd[1] = -1;
+		f = fdopen(pipefd[0], "r");
+		if (f) {
+			pipefd[0] = -1;
+			if (!fgets(line, size, f))
+				line[0] = '\0';
+			while (fgetc(f) != EOF)
+				;
+			fclose(f);
+		}
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			err = -errno;
+			goto cleanup;
+		}
+	err = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EINVAL;
+cleanup:
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	posix_spawn_file_actions_destroy(&fa);
+	return err;
+}
+
+static int clang_major(const char *clang)
+{
+	char line[256];
+	char *const argv[] = { (char *)clang, "--version", NULL };
+	const char *v;
+
+	if (run(argv, line, sizeof(line)))
+		return -1;
+	v = strstr(line, "version ");
+	return v ? atoi(v + 8) : -1;
+}
+
+const char *dc_find_clang(void)
+{
+	static const char *const names[] = { "clang-19", "clang-18", "clang-17",
+					     "clang-16", "clang" };
+	const char *env = getenv("CLANG");
+
+	if (env && *env) {
+		if (clang_major(env) < 16) {
+			dc_err("CLANG=%s is not clang 16 or newer", env);
+			return NULL;
+		}
+		return env;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (clang_major(names[i]) >= 16)
+			return names[i];
+	dc_err("no clang 16 or newer found (install clang-19, or set CLANG)");
+	return NULL;
+}
+
+int dc_compile(const char *clang, const char *src, const char *obj,
+	       const char *tmpl_dir, const char *inc_dir)
+{
+	char tmp[PATH_MAX], itmpl[PATH_MAX + 2], iinc[PATH_MAX + 2];
+	int err;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", obj, getpid()) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	snprintf(itmpl, sizeof(itmpl), "-I%s", tmpl_dir);
+	snprintf(iinc, sizeof(iinc), "-I%s", inc_dir);
+	char *const argv[] = {
+		(char *)clang, "-target", "bpf", "-O2", "-g",
+		"-D__TARGET_ARCH_x86", "-Wall", "-Werror",
+		"-Wno-unused-function", itmpl, iinc,
+		"-I/usr/include/x86_64-linux-gnu", "-c", (char *)src, "-o",
+		tmp, NULL
+	};
+	err = run(argv, NULL, 0);
+	if (err) {
+		unlink(tmp);
+		if (err == -EINVAL)
+			dc_err("%s failed to compile %s (diagnostics above)",
+			       clang, src);
+		else
+			dc_err("cannot run %s: %s", clang, strerror(-err));
+		return err;
+	}
+	if (rename(tmp, obj)) {
+		err = -errno;
+		dc_err("cannot create %s: %s", obj, strerror(errno));
+		unlink(tmp);
+	}
+	return err;
+}
+
+int dc_write_atomic(const char *path, const void *data, size_t len)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int err = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid()) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	if (fwrite(data, 1, len, f) != len)
+		err = -errno ?: -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_COMPILE_H
+#define DC_COMPILE_H
+
+/* The clang to build BPF with: $CLANG, else the newest clang >= 16 on PATH.
+ * Returns NULL (message printed) if there is none. */
+const char *dc_find_clang(void);
+
+/*
+ * Compile the C file @src into the BPF object @obj with @clang, against
+ * the templates in @tmpl_dir and the ABI headers in @inc_dir. clang's
+ * diagnostics go to stderr. @obj appears only if compilation succeeded.
+ * Returns 0 or -errno (-EINVAL when clang reported errors).
+ */
+int dc_compile(const char *clang, const char *src, const char *obj,
+	       const char *tmpl_dir, const char *inc_dir);
+
+/* Write @len bytes to @path through a temporary file and rename(), so a
+ * failure never leaves a partial @path. Returns 0 or -errno. */
+int dc_write_atomic(const char *path, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/* datacrumbs-gen: probe specs (YAML) -> BPF C -> one self-describing object. */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "compile.h"
+#include "config.h"
+#include "log.h"
+#include "render.h"
+#include "spec.h"
+
+static const char usage[] =
+	"Usage: %s [OPTIONS] SPEC.yaml...\n"
+	"\n"
+	"Validate probe specs, render BPF C from the templates and compile it\n"
+	"with clang into one object that datacrumbs-runtime loads.\n"
+	"\n"
+	"  -o, --output OBJECT   object to write (default: generated.bpf.o)\n"
+	"  -E, --emit-c FILE     also write the generated C to FILE\n"
+	"  -n, --no-compile      only validate (and --emit-c); write no object\n"
+	"  -T, --templates DIR   template directory (default: built in)\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"Errors name FILE:LINE:COLUMN; nothing is written unless all specs are\n"
+	"valid. clang is $CLANG or the newest clang >= 16 on PATH.\n";
+
+static const char *template_dir(const char *opt)
+{
+	static const char *const dirs[] = { DC_SOURCE_TEMPLATE_DIR,
+					    DC_INSTALL_TEMPLATE_DIR };
+	char p[PATH_MAX];
+
+	if (opt)
+		return opt;
+	if (getenv("DATACRUMBS_TEMPLATES"))
+		return getenv("DATACRUMBS_TEMPLATES");
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s/datacrumbs.bpf.h", dirs[i]);
+		if (!access(p, R_OK))
+			return dirs[i];
+	}
+	return DC_INSTALL_TEMPLATE_DIR;
+}
+
+static const char *include_dir(const char *tmpl)
+{
+	/* Installed, the ABI header sits beside the templates. */
+	static char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/datacrumbs/abi.h", tmpl);
+	if (!access(p, R_OK))
+		return tmpl;
+	return DC_SOURCE_INCLUDE_DIR;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "emit-c", required_argument, NULL, 'E' },
+		{ "no-compile", no_argument, NULL, 'n' },
+		{ "templates", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *obj = "generated.bpf.o", *emit = NULL, *tmpl_opt = NULL;
+	char tmp_c[PATH_MAX] = "";
+	struct dc_buf c = {}, sources = {};
+	struct dc_spec spec = {};
+	const char *tmpl, *clang = NULL;
+	bool compile = true;
+	int opt, err = 0;
+
+	dc_log_init(argv[0]);
+	while ((opt = getopt_long(argc, argv, "o:E:nT:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			obj = optarg;
+			break;
+		case 'E':
+			emit = optarg;
+			break;
+		case 'n':
+			compile = false;
+			break;
+		case 'T':
+			tmpl_opt = optarg;
+			break;
+		case 'h':
+			printf(usage, dc_prog());
+			return 0;
+		default:
+			fprintf(stderr, usage, dc_prog());
+			return 2;
+		}
+	}
+	if (optind == argc) {
+		fprintf(stderr, usage, dc_prog());
+		return 2;
+	}
+	for (int i = optind; i < argc; i++) {
+		char *copy = strdup(argv[i]);
+
+		if (!copy)
+			return 1;
+		err = dc_spec_load(&spec, argv[i]);
+		if (err == -ENOMEM)
+			goto cleanup;
+		/* A file name cannot end the comment it is written into. */
+		for (char *s = basename(copy); *s; s++)
+			if (*s == '*' || *s == '/')
+				*s = '_';
+		dc_buf_addf(&sources, "%s%s", i > optind ? " " : "", basename(copy));
+		free(copy);
+	}
+	if (!spec.nerrors)
+		dc_spec_check(&spec);
+	if (spec.nerrors) {
+		dc_err("%d error%s in the specs; nothing written", spec.nerrors,
+		       spec.nerrors == 1 ? "" : "s");
+		err = -EINVAL;
+		goto cleanup;
+	}
+	if (compile && !(clang = dc_find_clang())) {
+		err = -ENOENT;
+		goto cleanup;
+	}
+	tmpl = template_dir(tmpl_opt);
+	dc_buf_add(&sources, "", 1);
+	err = dc_render(&spec, tmpl, sources.p, &c);
+	if (err)
+		goto cleanup;
+	if (emit) {
+		err = dc_write_atomic(emit, c.p, c.len);
+		if (err) {
+			dc_err("cannot write %s: %s", emit, strerror(-err));
+			goto cleanup;
+		}
+	}
+	if (!compile)
+		goto cleanup;
+	if (!emit) {
+		const char *td = getenv("TMPDIR");
+		int fd;
+
+		snprintf(tmp_c, sizeof(tmp_c), "%s/datacrumbs-gen-XXXXXX.bpf.c",
+			 td && *td ? td : "/tmp");
+		fd = mkstemps(tmp_c, 6);
+		if (fd < 0 || write(fd, c.p, c.len) != (ssize_t)c.len) {
+			err = -errno;
+			dc_err("cannot write %s: %s", tmp_c, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			goto cleanup;
+		}
+		close(fd);
+	}
+	err = dc_compile(clang, emit ? emit : tmp_c, obj, tmpl, include_dir(tmpl));
+	if (!err)
+		dc_info("%zu probes -> %s", spec.nprobes, obj);
+cleanup:
+	if (tmp_c[0])
+		unlink(tmp_c);
+	dc_buf_free(&c);
+	dc_buf_free(&sources);
+	dc_spec_free(&spec);
+	return err ? 1 : 0;
+}

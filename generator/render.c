@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "render.h"
+#include "roles.h"
+
+/* Which arguments a probe captures, slot by slot. */
+struct slots {
+	int n;
+	int role[DC_CAPTURE];
+	int arg[DC_CAPTURE];
+};
+
+static int read_file(const char *dir, const char *name, char **out)
+{
+	struct dc_buf b = {};
+	char path[4096], chunk[8192];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f) {
+		dc_err("cannot read template %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)))
+		if (dc_buf_add(&b, chunk, n)) {
+			fclose(f);
+			dc_buf_free(&b);
+			return -ENOMEM;
+		}
+	fclose(f);
+	if (dc_buf_add(&b, "", 1)) {
+		dc_buf_free(&b);
+		return -ENOMEM;
+	}
+	*out = b.p;
+	return 0;
+}
+
+int dc_expand(struct dc_buf *out, const char *tmpl, const char *const *kv)
+{
+	const char *p = tmpl, *at, *end;
+
+	while ((at = strchr(p, '@'))) {
+		const char *const *k;
+		size_t klen;
+
+		end = strchr(at + 1, '@');
+		if (!end) {
+			dc_err("template: unterminated '@' placeholder");
+			return -EINVAL;
+		}
+		klen = end - at - 1;
+		for (k = kv; *k; k += 2)
+			if (strlen(k[0]) == klen && !strncmp(k[0], at + 1, klen))
+				break;
+		if (!*k) {
+			dc_err("template: unknown placeholder @%.*s@", (int)klen,
+			       at + 1);
+			return -EINVAL;
+		}
+		if (dc_buf_add(out, p, at - p) || dc_buf_adds(out, k[1]))
+			return -ENOMEM;
+		p = end + 1;
+	}
+	return dc_buf_adds(out, p);
+}
+
+int dc_c_escape(struct dc_buf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+		int err;
+
+		if (c == '"' || c == '\\')
+			err = dc_buf_addf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			err = dc_buf_addf(out, "\\%03o", c);
+		else
+			err = dc_buf_add(out, s, 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void slots_of(const struct dc_spec_probe *p, struct slots *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < p->nargs; i++) {
+		if (p->arg_role[i] == DC_ROLE_NONE)
+			continue;
+		s->role[s->n] = p->arg_role[i];
+		s->arg[s->n++] = i;
+	}
+}
+
+static int render_capture(struct dc_buf *out, const char *tmpl,
+			  const struct dc_spec_probe *p, const struct slots *s,
+			  int id)
+{
+	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16], ret_int[16];
+	int mask = 0, path = -1;
+
+	for (int i = 0; i < s->n; i++) {
+		if (dc_role_is_int(s->role[i]))
+			mask |= 1 << i;
+		if (s->role[i] == DC_ROLE_PATH)
+			path = i;
+	}
+	snprintf(ids, sizeof(ids), "%d", id);
+	snprintf(nslots, sizeof(nslots), "%d", s->n);
+	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
+		 s->arg[2], s->arg[3]);
+	snprintf(int_mask, sizeof(int_mask), "0x%x", mask);
+	snprintf(path_slot, sizeof(path_slot), "%d", path);
+	/* fd and status returns are C ints in the register's low half. */
+	snprintf(ret_int, sizeof(ret_int), "%d",
+		 p->ret == DC_RET_FD || p->ret == DC_RET_STATUS);
+	const char *kv[] = { "ID",	  ids,	     "NSLOTS",	 nslots,
+			     "ARGS",	  args,	     "INT_MASK", int_mask,
+			     "PATH_SLOT", path_slot, "RET_INT",	 ret_int,
+			     "NAME",	  p->name,   NULL };
+	return dc_expand(out, tmpl, kv);
+}
+
+static int render_desc(struct dc_buf *out, const char *tmpl,
+		       const struct dc_spec *spec, const struct dc_spec_probe *p,
+		       const struct slots *s, int id)
+{
+	const struct dc_spec_group *g = &spec->groups[p->group];
+	char ids[16], mech[32], ret[32], nslots[8], nr[16], roles[64], args[64];
+	struct dc_buf esc[5] = {};
+	const char *src[5] = { p->name, p->symbol, g->layer,
+			       g->target ? g->target : "", g->path };
+	int err = 0;
+
+	snprintf(ids, sizeof(ids), "%d", id);
+	snprintf(mech, sizeof(mech), "%d /* %s */", g->mech, dc_mech_name(g->mech));
+	snprintf(ret, sizeof(ret), "%d /* %s */", p->ret, dc_ret_name(p->ret));
+	snprintf(nslots, sizeof(nslots), "%d", s->n);
+	snprintf(nr, sizeof(nr), "%d", g->mech == DC_MECH_SYSCALL ? p->nr : -1);
+	snprintf(roles, sizeof(roles), "%d, %d, %d, %d", s->role[0], s->role[1],
+		 s->role[2], s->role[3]);
+	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
+		 s->arg[2], s->arg[3]);
+	for (int i = 0; i < 5 && !err; i++)
+		err = dc_c_escape(&esc[i], src[i]) ?: dc_buf_add(&esc[i], "", 1);
+	if (!err) {
+		const char *kv[] = { "ID",     ids,	 "MECH",   mech,
+				     "RET",    ret,	 "NSLOTS", nslots,
+				     "NR",     nr,	 "ROLES",  roles,
+				     "ARGS",   args,	 "NAME",   esc[0].p,
+				     "SYMBOL", esc[1].p, "LAYER",  esc[2].p,
+				     "TARGET", esc[3].p, "PATH",   esc[4].p,
+				     NULL };
+		err = dc_expand(out, tmpl, kv);
+	}
+	for (int i = 0; i < 5; i++)
+		dc_buf_free(&esc[i]);
+	return err;
+}
+
+int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
+	      const char *sources, struct dc_buf *out)
+{
+	char *t_obj = NULL, *t_cap = NULL, *t_desc = NULL;
+	struct dc_buf caps = {}, descs = {}, sysnr = {};
+	char nprobes_s[16];
+	int nprobes = 0, err;
+	struct slots s;
+
+	err = read_file(tmpl_dir, "object.bpf.c.in", &t_obj) ?:
+	      read_file(tmpl_dir, "capture.c.in", &t_cap) ?:
+	      read_file(tmpl_dir, "probe_desc.c.in", &t_desc);
+	for (size_t i = 0; i < spec->nprobes && !err; i++) {
+		const struct dc_spec_probe *p = &spec->probes[i];
+
+		/* Another name of a function already probed. */
+		if (p->alias_of >= 0)
+			continue;
+		slots_of(p, &s);
+		err = render_capture(&caps, t_cap, p, &s, nprobes) ?:
+		      render_desc(&descs, t_desc, spec, p, &s, nprobes);
+		if (!err && spec->groups[p->group].mech == DC_MECH_SYSCALL)
+			err = dc_buf_addf(&sysnr, "\t[%d] = %d, /* %s */\n", p->nr,
+					  nprobes + 1, p->name);
+		nprobes++;
+	}
+	if (err)
+		goto cleanup;
+	if (!nprobes) {
+		dc_err("no probes to generate");
+		err = -EINVAL;
+		goto cleanup;
+	}
+	snprintf(nprobes_s, sizeof(nprobes_s), "%d", nprobes);
+	if (dc_buf_add(&caps, "", 1) || dc_buf_add(&descs, "", 1) ||
+	    dc_buf_add(&sysnr, "", 1)) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	const char *kv[] = { "SOURCES",	 sources, "NPROBES", nprobes_s,
+			     "CAPTURES", caps.p,  "SYSNR",   sysnr.p,
+			     "PROBES",	 descs.p, NULL };
+	err = dc_expand(out, t_obj, kv);
+cleanup:
+	free(t_obj);
+	free(t_cap);
+	free(t_desc);
+	dc_buf_free(&caps);
+	dc_buf_free(&descs);
+	dc_buf_free(&sysnr);
+	return err;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_RENDER_H
+#define DC_RENDER_H
+
+#include "buf.h"
+#include "spec.h"
+
+/*
+ * Render the BPF C of one object for a checked spec set from the
+ * templates in @tmpl_dir: the capture table, the syscall table and the
+ * probe table. Output depends only on the specs (in order) and the
+ * templates. Returns 0 or -errno.
+ */
+int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
+	      const char *sources, struct dc_buf *out);
+
+/* Replace each @KEY@ in @tmpl by its value from @kv (KEY, value, ...,
+ * NULL). An unknown key is an error (-EINVAL), naming it on stderr. */
+int dc_expand(struct dc_buf *out, const char *tmpl, const char *const *kv);
+
+/* Append @s as the body of a C string literal. */
+int dc_c_escape(struct dc_buf *out, const char *s);
+
+#endif

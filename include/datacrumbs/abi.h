@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ABI shared by the generated BPF programs and user space: event records
+ * sent through the ring buffer, the loss counters, the run-time configuration
+ * and the probe table a generated object carries in its ".dc_probes" section.
+ * Nothing else crosses the kernel/user boundary.
+ */
+#ifndef DATACRUMBS_ABI_H
+#define DATACRUMBS_ABI_H
+
+#include <linux/types.h>
+
+#define DC_ABI_VERSION 1
+#define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
+#define DC_PROBE_SECTION ".dc_probes"
+
+#define DC_CAPTURE 4	 /* argument slots captured per call */
+#define DC_MAX_ARGS 6	 /* argument positions a spec may name */
+#define DC_MAX_DEPTH 16	 /* nesting depth of traced calls per thread */
+#define DC_PATH_MAX 4096 /* longest path copied from user memory */
+
+#define DC_SYSNR_MAX 512	 /* syscall numbers below this can be traced */
+
+#define DC_NAME_MAX 64
+#define DC_LAYER_MAX 16
+#define DC_TARGET_MAX 256
+
+/* How a probe is attached. */
+enum dc_mech {
+	DC_MECH_SYSCALL = 1, /* raw sys_enter / sys_exit, by syscall number */
+	DC_MECH_UPROBE = 2,  /* uprobe.multi + uretprobe.multi on a library */
+};
+
+/* What an argument slot holds. */
+enum dc_role {
+	DC_ROLE_NONE = 0,
+	DC_ROLE_FD,	/* file descriptor the call works on */
+	DC_ROLE_PATH,	/* const char * file name */
+	DC_ROLE_COUNT,	/* bytes requested */
+	DC_ROLE_OFFSET, /* file offset */
+	DC_ROLE_FLAGS,
+	DC_ROLE_MODE,
+	DC_ROLE_WHENCE,
+	DC_ROLE_NEWFD, /* second descriptor: dup2/dup3 target */
+	DC_ROLE_DIRFD, /* directory descriptor of a *at() call */
+	DC_ROLE_NR,
+};
+
+/* What the return value means. */
+enum dc_ret {
+	DC_RET_STATUS = 0, /* 0 or -1 / -errno */
+	DC_RET_FD,	   /* a new file descriptor */
+	DC_RET_SIZE,	   /* bytes moved */
+	DC_RET_OFFSET,	   /* resulting file offset */
+	DC_RET_ADDR,	   /* an address (mmap) */
+	DC_RET_NR,
+};
+
+/* Why an event was lost; counted per probe. */
+enum dc_loss {
+	DC_LOSS_RINGBUF = 0, /* ring buffer full */
+	DC_LOSS_STATE,	     /* per-thread state could not be allocated */
+	DC_LOSS_DEPTH,	     /* nesting deeper than DC_MAX_DEPTH */
+	DC_LOSS_NORETURN,    /* entry seen, its return never came */
+	DC_LOSS_NR,
+};
+
+enum dc_kind {
+	DC_EV_CALL = 1, /* struct dc_event */
+	DC_EV_FORK,	/* struct dc_proc_event: pid forked ppid's child */
+	DC_EV_EXEC,	/* struct dc_proc_event: pid exec'd, comm is new */
+	DC_EV_EXIT,	/* struct dc_proc_event: thread tid of pid exited */
+};
+
+/* One traced call, sent at its return. */
+struct dc_event {
+	__u16 kind;
+	__u16 level; /* 1 = outermost traced call on the thread */
+	__u32 probe; /* index into the probe table */
+	__u32 pid;   /* tgid */
+	__u32 tid;
+	__u64 ts;	  /* entry, CLOCK_MONOTONIC ns */
+	__u64 dur;	  /* ns */
+	__u64 seq;	  /* per-thread entry sequence number, from 1 */
+	__u64 parent_seq; /* seq of the enclosing traced call, 0 if none */
+	__s64 ret;
+	__u64 val[DC_CAPTURE]; /* captured slots, roles in the probe table */
+	__u16 path_len; /* bytes of path that follow, NUL included; 0: none */
+	__u16 pad[3];
+};
+
+struct dc_proc_event {
+	__u16 kind;
+	__u16 pad;
+	__u32 pid;
+	__u32 tid;
+	__u32 ppid;
+	__u64 ts;
+	char comm[16];
+};
+
+/* How the programs capture one probe's arguments; an array of these,
+ * indexed by probe id, is generated into the object's .rodata. */
+struct dc_capture {
+	__u8 nslots;
+	__u8 slot_arg[DC_CAPTURE]; /* argument position of each slot */
+	__u8 int_mask;		   /* slots holding a C int: sign-extend */
+	__s8 path_slot;		   /* slot holding a user path pointer, or -1 */
+	__u8 ret_int;		   /* return value is a C int */
+};
+
+/* Set by the runtime in .rodata before the object is loaded. */
+struct dc_config {
+	__u32 trace_all; /* trace every process, not only dc_pids */
+	__u32 self_pid;	 /* the runtime itself, never traced */
+};
+
+/* One entry of the probe table, fixed size so the section needs no
+ * relocations. Strings are NUL-terminated. */
+struct dc_probe_desc {
+	__u32 id;
+	__u8 mech;	       /* enum dc_mech */
+	__u8 ret;	       /* enum dc_ret */
+	__u8 nslots;	       /* captured slots used */
+	__u8 pad;
+	__s32 nr;	       /* syscall number (DC_MECH_SYSCALL) */
+	__u8 slot_role[DC_CAPTURE]; /* enum dc_role of each slot */
+	__u8 slot_arg[DC_CAPTURE];  /* argument position of each slot */
+	char name[DC_NAME_MAX];	    /* as the user knows it */
+	char symbol[DC_NAME_MAX];   /* what is attached: syscall or ELF symbol */
+	char layer[DC_LAYER_MAX];   /* becomes "cat" */
+	char target[DC_TARGET_MAX]; /* library as the spec named it */
+	char path[DC_TARGET_MAX];   /* library as the generator resolved it */
+};
+
+struct dc_probe_table {
+	__u32 magic;
+	__u16 abi_version;
+	__u16 desc_size;
+	__u32 count;
+	__u32 pad;
+	/* followed by count struct dc_probe_desc */
+};
+
+#endif /* DATACRUMBS_ABI_H */

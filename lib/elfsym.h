@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_ELFSYM_H
+#define DC_ELFSYM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A defined function symbol of an ELF file. */
+struct dc_elf_sym {
+	char *name;	 /* without version */
+	uint64_t addr;	 /* st_value */
+	uint64_t offset; /* file offset, what uprobes attach to */
+	uint64_t size;
+	bool weak;
+	bool dynamic; /* from .dynsym: exported */
+};
+
+struct dc_elf_syms {
+	struct dc_elf_sym *v;
+	size_t n;
+};
+
+/*
+ * Read the defined functions (STT_FUNC, global or weak) of @path from
+ * .dynsym and .symtab. Of several versions of one name only the default
+ * one is kept. Returns 0 or -errno; -ENOEXEC for a file that is not ELF.
+ */
+int dc_elf_syms_load(const char *path, struct dc_elf_syms *out);
+/* Exported (dynamic) symbols first, then local symbol table entries. */
+const struct dc_elf_sym *dc_elf_syms_find(const struct dc_elf_syms *s,
+					  const char *name);
+void dc_elf_syms_free(struct dc_elf_syms *s);
+
+#endif

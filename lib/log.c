@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+
+static const char *prog_name = "datacrumbs";
+
+void dc_log_init(const char *prog)
+{
+	const char *slash = strrchr(prog, '/');
+
+	prog_name = slash ? slash + 1 : prog;
+}
+
+const char *dc_prog(void)
+{
+	return prog_name;
+}
+
+void dc_vlog(const char *level, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", prog_name, level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void dc_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dc_vlog("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void dc_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dc_vlog("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void dc_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dc_vlog("", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include <datacrumbs/abi.h>
+
+#include "roles.h"
+
+static const char *const role_names[DC_ROLE_NR] = {
+	[DC_ROLE_NONE] = "_",	     [DC_ROLE_FD] = "fd",
+	[DC_ROLE_PATH] = "path",     [DC_ROLE_COUNT] = "count",
+	[DC_ROLE_OFFSET] = "offset", [DC_ROLE_FLAGS] = "flags",
+	[DC_ROLE_MODE] = "mode",     [DC_ROLE_WHENCE] = "whence",
+	[DC_ROLE_NEWFD] = "newfd",   [DC_ROLE_DIRFD] = "dirfd",
+};
+
+static const char *const ret_names[DC_RET_NR] = {
+	[DC_RET_STATUS] = "status", [DC_RET_FD] = "fd",
+	[DC_RET_SIZE] = "size",	    [DC_RET_OFFSET] = "offset",
+	[DC_RET_ADDR] = "addr",
+};
+
+static const char *const mech_names[] = {
+	[DC_MECH_SYSCALL] = "syscall",
+	[DC_MECH_UPROBE] = "uprobe",
+};
+
+static const char *const loss_names[DC_LOSS_NR] = {
+	[DC_LOSS_RINGBUF] = "ringbuf_full",
+	[DC_LOSS_STATE] = "no_thread_state",
+	[DC_LOSS_DEPTH] = "too_deep",
+	[DC_LOSS_NORETURN] = "no_return",
+};
+
+static int lookup(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (names[i] && !strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+static const char *name_of(const char *const *names, int n, int i)
+{
+	return i >= 0 && i < n && names[i] ? names[i] : "?";
+}
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+const char *dc_role_name(int role)
+{
+	return name_of(role_names, N(role_names), role);
+}
+
+int dc_role_parse(const char *name)
+{
+	return lookup(role_names, N(role_names), name);
+}
+
+const char *dc_ret_name(int ret)
+{
+	return name_of(ret_names, N(ret_names), ret);
+}
+
+int dc_ret_parse(const char *name)
+{
+	return lookup(ret_names, N(ret_names), name);
+}
+
+const char *dc_mech_name(int mech)
+{
+	return name_of(mech_names, N(mech_names), mech);
+}
+
+int dc_mech_parse(const char *name)
+{
+	return lookup(mech_names, N(mech_names), name);
+}
+
+const char *dc_loss_name(int reason)
+{
+	return name_of(loss_names, N(loss_names), reason);
+}
+
+bool dc_role_is_int(int role)
+{
+	return role == DC_ROLE_FD || role == DC_ROLE_NEWFD ||
+	       role == DC_ROLE_DIRFD || role == DC_ROLE_FLAGS ||
+	       role == DC_ROLE_MODE || role == DC_ROLE_WHENCE;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_ROLES_H
+#define DC_ROLES_H
+
+#include <stdbool.h>
+
+/* Names of argument roles, return roles and mechanisms as specs spell them;
+ * lookups return -1 for an unknown name. */
+const char *dc_role_name(int role);
+int dc_role_parse(const char *name);
+const char *dc_ret_name(int ret);
+int dc_ret_parse(const char *name);
+const char *dc_mech_name(int mech);
+int dc_mech_parse(const char *name);
+const char *dc_loss_name(int reason);
+/* Roles whose value is a C int, sign-extended from the low 32 bits. */
+bool dc_role_is_int(int role);
+
+#endif

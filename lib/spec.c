@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "elfsym.h"
+#include "libpath.h"
+#include "log.h"
+#include "roles.h"
+#include "spec.h"
+#include "syscalls.h"
+
+void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d:%d: error: ", loc->file, loc->line, loc->col);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	spec->nerrors++;
+}
+
+struct parse {
+	struct dc_spec *spec;
+	yaml_document_t *doc;
+	const char *file;
+};
+
+static struct dc_loc loc_of(struct parse *p, yaml_node_t *n)
+{
+	return (struct dc_loc){ p->file, (int)n->start_mark.line + 1,
+				(int)n->start_mark.column + 1 };
+}
+
+static const char *node_kind(yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "nothing";
+	}
+}
+
+/* A plain (unquoted) scalar like "~" or "null" is YAML's null. */
+static bool is_null(yaml_node_t *n)
+{
+	const char *v = (const char *)n->data.scalar.value;
+
+	return n->type == YAML_SCALAR_NODE &&
+	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       (!*v || !strcmp(v, "~") || !strcmp(v, "null"));
+}
+
+static const char *scalar(struct parse *p, yaml_node_t *n, const char *what)
+{
+	struct dc_loc loc = loc_of(p, n);
+
+	if (n->type != YAML_SCALAR_NODE || is_null(n)) {
+		dc_spec_error(p->spec, &loc, "%s must be a string, not %s", what,
+			      is_null(n) ? "null" : node_kind(n));
+		return NULL;
+	}
+	return (const char *)n->data.scalar.value;
+}
+
+static bool valid_ident(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= max)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] == '_' || s[i] == '.' || s[i] == '@' ||
+		      (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z')))
+			return false;
+	return true;
+}
+
+static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
+{
+	struct dc_loc loc = loc_of(p, n);
+	int captured = 0, paths = 0;
+
+	if (n->type != YAML_SEQUENCE_NODE) {
+		dc_spec_error(p->spec, &loc,
+			      "'args' must be a list of roles, not %s",
+			      node_kind(n));
+		return -EINVAL;
+	}
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *a = yaml_document_get_node(p->doc, *it);
+		struct dc_loc aloc = loc_of(p, a);
+		const char *v;
+		int role;
+
+		if (pr->nargs == DC_MAX_ARGS) {
+			dc_spec_error(p->spec, &aloc,
+				      "too many arguments: at most %d",
+				      DC_MAX_ARGS);
+			return -EINVAL;
+		}
+		role = DC_ROLE_NONE;
+		if (!is_null(a)) {
+			v = scalar(p, a, "an argument role");
+			if (!v)
+				return -EINVAL;
+			role = dc_role_parse(v);
+			if (role < 0) {
+				dc_spec_error(p->spec, &aloc,
+					      "unknown argument role '%s' (known: _, fd, path, count, offset, flags, mode, whence, newfd, dirfd)",
+					      v);
+				return -EINVAL;
+			}
+		}
+		if (role != DC_ROLE_NONE && ++captured > DC_CAPTURE) {
+			dc_spec_error(p->spec, &aloc,
+				      "at most %d arguments can be captured",
+				      DC_CAPTURE);
+			return -EINVAL;
+		}
+		if (role == DC_ROLE_PATH && ++paths > 1) {
+			dc_spec_error(p->spec, &aloc,
+				      "only one argument can have the role 'path'");
+			return -EINVAL;
+		}
+		pr->arg_role[pr->nargs++] = role;
+	}
+	return 0;
+}
+
+static char *dup_or_fail(struct parse *p, const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		p->spec->nerrors++;
+	return d;
+}
+
+static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
+{
+	struct dc_spec *spec = p->spec;
+	struct dc_spec_probe pr = { .ret = DC_RET_STATUS, .group = group,
+				    .alias_of = -1 };
+	yaml_node_t *name_node = NULL;
+	const char *v;
+	int errs = spec->nerrors;
+
+	pr.loc = loc_of(p, n);
+	if (n->type != YAML_MAPPING_NODE) {
+		dc_spec_error(spec, &pr.loc,
+			      "a probe must be a mapping with at least 'name', not %s",
+			      node_kind(n));
+		return -EINVAL;
+	}
+	for (yaml_node_pair_t *kv = n->data.mapping.pairs.start;
+	     kv < n->data.mapping.pairs.top; kv++) {
+		yaml_node_t *k = yaml_document_get_node(p->doc, kv->key);
+		yaml_node_t *val = yaml_document_get_node(p->doc, kv->value);
+		struct dc_loc kloc = loc_of(p, k);
+		const char *key = scalar(p, k, "a key");
+
+		if (!key)
+			continue;
+		if (!strcmp(key, "name")) {
+			name_node = val;
+			if ((v = scalar(p, val, "'name'")))
+				pr.name = dup_or_fail(p, v);
+		} else if (!strcmp(key, "symbol")) {
+			pr.symbol_loc = loc_of(p, val);
+			if ((v = scalar(p, val, "'symbol'")))
+				pr.symbol = dup_or_fail(p, v);
+		} else if (!strcmp(key, "args")) {
+			parse_args(p, val, &pr);
+		} else if (!strcmp(key, "ret")) {
+			struct dc_loc vloc = loc_of(p, val);
+
+			if ((v = scalar(p, val, "'ret'"))) {
+				pr.ret = dc_ret_parse(v);
+				if (pr.ret < 0)
+					dc_spec_error(spec, &vloc,
+						      "unknown return role '%s' (known: status, fd, size, offset, addr)",
+						      v);
+			}
+		} else {
+			dc_spec_error(spec, &kloc,
+				      "unknown key '%s' in a probe (known: name, symbol, args, ret)",
+				      key);
+		}
+	}
+	if (!name_node)
+		dc_spec_error(spec, &pr.loc, "probe has no 'name'");
+	else if (pr.name && !valid_ident(pr.name, DC_NAME_MAX)) {
+		struct dc_loc nloc = loc_of(p, name_node);
+
+		dc_spec_error(spec, &nloc,
+			      "probe name '%s' must be 1-%d characters of letters, digits, '_', '.' or '@'",
+			      pr.name, DC_NAME_MAX - 1);
+	}
+	if (!pr.symbol && pr.name) {
+		pr.symbol = dup_or_fail(p, pr.name);
+		pr.symbol_loc = name_node ? loc_of(p, name_node) : pr.loc;
+	} else if (pr.symbol && !valid_ident(pr.symbol, DC_NAME_MAX)) {
+		dc_spec_error(spec, &pr.symbol_loc,
+			      "symbol '%s' must be 1-%d characters of letters, digits, '_', '.' or '@'",
+			      pr.symbol, DC_NAME_MAX - 1);
+	}
+	if (spec->nerrors != errs) {
+		free(pr.name);
+		free(pr.symbol);
+		return -EINVAL;
+	}
+	if (spec->nprobes % 64 == 0) {
+		struct dc_spec_probe *v2 = realloc(
+			spec->probes, (spec->nprobes + 64) * sizeof(*v2));
+
+		if (!v2) {
+			free(pr.name);
+			free(pr.symbol);
+			return -ENOMEM;
+		}
+		spec->probes = v2;
+	}
+	spec->probes[spec->nprobes++] = pr;
+	return 0;
+}
+
+static int add_group(struct parse *p, yaml_node_t *root)
+{
+	struct dc_spec *spec = p->spec;
+	struct dc_spec_group g = { .mech = -1 };
+	yaml_node_t *probes = NULL, *mech_node = NULL;
+	size_t gi = spec->ngroups;
+	int errs = spec->nerrors;
+	const char *v;
+
+	g.loc = loc_of(p, root);
+	if (root->type != YAML_MAPPING_NODE) {
+		dc_spec_error(spec, &g.loc,
+			      "a spec must be a mapping with 'layer', 'mechanism' and 'probes', not %s",
+			      node_kind(root));
+		return -EINVAL;
+	}
+	for (yaml_node_pair_t *kv = root->data.mapping.pairs.start;
+	     kv < root->data.mapping.pairs.top; kv++) {
+		yaml_node_t *k = yaml_document_get_node(p->doc, kv->key);
+		yaml_node_t *val = yaml_document_get_node(p->doc, kv->value);
+		struct dc_loc kloc = loc_of(p, k), vloc = loc_of(p, val);
+		const char *key = scalar(p, k, "a key");
+
+		if (!key)
+			continue;
+		if (!strcmp(key, "layer")) {
+			if (!(v = scalar(p, val, "'layer'")))
+				continue;
+			if (!valid_ident(v, DC_LAYER_MAX))
+				dc_spec_error(spec, &vloc,
+					      "layer '%s' must be 1-%d characters of letters, digits, '_' or '.'",
+					      v, DC_LAYER_MAX - 1);
+			else
+				g.layer = dup_or_fail(p, v);
+		} else if (!strcmp(key, "mechanism")) {
+			mech_node = val;
+			if (!(v = scalar(p, val, "'mechanism'")))
+				continue;
+			g.mech = dc_mech_parse(v);
+			if (g.mech <= 0)
+				dc_spec_error(spec, &vloc,
+					      "unknown mechanism '%s' (known: syscall, uprobe)",
+					      v);
+		} else if (!strcmp(key, "target")) {
+			g.target_loc = vloc;
+			if ((v = scalar(p, val, "'target'")))
+				g.target = dup_or_fail(p, v);
+		} else if (!strcmp(key, "probes")) {
+			probes = val;
+		} else {
+			dc_spec_error(spec, &kloc,
+				      "unknown key '%s' (known: layer, mechanism, target, probes)",
+				      key);
+		}
+	}
+	if (!g.layer && spec->nerrors == errs)
+		dc_spec_error(spec, &g.loc, "spec has no 'layer'");
+	if (!mech_node)
+		dc_spec_error(spec, &g.loc, "spec has no 'mechanism'");
+	if (g.mech == DC_MECH_UPROBE && !g.target)
+		dc_spec_error(spec, &g.loc,
+			      "mechanism 'uprobe' needs a 'target' library or binary");
+	if (g.mech == DC_MECH_SYSCALL && g.target)
+		dc_spec_error(spec, &g.target_loc,
+			      "mechanism 'syscall' takes no 'target'");
+	if (g.target && strlen(g.target) >= DC_TARGET_MAX)
+		dc_spec_error(spec, &g.target_loc, "target is longer than %d bytes",
+			      DC_TARGET_MAX - 1);
+	if (!probes) {
+		dc_spec_error(spec, &g.loc, "spec has no 'probes'");
+	} else if (probes->type != YAML_SEQUENCE_NODE ||
+		   probes->data.sequence.items.start ==
+			   probes->data.sequence.items.top) {
+		struct dc_loc ploc = loc_of(p, probes);
+
+		dc_spec_error(spec, &ploc, "'probes' must be a non-empty list");
+		probes = NULL;
+	}
+	if (spec->ngroups % 16 == 0) {
+		struct dc_spec_group *v2 = realloc(
+			spec->groups, (spec->ngroups + 16) * sizeof(*v2));
+
+		if (!v2) {
+			free(g.layer);
+			free(g.target);
+			return -ENOMEM;
+		}
+		spec->groups = v2;
+	}
+	spec->groups[spec->ngroups++] = g;
+	if (probes)
+		for (yaml_node_item_t *it = probes->data.sequence.items.start;
+		     it < probes->data.sequence.items.top; it++)
+			add_probe(p, yaml_document_get_node(p->doc, *it), gi);
+	return spec->nerrors == errs ? 0 : -EINVAL;
+}
+
+int dc_spec_load(struct dc_spec *spec, const char *file)
+{
+	int errs = spec->nerrors, err = 0, docs = 0;
+	yaml_parser_t parser;
+	bool parser_ok = false;
+	struct parse p;
+	char **files;
+	FILE *f;
+
+	files = realloc(spec->files, (spec->nfiles + 1) * sizeof(*files));
+	if (!files)
+		return -ENOMEM;
+	spec->files = files;
+	files[spec->nfiles] = strdup(file);
+	if (!files[spec->nfiles])
+		return -ENOMEM;
+	p = (struct parse){ .spec = spec, .file = files[spec->nfiles++] };
+
+	f = fopen(file, "rb");
+	if (!f) {
+		err = -errno;
+		fprintf(stderr, "%s: error: cannot open: %s\n", file,
+			strerror(errno));
+		spec->nerrors++;
+		return err;
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	parser_ok = true;
+	yaml_parser_set_input_file(&parser, f);
+	for (;;) {
+		yaml_document_t doc;
+		yaml_node_t *root;
+
+		if (!yaml_parser_load(&parser, &doc)) {
+			yaml_mark_t m = parser.problem_mark;
+			struct dc_loc loc = { p.file, (int)m.line + 1,
+					      (int)m.column + 1 };
+
+			dc_spec_error(spec, &loc, "invalid YAML: %s%s%s",
+				      parser.problem ? parser.problem : "parse error",
+				      parser.context ? " " : "",
+				      parser.context ? parser.context : "");
+			break;
+		}
+		root = yaml_document_get_root_node(&doc);
+		if (!root) {
+			yaml_document_delete(&doc);
+			break;
+		}
+		docs++;
+		p.doc = &doc;
+		if (add_group(&p, root) == -ENOMEM)
+			err = -ENOMEM;
+		yaml_document_delete(&doc);
+		if (err)
+			break;
+	}
+	if (!docs && spec->nerrors == errs) {
+		struct dc_loc loc = { p.file, 1, 1 };
+
+		dc_spec_error(spec, &loc, "empty spec file");
+	}
+cleanup:
+	if (parser_ok)
+		yaml_parser_delete(&parser);
+	fclose(f);
+	if (err)
+		return err;
+	return spec->nerrors == errs ? 0 : -EINVAL;
+}
+
+static const struct dc_spec_probe *find_dup(const struct dc_spec *spec, size_t i)
+{
+	const struct dc_spec_probe *a = &spec->probes[i];
+	const struct dc_spec_group *ga = &spec->groups[a->group];
+
+	for (size_t j = 0; j < i; j++) {
+		const struct dc_spec_probe *b = &spec->probes[j];
+		const struct dc_spec_group *gb = &spec->groups[b->group];
+
+		if (ga->mech != gb->mech)
+			continue;
+		if (ga->mech == DC_MECH_SYSCALL && a->nr >= 0 && a->nr == b->nr)
+			return b;
+		if (ga->mech == DC_MECH_UPROBE && !strcmp(a->symbol, b->symbol) &&
+		    !strcmp(ga->path, gb->path))
+			return b;
+	}
+	return NULL;
+}
+
+static bool same_shape(const struct dc_spec_probe *a, const struct dc_spec_probe *b)
+{
+	return a->nargs == b->nargs && a->ret == b->ret &&
+	       !memcmp(a->arg_role, b->arg_role, sizeof(int) * a->nargs);
+}
+
+/* Load each distinct target library once. */
+static int check_uprobes(struct dc_spec *spec)
+{
+	for (size_t gi = 0; gi < spec->ngroups; gi++) {
+		struct dc_spec_group *g = &spec->groups[gi];
+		struct dc_elf_syms syms;
+		int err;
+
+		if (g->mech != DC_MECH_UPROBE || !g->target)
+			continue;
+		err = dc_resolve_library(g->target, g->path, sizeof(g->path));
+		if (err) {
+			dc_spec_error(spec, &g->target_loc,
+				      "target '%s' not found (searched as the dynamic loader does: LD_LIBRARY_PATH, /etc/ld.so.cache, /lib, /usr/lib)",
+				      g->target);
+			continue;
+		}
+		err = dc_elf_syms_load(g->path, &syms);
+		if (err) {
+			dc_spec_error(spec, &g->target_loc,
+				      "target '%s' (%s): %s", g->target, g->path,
+				      err == -ENOEXEC ? "not an ELF file" :
+							strerror(-err));
+			continue;
+		}
+		for (size_t i = 0; i < spec->nprobes; i++) {
+			struct dc_spec_probe *pr = &spec->probes[i];
+			const struct dc_elf_sym *s;
+
+			if (pr->group != gi)
+				continue;
+			s = dc_elf_syms_find(&syms, pr->symbol);
+			if (!s) {
+				dc_spec_error(spec, &pr->symbol_loc,
+					      "'%s' is not a function defined in %s (%s)",
+					      pr->symbol, g->target, g->path);
+				continue;
+			}
+			pr->offset = s->offset;
+		}
+		dc_elf_syms_free(&syms);
+	}
+	return 0;
+}
+
+int dc_spec_check(struct dc_spec *spec)
+{
+	int errs = spec->nerrors;
+
+	check_uprobes(spec);
+	for (size_t i = 0; i < spec->nprobes; i++) {
+		struct dc_spec_probe *pr = &spec->probes[i];
+		const struct dc_spec_group *g = &spec->groups[pr->group];
+		const struct dc_spec_probe *dup;
+
+		if (g->mech == DC_MECH_SYSCALL) {
+			pr->nr = dc_syscall_nr(pr->symbol);
+			if (pr->nr < 0)
+				dc_spec_error(spec, &pr->symbol_loc,
+					      "unknown syscall '%s'", pr->symbol);
+			else if (pr->nr >= DC_SYSNR_MAX)
+				dc_spec_error(spec, &pr->symbol_loc,
+					      "syscall '%s' has number %d; only numbers below %d can be traced",
+					      pr->symbol, pr->nr, DC_SYSNR_MAX);
+		}
+		dup = find_dup(spec, i);
+		if (dup) {
+			dc_spec_error(spec, &pr->loc,
+				      "duplicate probe '%s': already at %s:%d:%d",
+				      pr->symbol, dup->loc.file, dup->loc.line,
+				      dup->loc.col);
+			continue;
+		}
+		if (g->mech != DC_MECH_UPROBE || !pr->offset)
+			continue;
+		/* Several names of one function are probed once. */
+		for (size_t j = 0; j < i; j++) {
+			const struct dc_spec_probe *o = &spec->probes[j];
+
+			if (o->offset != pr->offset || o->alias_of >= 0 ||
+			    strcmp(spec->groups[o->group].path, g->path))
+				continue;
+			if (!same_shape(o, pr))
+				dc_spec_error(spec, &pr->loc,
+					      "'%s' is the same function as '%s' (%s:%d:%d) but has other args or ret",
+					      pr->symbol, o->symbol, o->loc.file,
+					      o->loc.line, o->loc.col);
+			pr->alias_of = j;
+			break;
+		}
+	}
+	return spec->nerrors == errs ? 0 : -EINVAL;
+}
+
+void dc_spec_free(struct dc_spec *spec)
+{
+	for (size_t i = 0; i < spec->nprobes; i++) {
+		free(spec->probes[i].name);
+		free(spec->probes[i].symbol);
+	}
+	for (size_t i = 0; i < spec->ngroups; i++) {
+		free(spec->groups[i].layer);
+		free(spec->groups[i].target);
+	}
+	for (size_t i = 0; i < spec->nfiles; i++)
+		free(spec->files[i]);
+	free(spec->probes);
+	free(spec->groups);
+	free(spec->files);
+	memset(spec, 0, sizeof(*spec));
+}

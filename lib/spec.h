@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_SPEC_H
+#define DC_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <datacrumbs/abi.h>
+
+/* Where a node stands in its file, for messages: 1-based. */
+struct dc_loc {
+	const char *file;
+	int line;
+	int col;
+};
+
+struct dc_spec_probe {
+	char *name;   /* as shown in the trace */
+	char *symbol; /* what is attached; defaults to name */
+	int nargs;
+	int arg_role[DC_MAX_ARGS];
+	int ret;
+	struct dc_loc loc;
+	struct dc_loc symbol_loc;
+	size_t group;	 /* index into dc_spec.groups */
+	uint64_t offset; /* uprobes: file offset, set by dc_spec_check() */
+	int nr;		 /* syscalls: number, set by dc_spec_check() */
+	int alias_of;	 /* index of the probe at the same address, or -1 */
+};
+
+struct dc_spec_group {
+	char *layer;
+	int mech;
+	char *target;
+	char path[DC_TARGET_MAX]; /* resolved target */
+	struct dc_loc loc;
+	struct dc_loc target_loc;
+};
+
+struct dc_spec {
+	struct dc_spec_group *groups;
+	size_t ngroups;
+	struct dc_spec_probe *probes;
+	size_t nprobes;
+	char **files; /* owned copies of the file names in dc_loc */
+	size_t nfiles;
+	int nerrors;
+};
+
+/*
+ * Parse one spec file (one or more YAML documents) into @spec and check
+ * everything that file alone can tell. Each problem is printed as
+ * "FILE:LINE:COL: error: ..." and counted in spec->nerrors. Returns 0, or
+ * -EINVAL when this file had errors, or another -errno.
+ */
+int dc_spec_load(struct dc_spec *spec, const char *file);
+/*
+ * Check what needs the whole set and the machine: duplicates, that every
+ * target library resolves and exports each function, that every syscall
+ * exists. Returns 0 or -EINVAL after printing each problem.
+ */
+int dc_spec_check(struct dc_spec *spec);
+void dc_spec_free(struct dc_spec *spec);
+
+/* Print "FILE:LINE:COL: error: ..." and count it. */
+void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elfsym.h"
+#include "libpath.h"
+#include "log.h"
+#include "roles.h"
+#include "runtime.h"
+
+static int add_link(struct dc_rt *rt, struct bpf_link *l)
+{
+	struct bpf_link **v;
+
+	if (rt->nlinks % 64 == 0) {
+		v = realloc(rt->links, (rt->nlinks + 64) * sizeof(*v));
+		if (!v) {
+			bpf_link__destroy(l);
+			return -ENOMEM;
+		}
+		rt->links = v;
+	}
+	rt->links[rt->nlinks++] = l;
+	return 0;
+}
+
+static struct bpf_program *prog(struct dc_rt *rt, const char *name)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, name);
+
+	if (!p)
+		dc_err("%s: no program %s", rt->obj_path, name);
+	return p;
+}
+
+static int attach_prog(struct dc_rt *rt, const char *name)
+{
+	struct bpf_program *p = prog(rt, name);
+	struct bpf_link *l;
+	int err;
+
+	if (!p)
+		return -ENOENT;
+	l = bpf_program__attach(p);
+	if (!l) {
+		err = -errno;
+		dc_err("cannot attach %s: %s", bpf_program__section_name(p),
+		       strerror(errno));
+		return err;
+	}
+	return add_link(rt, l);
+}
+
+/* One raw sys_enter/sys_exit pair serves every syscall probe. */
+static int attach_syscalls(struct dc_rt *rt)
+{
+	bool any = false;
+	int err;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		any |= rt->probes[i].d->mech == DC_MECH_SYSCALL;
+	if (!any)
+		return 0;
+	/* Exit first: a call caught entering is then caught returning. */
+	err = attach_prog(rt, "dc_sys_exit") ?: attach_prog(rt, "dc_sys_enter");
+	if (err)
+		return err;
+	for (size_t i = 0; i < rt->nprobes; i++)
+		if (rt->probes[i].d->mech == DC_MECH_SYSCALL)
+			rt->probes[i].attached = true;
+	return 0;
+}
+
+struct batch {
+	struct dc_probe **probes;
+	unsigned long *offsets;
+	__u64 *cookies;
+	size_t n;
+};
+
+static struct bpf_link *attach_multi(struct bpf_program *p, const char *path,
+				     struct batch *b, size_t from, size_t n,
+				     bool ret)
+{
+	LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = b->offsets + from,
+		    .cookies = b->cookies + from, .cnt = n, .retprobe = ret);
+
+	return bpf_program__attach_uprobe_multi(p, -1, path, NULL, &opts);
+}
+
+/* Attach entry and return probes for b->probes[from, from + n). When the
+ * kernel refuses the batch, split it to find the functions it refuses. */
+static int attach_batch(struct dc_rt *rt, struct bpf_program *entry,
+			struct bpf_program *exit, const char *path,
+			struct batch *b, size_t from, size_t n)
+{
+	struct bpf_link *lx, *le = NULL;
+	int err;
+
+	lx = attach_multi(exit, path, b, from, n, true);
+	if (lx)
+		le = attach_multi(entry, path, b, from, n, false);
+	if (le) {
+		for (size_t i = from; i < from + n; i++)
+			b->probes[i]->attached = true;
+		return add_link(rt, lx) ?: add_link(rt, le);
+	}
+	err = -errno;
+	bpf_link__destroy(lx);
+	if (err == -ENOMEM)
+		return err;
+	if (n == 1) {
+		const struct dc_probe_desc *d = b->probes[from]->d;
+
+		dc_warn("%s %s: the kernel refused a uprobe on %s+0x%lx: %s; not traced",
+			d->layer, d->name, path, b->offsets[from], strerror(-err));
+		return 0;
+	}
+	err = attach_batch(rt, entry, exit, path, b, from, n / 2);
+	if (err)
+		return err;
+	return attach_batch(rt, entry, exit, path, b, from + n / 2, n - n / 2);
+}
+
+static int resolve_target(const struct dc_probe_desc *d, char *path, size_t size)
+{
+	if (d->path[0] && !access(d->path, R_OK)) {
+		snprintf(path, size, "%s", d->path);
+		return 0;
+	}
+	return dc_resolve_library(d->target, path, size);
+}
+
+/* One uprobe.multi batch per binary: offsets computed from the binary on
+ * this machine, cookies = probe ids. */
+static int attach_uprobes(struct dc_rt *rt)
+{
+	struct bpf_program *entry = prog(rt, "dc_uprobe_entry");
+	struct bpf_program *exit = prog(rt, "dc_uprobe_exit");
+	bool *done = calloc(rt->nprobes, sizeof(*done));
+	struct batch b = {};
+	int err = 0;
+
+	b.probes = calloc(rt->nprobes, sizeof(*b.probes));
+	b.offsets = calloc(rt->nprobes, sizeof(*b.offsets));
+	b.cookies = calloc(rt->nprobes, sizeof(*b.cookies));
+	if (!done || !b.probes || !b.offsets || !b.cookies) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	if (!entry || !exit) {
+		err = -ENOENT;
+		goto cleanup;
+	}
+	for (size_t i = 0; i < rt->nprobes && !err; i++) {
+		const struct dc_probe_desc *d = rt->probes[i].d;
+		struct dc_elf_syms syms;
+		char path[DC_TARGET_MAX];
+
+		if (done[i] || d->mech != DC_MECH_UPROBE)
+			continue;
+		for (size_t j = i; j < rt->nprobes; j++)
+			if (!strcmp(rt->probes[j].d->target, d->target))
+				done[j] = true;
+		if (resolve_target(d, path, sizeof(path))) {
+			dc_warn("%s: target %s not found; its probes are not traced",
+				d->layer, d->target);
+			continue;
+		}
+		err = dc_elf_syms_load(path, &syms);
+		if (err) {
+			dc_warn("%s: cannot read symbols: %s; its probes are not traced",
+				path, strerror(-err));
+			err = 0;
+			continue;
+		}
+		b.n = 0;
+		for (size_t j = i; j < rt->nprobes; j++) {
+			struct dc_probe *pj = &rt->probes[j];
+			const struct dc_elf_sym *s;
+
+			if (pj->d->mech != DC_MECH_UPROBE ||
+			    strcmp(pj->d->target, d->target))
+				continue;
+			s = dc_elf_syms_find(&syms, pj->d->symbol);
+			if (!s) {
+				dc_warn("%s %s: %s has no function %s; not traced",
+					pj->d->layer, pj->d->name, path,
+					pj->d->symbol);
+				continue;
+			}
+			b.probes[b.n] = pj;
+			b.offsets[b.n] = s->offset;
+			b.cookies[b.n++] = pj->d->id;
+		}
+		dc_elf_syms_free(&syms);
+		if (b.n)
+			err = attach_batch(rt, entry, exit, path, &b, 0, b.n);
+	}
+cleanup:
+	free(done);
+	free(b.probes);
+	free(b.offsets);
+	free(b.cookies);
+	return err;
+}
+
+int dc_attach_all(struct dc_rt *rt)
+{
+	size_t attached = 0;
+	int err;
+
+	/* Process tracking first, so no fork of a traced process is missed. */
+	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
+	      attach_prog(rt, "dc_exit_task") ?: attach_syscalls(rt) ?:
+	      attach_uprobes(rt);
+	if (err)
+		return err;
+	for (size_t i = 0; i < rt->nprobes; i++)
+		attached += rt->probes[i].attached;
+	if (!attached) {
+		dc_err("no probe could be attached");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+struct detach_slice {
+	struct bpf_link **links;
+	size_t n;
+	size_t stride;
+};
+
+static void *detach_slice(void *arg)
+{
+	struct detach_slice *s = arg;
+
+	for (size_t i = 0; i < s->n; i += s->stride)
+		bpf_link__destroy(s->links[i]);
+	return NULL;
+}
+
+/*
+ * Each detach waits for a grace period: ~70 ms for a tracepoint, ~1 s for
+ * a uprobe.multi link (RCU tasks trace) on these machines. One after
+ * another that is seconds; concurrent detaches share grace periods, so
+ * links are dealt round-robin to threads.
+ */
+void dc_detach_all(struct dc_rt *rt)
+{
+	enum { MAX_THREADS = 64 };
+	struct detach_slice slices[MAX_THREADS];
+	pthread_t tids[MAX_THREADS];
+	bool started[MAX_THREADS] = {};
+	size_t n = rt->nlinks < MAX_THREADS ? rt->nlinks : MAX_THREADS;
+
+	for (size_t i = 0; i < n; i++) {
+		slices[i] = (struct detach_slice){ rt->links + i, rt->nlinks - i, n };
+		started[i] = !pthread_create(&tids[i], NULL, detach_slice, &slices[i]);
+		if (!started[i])
+			detach_slice(&slices[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (started[i])
+			pthread_join(tids[i], NULL);
+	free(rt->links);
+	rt->links = NULL;
+	rt->nlinks = 0;
+}

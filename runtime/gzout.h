@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_GZOUT_H
+#define DC_GZOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+/*
+ * Trace output as a sequence of gzip members, each holding whole lines:
+ * a member is closed when its buffer reaches the member size, when
+ * dc_gz_tick() finds it older than the interval, and at close. So every
+ * closed member stays readable if the process is killed, and readers can
+ * split the file at member boundaries. With @compress false the lines are
+ * written as plain text at the same points.
+ */
+struct dc_gz {
+	int fd;
+	bool compress;
+	int level;
+	size_t member_size;
+	uint64_t interval_ns;
+	uint64_t opened_ns; /* when the current member got its first line */
+	struct dc_buf in;
+	struct dc_buf out;
+	void *zs; /* z_stream */
+	int error; /* first write error (-errno); later writes are skipped */
+	uint64_t bytes_in, bytes_out, members;
+};
+
+int dc_gz_open(struct dc_gz *gz, int fd, bool compress, int level,
+	       size_t member_size, uint64_t interval_ns);
+/* The buffer the next line goes into; call dc_gz_line_done() after. */
+static inline struct dc_buf *dc_gz_buf(struct dc_gz *gz)
+{
+	return &gz->in;
+}
+int dc_gz_line_done(struct dc_gz *gz, uint64_t now_ns);
+int dc_gz_tick(struct dc_gz *gz, uint64_t now_ns);
+int dc_gz_flush(struct dc_gz *gz);
+/* Flush and free; does not close fd. Returns the first error, if any. */
+int dc_gz_close(struct dc_gz *gz);
+
+#endif

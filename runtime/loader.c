@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "log.h"
+#include "probetab.h"
+#include "runtime.h"
+
+static char *json_dup(const char *s)
+{
+	struct dc_buf b = {};
+
+	if (dc_json_str(&b, s, strlen(s)) || dc_buf_add(&b, "", 1)) {
+		dc_buf_free(&b);
+		return NULL;
+	}
+	return b.p;
+}
+
+static enum dc_fd_effect fd_effect(const struct dc_probe *pr)
+{
+	const char *sym = pr->d->symbol;
+
+	if (pr->d->ret == DC_RET_FD)
+		return pr->newfd_slot >= 0 && pr->fd_slot >= 0 ?
+			       DC_FD_NEW_AT_NEWFD :
+			       DC_FD_NEW;
+	if (!strcmp(sym, "close") && pr->fd_slot >= 0)
+		return DC_FD_CLOSE;
+	if (!strcmp(sym, "close_range") && pr->fd_slot >= 0 &&
+	    pr->newfd_slot >= 0)
+		return DC_FD_CLOSE_RANGE;
+	return DC_FD_KEEP;
+}
+
+static int init_probes(struct dc_rt *rt)
+{
+	rt->probes = calloc(rt->nprobes, sizeof(*rt->probes));
+	if (!rt->probes)
+		return -ENOMEM;
+	for (size_t i = 0; i < rt->nprobes; i++) {
+		struct dc_probe *pr = &rt->probes[i];
+
+		pr->d = &rt->descs[i];
+		pr->fd_slot = pr->path_slot = pr->dirfd_slot = pr->newfd_slot = -1;
+		for (int s = 0; s < pr->d->nslots; s++) {
+			switch (pr->d->slot_role[s]) {
+			case DC_ROLE_FD:
+				pr->fd_slot = s;
+				break;
+			case DC_ROLE_PATH:
+				pr->path_slot = s;
+				break;
+			case DC_ROLE_DIRFD:
+				pr->dirfd_slot = s;
+				break;
+			case DC_ROLE_NEWFD:
+				pr->newfd_slot = s;
+				break;
+			}
+		}
+		pr->fd_effect = fd_effect(pr);
+		pr->name_json = json_dup(pr->d->name);
+		pr->cat_json = json_dup(pr->d->layer);
+		if (!pr->name_json || !pr->cat_json)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Write dc_cfg into .rodata before load, located through the BTF datasec
+ * as a skeleton would. */
+static int set_config(struct bpf_object *obj, const struct dc_config *cfg)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *sec;
+	struct bpf_map *map;
+	size_t size;
+	char *data;
+	int id;
+
+	bpf_object__for_each_map(map, obj)
+		if (bpf_map__is_internal(map) &&
+		    strstr(bpf_map__name(map), ".rodata"))
+			break;
+	if (!map || !btf)
+		return -ENOENT;
+	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
+	if (id < 0)
+		return -ENOENT;
+	sec = btf__type_by_id(btf, id);
+	data = bpf_map__initial_value(map, &size);
+	vs = btf_var_secinfos(sec);
+	for (int i = 0; i < btf_vlen(sec); i++, vs++) {
+		const struct btf_type *var = btf__type_by_id(btf, vs->type);
+
+		if (strcmp(btf__name_by_offset(btf, var->name_off), "dc_cfg"))
+			continue;
+		if (!data || vs->offset + sizeof(*cfg) > size)
+			return -EINVAL;
+		memcpy(data + vs->offset, cfg, sizeof(*cfg));
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int dc_load(struct dc_rt *rt, const char *path, bool trace_all,
+	    size_t ringbuf_size)
+{
+	struct dc_config cfg = { .trace_all = trace_all, .self_pid = getpid() };
+	struct bpf_map *rb;
+	int err;
+
+	rt->obj_path = path;
+	err = dc_probe_table_read(path, &rt->descs, &rt->nprobes);
+	if (err == -ENOEXEC) {
+		dc_err("%s: not an object made by datacrumbs-gen (no %s section)",
+		       path, DC_PROBE_SECTION);
+		return err;
+	}
+	if (err == -EPROTO) {
+		dc_err("%s: made for another DataCrumbs ABI version; regenerate it with this datacrumbs-gen",
+		       path);
+		return err;
+	}
+	if (err) {
+		dc_err("%s: %s", path, strerror(-err));
+		return err;
+	}
+	err = init_probes(rt);
+	if (err)
+		return err;
+	rt->obj = bpf_object__open_file(path, NULL);
+	if (!rt->obj) {
+		err = -errno;
+		dc_err("%s: cannot open BPF object: %s", path, strerror(errno));
+		return err;
+	}
+	err = set_config(rt->obj, &cfg);
+	if (err) {
+		dc_err("%s: no dc_cfg in .rodata: %s", path, strerror(-err));
+		return err;
+	}
+	rb = bpf_object__find_map_by_name(rt->obj, "dc_events");
+	if (!rb) {
+		dc_err("%s: no dc_events ring buffer", path);
+		return -ENOENT;
+	}
+	err = bpf_map__set_max_entries(rb, ringbuf_size);
+	if (err) {
+		dc_err("ring buffer size %zu: %s", ringbuf_size, strerror(-err));
+		return err;
+	}
+	err = bpf_object__load(rt->obj);
+	if (err) {
+		dc_err("%s: loading into the kernel failed: %s (run with -v for the verifier's log)",
+		       path, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int dc_trace_pid(struct dc_rt *rt, int pid)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
+	__u32 key = pid;
+	__u8 one = 1;
+
+	if (!m)
+		return -ENOENT;
+	return bpf_map_update_elem(bpf_map__fd(m), &key, &one, BPF_ANY) ? -errno : 0;
+}
+
+int dc_read_losses(struct dc_rt *rt)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_lost");
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 *vals;
+
+	if (!m || ncpu <= 0)
+		return -ENOENT;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (size_t i = 0; i < rt->nprobes; i++) {
+		for (int r = 0; r < DC_LOSS_NR; r++) {
+			__u32 key = i * DC_LOSS_NR + r;
+
+			rt->probes[i].lost[r] = 0;
+			if (bpf_map_lookup_elem(bpf_map__fd(m), &key, vals))
+				continue;
+			for (int c = 0; c < ncpu; c++)
+				rt->probes[i].lost[r] += vals[c];
+		}
+	}
+	free(vals);
+	return 0;
+}
+
+void dc_unload(struct dc_rt *rt)
+{
+	dc_detach_all(rt);
+	ring_buffer__free(rt->rb);
+	rt->rb = NULL;
+	bpf_object__close(rt->obj);
+	rt->obj = NULL;
+	for (size_t i = 0; rt->probes && i < rt->nprobes; i++) {
+		free(rt->probes[i].name_json);
+		free(rt->probes[i].cat_json);
+	}
+	free(rt->probes);
+	free(rt->descs);
+	rt->probes = NULL;
+	rt->descs = NULL;
+}

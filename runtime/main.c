@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: MIT
+/* datacrumbs-runtime: load a generated object, trace, write a DFTracer trace. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "json.h"
+#include "launch.h"
+#include "log.h"
+#include "roles.h"
+#include "runtime.h"
+#include "sysenv.h"
+
+#define EXIT_LOST 3 /* --strict and events were lost */
+
+static const char usage[] =
+	"Usage: %s [OPTIONS] OBJECT [-- COMMAND [ARGS...]]\n"
+	"\n"
+	"Load an object made by datacrumbs-gen, trace COMMAND and its\n"
+	"descendants (or -p PIDs, or --all) and write a DFTracer trace.\n"
+	"\n"
+	"  -o, --output PATH       trace file (.pfw.gz or .pfw) or directory\n"
+	"                          (default: NAME-HOST-RUNID.pfw.gz in .)\n"
+	"  -p, --pid PID           trace PID and its future children (repeatable)\n"
+	"  -a, --all               trace every process on the machine\n"
+	"  -d, --duration SECONDS  stop after SECONDS\n"
+	"      --ringbuf-size SIZE ring buffer size, e.g. 64M (default 64M)\n"
+	"      --member-size SIZE  gzip member size (default 1M)\n"
+	"      --level N           gzip level 1-9 (default 1)\n"
+	"      --strict            exit with status 3 if any event was lost\n"
+	"  -q, --quiet             no summary\n"
+	"  -v, --verbose           show libbpf's log\n"
+	"  -h, --help              show this help\n"
+	"\n"
+	"Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
+
+struct opts {
+	const char *output;
+	int *pids;
+	int npids;
+	bool all;
+	double duration;
+	size_t ringbuf_size;
+	size_t member_size;
+	int level;
+	bool strict;
+	bool quiet;
+	bool verbose;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level != LIBBPF_WARN)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 'G': case 'g':
+		v <<= 10;
+		/* fallthrough */
+	case 'M': case 'm':
+		v <<= 10;
+		/* fallthrough */
+	case 'K': case 'k':
+		v <<= 10;
+		end++;
+		break;
+	}
+	if (*end || !v)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	enum { O_RINGBUF = 256, O_MEMBER, O_LEVEL, O_STRICT };
+	static const struct option lopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "ringbuf-size", required_argument, NULL, O_RINGBUF },
+		{ "member-size", required_argument, NULL, O_MEMBER },
+		{ "level", required_argument, NULL, O_LEVEL },
+		{ "strict", no_argument, NULL, O_STRICT },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	char *end;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "+o:p:ad:qvh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'p': {
+			long pid = strtol(optarg, &end, 10);
+			int *v;
+
+			if (*end || pid <= 0 || pid > INT_MAX) {
+				dc_err("--pid: '%s' is not a process id", optarg);
+				return -EINVAL;
+			}
+			v = realloc(o->pids, (o->npids + 1) * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			o->pids = v;
+			o->pids[o->npids++] = pid;
+			break;
+		}
+		case 'a':
+			o->all = true;
+			break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (*end || o->duration <= 0) {
+				dc_err("--duration: '%s' is not a number of seconds",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_RINGBUF:
+			if (parse_size(optarg, &o->ringbuf_size) ||
+			    (o->ringbuf_size & (o->ringbuf_size - 1)) ||
+			    o->ringbuf_size < 4096) {
+				dc_err("--ringbuf-size: '%s' is not a power of two of at least 4K",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_MEMBER:
+			if (parse_size(optarg, &o->member_size) ||
+			    o->member_size > (1u << 30)) {
+				dc_err("--member-size: '%s' is not a size up to 1G",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_LEVEL:
+			o->level = strtol(optarg, &end, 10);
+			if (*end || o->level < 1 || o->level > 9) {
+				dc_err("--level: '%s' is not 1-9", optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_STRICT:
+			o->strict = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			printf(usage, dc_prog());
+			exit(0);
+		default:
+			fprintf(stderr, usage, dc_prog());
+			return -EINVAL;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, usage, dc_prog());
+		return -EINVAL;
+	}
+	if (optind + 1 == argc && !o->all && !o->npids) {
+		dc_err("nothing to trace: give a COMMAND after '--', -p PID or --all");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* Trace path: -o as a file, or NAME-HOST-RUNID.pfw.gz in -o's directory. */
+static int output_path(const char *opt, const char *name, char *out, size_t size)
+{
+	char host[64] = "host", stamp[32];
+	const char *dir = opt ? opt : ".";
+	const char *base = strrchr(name, '/');
+	time_t t = time(NULL);
+	struct stat st;
+
+	if (opt && (has_suffix(opt, ".pfw") || has_suffix(opt, ".pfw.gz"))) {
+		snprintf(out, size, "%s", opt);
+		return 0;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		dc_err("-o %s: not a directory, nor a name ending in .pfw or .pfw.gz",
+		       dir);
+		return -ENOTDIR;
+	}
+	gethostname(host, sizeof(host) - 1);
+	host[strcspn(host, ".")] = '\0';
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", localtime(&t));
+	if (snprintf(out, size, "%s/%s-%s-%s-%d.pfw.gz", dir,
+		     base ? base + 1 : name, host, stamp, getpid()) >= (int)size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
+		       const struct opts *o)
+{
+	char date[64];
+	time_t t = time(NULL);
+	size_t attached = 0;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		attached += rt->probes[i].attached;
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime(&t));
+	dc_buf_adds(b, "\"cmd\":");
+	if (cmd) {
+		struct dc_buf c = {};
+
+		for (int i = 0; cmd[i]; i++)
+			dc_buf_addf(&c, "%s%s", i ? " " : "", cmd[i]);
+		dc_json_str(b, c.p ? c.p : "", c.len);
+		dc_buf_free(&c);
+	} else {
+		dc_buf_adds(b, o->all ? "\"--all\"" : "\"--pid\"");
+	}
+	dc_buf_addf(b, ",\"version\":\"%s\",\"date\":\"%s\",\"mode\":\"trace\",\"probes\":%zu",
+		    DC_VERSION, date, attached);
+}
+
+/* Report losses; returns how many events were lost in all. */
+static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
+{
+	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0;
+
+	dc_read_losses(rt);
+	for (size_t i = 0; i < rt->nprobes; i++) {
+		const struct dc_probe *p = &rt->probes[i];
+
+		for (int r = 0; r < DC_LOSS_NR; r++) {
+			if (!p->lost[r])
+				continue;
+			by_reason[r] += p->lost[r];
+			total += p->lost[r];
+			if (!quiet)
+				dc_warn("lost %llu %s %s events (%s)",
+					(unsigned long long)p->lost[r],
+					p->d->layer, p->d->name, dc_loss_name(r));
+		}
+	}
+	dc_buf_addf(b, "\"num_events\":%llu,\"dropped\":%llu",
+		    (unsigned long long)rt->w.calls, (unsigned long long)total);
+	for (int r = 0; r < DC_LOSS_NR; r++)
+		dc_buf_addf(b, ",\"%s\":%llu", dc_loss_name(r),
+			    (unsigned long long)by_reason[r]);
+	dc_buf_addf(b, ",\"bad_records\":%llu",
+		    (unsigned long long)rt->bad_records);
+	return total;
+}
+
+static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
+{
+	struct stat st;
+
+	dc_info("trace: %s (%llu events, %llu lost, %lld bytes)", path,
+		(unsigned long long)rt->w.calls, (unsigned long long)lost,
+		stat(path, &st) ? -1LL : (long long)st.st_size);
+	for (size_t i = 0; i < rt->nprobes; i++) {
+		uint64_t n = 0;
+		bool first = true;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(rt->probes[j].d->layer, rt->probes[i].d->layer);
+		if (!first)
+			continue;
+		for (size_t j = i; j < rt->nprobes; j++)
+			if (!strcmp(rt->probes[j].d->layer, rt->probes[i].d->layer))
+				n += rt->probes[j].calls;
+		dc_info("  %-8s %10llu events", rt->probes[i].d->layer,
+			(unsigned long long)n);
+	}
+}
+
+/* After the traced work: take what is in flight, close the trace. */
+static int finish(struct dc_rt *rt, const struct opts *o, const char *path,
+		  int ret)
+{
+	struct dc_buf args = {};
+	uint64_t lost;
+	int err;
+
+	/* No new events past this point; then take everything in flight. */
+	dc_detach_all(rt);
+	dc_ringbuf_drain(rt);
+	lost = end_args(&args, rt, o->quiet);
+	dc_buf_add(&args, "", 1);
+	dc_pfw_marker(&rt->w, "end", now_ns(), args.p);
+	dc_buf_free(&args);
+	err = dc_pfw_close(&rt->w);
+	if (err) {
+		dc_err("writing %s failed: %s; the trace holds what was written before",
+		       path, strerror(-err));
+		if (!ret)
+			ret = 1;
+	}
+	if (!o->quiet)
+		summary(rt, path, lost);
+	if (lost && o->strict && !ret)
+		ret = EXIT_LOST;
+	return ret;
+}
+
+static int run(const struct opts *o, const char *obj, char **cmd)
+{
+	struct dc_rt rt = {};
+	struct dc_buf args = {};
+	struct sigaction sa = {};
+	struct dc_pfw_opts wo;
+	char path[PATH_MAX] = "";
+	uint64_t deadline = 0;
+	int err, fd = -1, status, ret = 1;
+	bool writer = false, started = false;
+	pid_t child = 0;
+
+	if (dc_sysenv_check() || dc_load(&rt, obj, o->all, o->ringbuf_size) ||
+	    output_path(o->output, cmd ? cmd[0] : "trace", path, sizeof(path)))
+		goto cleanup;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  0640);
+	if (fd < 0) {
+		dc_err("cannot create %s: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	wo = (struct dc_pfw_opts){ .compress = !has_suffix(path, ".pfw"),
+				   .level = o->level,
+				   .member_size = o->member_size,
+				   .interval_ns = 1000000000ull };
+	writer = !dc_pfw_open(&rt.w, fd, &rt.ps, &wo);
+	if (!writer || dc_ringbuf_open(&rt)) {
+		dc_err("cannot set up the trace writer");
+		goto cleanup;
+	}
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (cmd) {
+		child = dc_launch_stopped(cmd);
+		if (child < 0) {
+			dc_err("cannot start %s: %s", cmd[0], strerror(-child));
+			child = 0;
+			goto cleanup;
+		}
+		if ((err = dc_trace_pid(&rt, child))) {
+			dc_err("cannot register pid %d: %s", child, strerror(-err));
+			goto cleanup;
+		}
+	}
+	for (int i = 0; i < o->npids; i++) {
+		if (kill(o->pids[i], 0) && errno == ESRCH) {
+			dc_err("--pid %d: no such process", o->pids[i]);
+			goto cleanup;
+		}
+		if ((err = dc_trace_pid(&rt, o->pids[i]))) {
+			dc_err("cannot register pid %d: %s", o->pids[i],
+			       strerror(-err));
+			goto cleanup;
+		}
+	}
+	if (dc_attach_all(&rt))
+		goto cleanup;
+	start_args(&args, &rt, cmd, o);
+	dc_buf_add(&args, "", 1);
+	dc_pfw_marker(&rt.w, "start", now_ns(), args.p);
+	if (!o->quiet)
+		dc_info("tracing %s with %s",
+			cmd ? cmd[0] : o->all ? "all processes" : "the given pids",
+			obj);
+	if (o->duration > 0)
+		deadline = now_ns() + (uint64_t)(o->duration * 1e9);
+	if (child && (err = dc_launch_release(child))) {
+		dc_err("cannot start pid %d: %s", child, strerror(-err));
+		goto cleanup;
+	}
+	started = true;
+	ret = 0;
+
+	while (!stop_signal) {
+		err = dc_ringbuf_poll(&rt, 100);
+		if (err < 0) {
+			dc_err("reading the ring buffer: %s", strerror(-err));
+			break;
+		}
+		dc_pfw_tick(&rt.w, now_ns());
+		if (child && waitpid(child, &status, WNOHANG) == child) {
+			ret = dc_exit_code(status);
+			child = 0;
+			break;
+		}
+		if (deadline && now_ns() >= deadline)
+			break;
+	}
+	if (stop_signal) {
+		if (!o->quiet)
+			dc_info("%s: stopping", strsignal(stop_signal));
+		if (child)
+			ret = 128 + stop_signal;
+		child = 0; /* it keeps running, untraced */
+	}
+	ret = finish(&rt, o, path, ret);
+	writer = false;
+cleanup:
+	if (child) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	if (writer)
+		dc_gz_close(&rt.w.gz);
+	if (fd >= 0 && close(fd) && !ret) {
+		dc_err("closing %s: %s", path, strerror(errno));
+		ret = 1;
+	}
+	if (fd >= 0 && !started)
+		unlink(path);
+	dc_unload(&rt);
+	dc_procs_free(&rt.ps);
+	dc_buf_free(&args);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .ringbuf_size = 64 << 20, .member_size = 1 << 20,
+			  .level = 1 };
+	char **cmd = NULL;
+	int ret;
+
+	dc_log_init(argv[0]);
+	if (parse_args(argc, argv, &o))
+		return 2;
+	/* getopt stops at OBJECT, so a "--" after it is still here. */
+	if (optind + 1 < argc)
+		cmd = argv + optind + 1 + !strcmp(argv[optind + 1], "--");
+	if (cmd && !*cmd) {
+		dc_err("'--' must be followed by a COMMAND");
+		return 2;
+	}
+	libbpf_set_print(o.verbose ? libbpf_log : libbpf_quiet);
+	ret = run(&o, argv[optind], cmd);
+	free(o.pids);
+	return ret;
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procs.h"
+
+#define DC_AT_FDCWD (-100)
+
+struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid)
+{
+	struct dc_proc *p = dc_map_get(&ps->procs, pid);
+	char *comm;
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	comm = dc_proc_read(pid, "comm");
+	snprintf(p->comm, sizeof(p->comm), "%s", comm ? comm : "?");
+	free(comm);
+	if (dc_map_put(&ps->procs, pid, p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+struct dc_thread *dc_thread_get(struct dc_procs *ps, uint32_t tid, uint32_t pid)
+{
+	struct dc_thread *t = dc_map_get(&ps->threads, tid);
+
+	/* A reused tid belongs to a new thread. */
+	if (t && t->pid == pid)
+		return t;
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t || dc_map_put(&ps->threads, tid, t)) {
+			free(t);
+			return NULL;
+		}
+	}
+	t->tid = tid;
+	t->pid = pid;
+	t->meta_written = false;
+	return t;
+}
+
+struct dc_file *dc_file_intern(struct dc_procs *ps, const char *name)
+{
+	uint64_t h = dc_hash(name, strlen(name));
+	struct dc_file *f = dc_map_get(&ps->files, h ? h : 1);
+
+	if (f)
+		return f;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->name = strdup(name);
+	dc_hash_hex(h, f->hash);
+	if (!f->name || dc_map_put(&ps->files, h ? h : 1, f)) {
+		free(f->name);
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* fd + 1 keeps fd 0 off the map's reserved key 0. */
+static uint64_t fd_key(int64_t fd)
+{
+	return (uint64_t)fd + 1;
+}
+
+struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd)
+{
+	char link[64], target[PATH_MAX];
+	struct dc_file *f;
+	ssize_t n;
+
+	if (fd < 0 || fd > INT_MAX)
+		return NULL;
+	f = dc_map_get(&p->fds, fd_key(fd));
+	if (f)
+		return f;
+	snprintf(link, sizeof(link), "/proc/%u/fd/%lld", p->pid, (long long)fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	f = dc_file_intern(ps, target);
+	if (f)
+		dc_fd_set(p, fd, f);
+	return f;
+}
+
+void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f)
+{
+	if (fd >= 0 && fd <= INT_MAX && f)
+		dc_map_put(&p->fds, fd_key(fd), f);
+}
+
+void dc_fd_close(struct dc_proc *p, int64_t fd)
+{
+	if (fd >= 0 && fd <= INT_MAX)
+		dc_map_del(&p->fds, fd_key(fd));
+}
+
+void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
+		  const char *comm)
+{
+	struct dc_proc *parent = dc_map_get(&ps->procs, ppid);
+	struct dc_proc *p = dc_map_del(&ps->procs, pid);
+
+	/* A pid seen before belonged to a process that is gone. */
+	if (p) {
+		dc_map_free(&p->fds, NULL);
+		free(p->cwd);
+		free(p);
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return;
+	p->pid = pid;
+	p->ppid = ppid;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	if (parent) {
+		dc_map_foreach(&parent->fds, i)
+			dc_map_put(&p->fds, parent->fds.keys[i],
+				   parent->fds.vals[i]);
+		if (parent->cwd)
+			p->cwd = strdup(parent->cwd);
+	}
+	if (dc_map_put(&ps->procs, pid, p)) {
+		dc_map_free(&p->fds, NULL);
+		free(p->cwd);
+		free(p);
+	}
+}
+
+void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm)
+{
+	struct dc_proc *p = dc_proc_get(ps, pid);
+
+	if (!p)
+		return;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	if (p->meta_written)
+		p->name_changed = true;
+}
+
+const char *dc_proc_cwd(struct dc_proc *p)
+{
+	char link[64], target[PATH_MAX];
+	ssize_t n;
+
+	if (p->cwd)
+		return p->cwd;
+	snprintf(link, sizeof(link), "/proc/%u/cwd", p->pid);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	p->cwd = strdup(target);
+	return p->cwd;
+}
+
+char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
+		  const char *path)
+{
+	const char *base = NULL;
+	struct dc_file *d;
+	char *out;
+
+	if (path[0] == '/' || !path[0])
+		return strdup(path);
+	if ((int)dirfd == DC_AT_FDCWD)
+		base = dc_proc_cwd(p);
+	else if ((d = dc_fd_lookup(ps, p, dirfd)))
+		base = d->name;
+	if (!base)
+		return strdup(path);
+	if (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (asprintf(&out, "%s%s%s", base,
+		     base[strlen(base) - 1] == '/' ? "" : "/", path) < 0)
+		return NULL;
+	return out;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	char *buf = NULL, *nb;
+	size_t cap = 0, n = 0;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return NULL;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r > 0)
+			n += r;
+	} while (r > 0 || (r < 0 && errno == EINTR));
+	close(fd);
+	if (!buf)
+		return NULL;
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+char *dc_proc_read(uint32_t pid, const char *what)
+{
+	char path[64], *s;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%u/%s", pid, what);
+	s = read_all(path, &n);
+	if (!s)
+		return NULL;
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\0'))
+		s[--n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '\0')
+			s[i] = ' ';
+	return s;
+}
+
+char *dc_proc_env(uint32_t pid, const char *name)
+{
+	size_t n, nl = strlen(name);
+	char path[64], *env, *v = NULL;
+
+	snprintf(path, sizeof(path), "/proc/%u/environ", pid);
+	env = read_all(path, &n);
+	if (!env)
+		return NULL;
+	for (char *e = env; e < env + n; e += strlen(e) + 1)
+		if (!strncmp(e, name, nl) && e[nl] == '=') {
+			v = strdup(e + nl + 1);
+			break;
+		}
+	free(env);
+	return v;
+}
+
+static void free_proc(void *v)
+{
+	struct dc_proc *p = v;
+
+	dc_map_free(&p->fds, NULL);
+	free(p->cwd);
+	free(p);
+}
+
+static void free_thread(void *v)
+{
+	struct dc_thread *t = v;
+
+	free(t->pending);
+	free(t);
+}
+
+static void free_file(void *v)
+{
+	struct dc_file *f = v;
+
+	free(f->name);
+	free(f);
+}
+
+void dc_procs_free(struct dc_procs *ps)
+{
+	dc_map_free(&ps->procs, free_proc);
+	dc_map_free(&ps->threads, free_thread);
+	dc_map_free(&ps->files, free_file);
+}

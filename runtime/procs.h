@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_PROCS_H
+#define DC_PROCS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hash.h"
+#include "map.h"
+
+/* A file name seen in the trace, interned: one per distinct name. */
+struct dc_file {
+	char *name;
+	char hash[DC_HASH_HEX];
+	bool fh_written;
+};
+
+struct dc_call;
+
+struct dc_thread {
+	uint32_t tid;
+	uint32_t pid;
+	bool meta_written;
+	/* Calls nested in a call still running, held until it returns so
+	 * that parents get their id first (see nesting.c). */
+	struct dc_call *pending;
+	size_t npending, cap;
+};
+
+struct dc_proc {
+	uint32_t pid;
+	uint32_t ppid;
+	char comm[16];
+	bool meta_written;
+	bool name_changed; /* exec'd after its metadata was written */
+	char *cwd;
+	struct dc_map fds; /* fd + 1 -> struct dc_file */
+};
+
+struct dc_procs {
+	struct dc_map procs;   /* pid -> struct dc_proc */
+	struct dc_map threads; /* tid -> struct dc_thread */
+	struct dc_map files;   /* name hash -> struct dc_file */
+};
+
+struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid);
+struct dc_thread *dc_thread_get(struct dc_procs *ps, uint32_t tid, uint32_t pid);
+struct dc_file *dc_file_intern(struct dc_procs *ps, const char *name);
+
+/* The file behind @fd: from the opens seen, else /proc/PID/fd (for files
+ * opened before tracing began). NULL when unknown. */
+struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd);
+void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f);
+void dc_fd_close(struct dc_proc *p, int64_t fd);
+/* A child starts with a copy of its parent's descriptor table. */
+void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
+		  const char *comm);
+void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm);
+
+/* The process's working directory, read once from /proc; NULL if gone. */
+const char *dc_proc_cwd(struct dc_proc *p);
+/* Make @path absolute against @dirfd (AT_FDCWD: the process's cwd). The
+ * result is malloc'd. */
+char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
+		  const char *path);
+
+/* Read /proc/PID/@what (cmdline with NULs as spaces, comm, environ entry);
+ * malloc'd, or NULL when the process is gone. */
+char *dc_proc_read(uint32_t pid, const char *what);
+char *dc_proc_env(uint32_t pid, const char *name);
+
+void dc_procs_free(struct dc_procs *ps);
+
+#endif

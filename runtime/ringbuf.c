@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "nesting.h"
+#include "runtime.h"
+
+static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
+			       const struct dc_probe *pr,
+			       const struct dc_event *e)
+{
+	const char *path = (const char *)(e + 1);
+	struct dc_file *f;
+	char *abs;
+
+	if (pr->path_slot >= 0 && e->path_len) {
+		int64_t dirfd = pr->dirfd_slot >= 0 ?
+					(int64_t)e->val[pr->dirfd_slot] :
+					-100;
+
+		abs = dc_abs_path(&rt->ps, p, dirfd, path);
+		if (!abs)
+			return NULL;
+		f = dc_file_intern(&rt->ps, abs);
+		free(abs);
+		return f;
+	}
+	if (pr->fd_slot >= 0)
+		return dc_fd_lookup(&rt->ps, p, (int64_t)e->val[pr->fd_slot]);
+	return NULL;
+}
+
+/* Keep the process's descriptor table in step with what the call did. */
+static void track_fds(struct dc_proc *p, const struct dc_probe *pr,
+		      const struct dc_event *e, struct dc_file *f)
+{
+	if (e->ret < 0 && pr->d->ret != DC_RET_ADDR)
+		return;
+	switch (pr->fd_effect) {
+	case DC_FD_NEW:
+		dc_fd_set(p, e->ret, f);
+		break;
+	case DC_FD_NEW_AT_NEWFD:
+		dc_fd_set(p, (int64_t)e->val[pr->newfd_slot], f);
+		break;
+	case DC_FD_CLOSE:
+		dc_fd_close(p, (int64_t)e->val[pr->fd_slot]);
+		break;
+	case DC_FD_CLOSE_RANGE:
+		for (uint64_t fd = e->val[pr->fd_slot];
+		     fd <= e->val[pr->newfd_slot] && fd < 65536; fd++)
+			dc_fd_close(p, fd);
+		break;
+	case DC_FD_KEEP:
+		break;
+	}
+}
+
+static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
+{
+	struct dc_probe *pr;
+	struct dc_thread *t;
+	struct dc_proc *p;
+	struct dc_call c;
+
+	if (size < sizeof(*e) || e->probe >= rt->nprobes ||
+	    size < sizeof(*e) + e->path_len ||
+	    (e->path_len && ((const char *)(e + 1))[e->path_len - 1])) {
+		rt->bad_records++;
+		return 0;
+	}
+	pr = &rt->probes[e->probe];
+	p = dc_proc_get(&rt->ps, e->pid);
+	t = dc_thread_get(&rt->ps, e->tid, e->pid);
+	if (!p || !t)
+		return -ENOMEM;
+	c = (struct dc_call){
+		.probe = pr,
+		.file = file_of(rt, p, pr, e),
+		.pid = e->pid,
+		.tid = e->tid,
+		.level = e->level,
+		.ts = e->ts,
+		.dur = e->dur,
+		.seq = e->seq,
+		.parent_seq = e->parent_seq,
+		.ret = e->ret,
+	};
+	memcpy(c.val, e->val, sizeof(c.val));
+	track_fds(p, pr, e, c.file);
+	return dc_nest_add(&rt->w, t, &c);
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	const struct dc_proc_event *pe = data;
+	struct dc_rt *rt = ctx;
+	struct dc_thread *t;
+	char comm[17];
+
+	rt->records++;
+	if (size < sizeof(__u16)) {
+		rt->bad_records++;
+		return 0;
+	}
+	if (pe->kind == DC_EV_CALL)
+		return on_call(rt, data, size);
+	if (size < sizeof(*pe)) {
+		rt->bad_records++;
+		return 0;
+	}
+	memcpy(comm, pe->comm, 16);
+	comm[16] = '\0';
+	switch (pe->kind) {
+	case DC_EV_FORK:
+		if (pe->pid != pe->ppid)
+			dc_proc_fork(&rt->ps, pe->ppid, pe->pid, comm);
+		break;
+	case DC_EV_EXEC:
+		dc_proc_exec(&rt->ps, pe->pid, comm);
+		break;
+	case DC_EV_EXIT:
+		t = dc_map_get(&rt->ps.threads, pe->tid);
+		if (t && t->pid == pe->pid)
+			dc_nest_flush(&rt->w, t);
+		break;
+	default:
+		rt->bad_records++;
+	}
+	return 0;
+}
+
+int dc_ringbuf_open(struct dc_rt *rt)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_events");
+
+	if (!m)
+		return -ENOENT;
+	rt->rb = ring_buffer__new(bpf_map__fd(m), on_record, rt, NULL);
+	return rt->rb ? 0 : -errno;
+}
+
+int dc_ringbuf_poll(struct dc_rt *rt, int timeout_ms)
+{
+	int n = ring_buffer__poll(rt->rb, timeout_ms);
+
+	return n == -EINTR ? 0 : n;
+}
+
+int dc_ringbuf_drain(struct dc_rt *rt)
+{
+	int n;
+
+	while ((n = ring_buffer__consume(rt->rb)) > 0)
+		;
+	dc_map_foreach(&rt->ps.threads, i)
+		dc_nest_flush(&rt->w, rt->ps.threads.vals[i]);
+	return n < 0 ? n : 0;
+}

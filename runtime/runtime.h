@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_RUNTIME_H
+#define DC_RUNTIME_H
+
+#include <bpf/libbpf.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "procs.h"
+#include "trace.h"
+#include "writer_pfw.h"
+
+/* State shared by the runtime's parts. */
+struct dc_rt {
+	struct bpf_object *obj;
+	const char *obj_path;
+	struct dc_probe_desc *descs;
+	struct dc_probe *probes;
+	size_t nprobes;
+	struct bpf_link **links;
+	size_t nlinks;
+	struct ring_buffer *rb;
+	struct dc_procs ps;
+	struct dc_pfw w;
+	uint64_t records;    /* ring buffer records consumed */
+	uint64_t bad_records; /* malformed records (a bug if ever non-zero) */
+	bool verbose;
+};
+
+/* ringbuf.c: the ring buffer's consumer. */
+int dc_ringbuf_open(struct dc_rt *rt);
+int dc_ringbuf_poll(struct dc_rt *rt, int timeout_ms);
+/* Consume everything left, then write what threads still hold. */
+int dc_ringbuf_drain(struct dc_rt *rt);
+
+/* attach.c */
+int dc_attach_all(struct dc_rt *rt);
+void dc_detach_all(struct dc_rt *rt);
+
+/* loader.c */
+int dc_load(struct dc_rt *rt, const char *path, bool trace_all,
+	    size_t ringbuf_size);
+int dc_trace_pid(struct dc_rt *rt, int pid);
+/* Sum the per-CPU loss counters into rt->probes[].lost. */
+int dc_read_losses(struct dc_rt *rt);
+void dc_unload(struct dc_rt *rt);
+
+#endif

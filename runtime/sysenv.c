@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <linux/capability.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "syscalls.h"
+#include "sysenv.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static int has_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return !!(d[cap / 32].effective & (1u << (cap % 32)));
+}
+
+static int check_caps(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+	const char *missing[3];
+	int n = 0;
+
+	if (syscall(SYS_capget, &h, d))
+		return 0; /* cannot tell: let bpf() say */
+	if (has_cap(d, CAP_SYS_ADMIN))
+		return 0;
+	if (!has_cap(d, CAP_BPF))
+		missing[n++] = "CAP_BPF";
+	if (!has_cap(d, CAP_PERFMON))
+		missing[n++] = "CAP_PERFMON";
+	if (!has_cap(d, CAP_DAC_READ_SEARCH))
+		missing[n++] = "CAP_DAC_READ_SEARCH";
+	if (!n)
+		return 0;
+	dc_err("missing capabilit%s %s%s%s%s%s: run as root, or see docs/cli.md for running with file capabilities",
+	       n > 1 ? "ies" : "y", missing[0], n > 1 ? ", " : "",
+	       n > 1 ? missing[1] : "", n > 2 ? ", " : "",
+	       n > 2 ? missing[2] : "");
+	return -EPERM;
+}
+
+static int check_tracefs(void)
+{
+	if (dc_tracefs_events())
+		return 0;
+	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
+		dc_err("tracefs is not mounted and mounting it failed (%s): run 'mount -t tracefs tracefs /sys/kernel/tracing' as root",
+		       strerror(errno));
+		return -errno;
+	}
+	dc_info("mounted tracefs on /sys/kernel/tracing (tracepoints need it)");
+	return 0;
+}
+
+int dc_sysenv_check(void)
+{
+	int err = check_caps();
+
+	if (err)
+		return err;
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		dc_err("no kernel BTF at /sys/kernel/btf/vmlinux: a kernel built with CONFIG_DEBUG_INFO_BTF=y is needed");
+		return -ENOENT;
+	}
+	return check_tracefs();
+}

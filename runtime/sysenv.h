@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_SYSENV_H
+#define DC_SYSENV_H
+
+/*
+ * Check what loading and attaching needs: privileges, kernel BTF, tracefs
+ * (mounted here when running as root). Prints what is missing and how to
+ * fix it. Returns 0 or -errno.
+ */
+int dc_sysenv_check(void);
+
+#endif

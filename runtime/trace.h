@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_TRACE_H
+#define DC_TRACE_H
+
+#include <stdint.h>
+
+#include <datacrumbs/abi.h>
+
+struct dc_file;
+
+/* What a successful call does to the process's descriptor table. */
+enum dc_fd_effect {
+	DC_FD_KEEP = 0,
+	DC_FD_NEW,	   /* the return value is a new fd for the file */
+	DC_FD_NEW_AT_NEWFD, /* dup2/dup3: newfd now refers to fd's file */
+	DC_FD_CLOSE,	   /* close(fd) */
+	DC_FD_CLOSE_RANGE, /* close_range(fd, newfd) */
+};
+
+/* The runtime's view of one probe of the loaded object. */
+struct dc_probe {
+	const struct dc_probe_desc *d;
+	char *name_json; /* "name" as a JSON string literal */
+	char *cat_json;
+	uint64_t calls; /* events written */
+	uint64_t lost[DC_LOSS_NR];
+	int fd_slot;	/* slot of the fd role, or -1 */
+	int path_slot;	/* slot of the path role, or -1 */
+	int dirfd_slot; /* slot of the dirfd role, or -1 */
+	int newfd_slot; /* slot of the newfd role, or -1 */
+	enum dc_fd_effect fd_effect;
+	bool attached;
+};
+
+/* One call, decoded and resolved, waiting to be written. */
+struct dc_call {
+	struct dc_probe *probe;
+	struct dc_file *file;
+	uint32_t pid, tid;
+	uint16_t level;
+	uint64_t ts, dur;
+	uint64_t seq, parent_seq;
+	int64_t ret;
+	uint64_t val[DC_CAPTURE];
+};
+
+#endif

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "roles.h"
+#include "writer_pfw.h"
+
+static int64_t clock_offset(void)
+{
+	struct timespec r, m1, m2;
+	int64_t best = 0, best_gap = INT64_MAX;
+
+	/* Bracket the realtime read between two monotonic reads; keep the
+	 * tightest of a few tries. */
+	for (int i = 0; i < 5; i++) {
+		int64_t a, b, rt;
+
+		clock_gettime(CLOCK_MONOTONIC, &m1);
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m2);
+		a = m1.tv_sec * 1000000000ll + m1.tv_nsec;
+		b = m2.tv_sec * 1000000000ll + m2.tv_nsec;
+		rt = r.tv_sec * 1000000000ll + r.tv_nsec;
+		if (b - a < best_gap) {
+			best_gap = b - a;
+			best = rt - (a + (b - a) / 2);
+		}
+	}
+	return best;
+}
+
+static int line_done(struct dc_pfw *w, uint64_t mono_ns)
+{
+	return dc_gz_line_done(&w->gz, mono_ns);
+}
+
+/* {"id":N,"name":NAME,"cat":"dftracer","pid":P,"tid":T,"ph":"M","args":{ */
+static void meta_head(struct dc_pfw *w, const char *name, uint32_t pid,
+		      uint32_t tid)
+{
+	struct dc_buf *b = dc_gz_buf(&w->gz);
+
+	dc_buf_adds(b, "{\"id\":");
+	dc_buf_add_u64(b, w->next_id++);
+	dc_buf_adds(b, ",\"name\":\"");
+	dc_buf_adds(b, name);
+	dc_buf_adds(b, "\",\"cat\":\"dftracer\",\"pid\":");
+	dc_buf_add_u64(b, pid);
+	dc_buf_adds(b, ",\"tid\":");
+	dc_buf_add_u64(b, tid);
+	dc_buf_adds(b, ",\"ph\":\"M\",\"args\":{");
+}
+
+static void kv_str(struct dc_buf *b, const char *key, const char *val)
+{
+	dc_buf_adds(b, "\"");
+	dc_buf_adds(b, key);
+	dc_buf_adds(b, "\":");
+	dc_json_str(b, val, strlen(val));
+}
+
+static void meta_name(struct dc_pfw *w, const char *name, uint32_t pid,
+		      uint32_t tid, const char *val, uint64_t mono)
+{
+	struct dc_buf *b = dc_gz_buf(&w->gz);
+
+	meta_head(w, name, pid, tid);
+	kv_str(b, "name", val);
+	dc_buf_adds(b, "}}\n");
+	line_done(w, mono);
+}
+
+/* PR, FH and the like: {"hhash":H,"name":K,"value":V}. */
+static void meta_value(struct dc_pfw *w, const char *rec, uint32_t pid,
+		       const char *key, const char *val, uint64_t mono)
+{
+	struct dc_buf *b = dc_gz_buf(&w->gz);
+
+	meta_head(w, rec, pid, pid);
+	kv_str(b, "hhash", w->hhash);
+	dc_buf_adds(b, ",");
+	kv_str(b, "name", key);
+	dc_buf_adds(b, ",");
+	kv_str(b, "value", val);
+	dc_buf_adds(b, "}}\n");
+	line_done(w, mono);
+}
+
+static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
+{
+	static const char *const rank_vars[] = { "OMPI_COMM_WORLD_RANK",
+						 "PMI_RANK", "SLURM_PROCID" };
+	const char *cwd;
+	char *s;
+
+	if (p->meta_written && !p->name_changed)
+		return;
+	meta_name(w, "process_name", p->pid, p->pid, p->comm, mono);
+	if (p->meta_written) {
+		p->name_changed = false;
+		return;
+	}
+	p->meta_written = true;
+	if ((s = dc_proc_read(p->pid, "cmdline"))) {
+		meta_value(w, "PR", p->pid, "cmd", s, mono);
+		free(s);
+	}
+	if ((cwd = dc_proc_cwd(p)))
+		meta_value(w, "PR", p->pid, "cwd", cwd, mono);
+	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++) {
+		if ((s = dc_proc_env(p->pid, rank_vars[i]))) {
+			meta_value(w, "PR", p->pid, "rank", s, mono);
+			free(s);
+			break;
+		}
+	}
+	if (p->ppid) {
+		char ppid[16];
+
+		snprintf(ppid, sizeof(ppid), "%u", p->ppid);
+		meta_value(w, "PR", p->pid, "ppid", ppid, mono);
+	}
+}
+
+static void thread_meta(struct dc_pfw *w, struct dc_thread *t,
+			struct dc_proc *p, uint64_t mono)
+{
+	char what[64], *comm;
+
+	if (t->meta_written)
+		return;
+	t->meta_written = true;
+	snprintf(what, sizeof(what), "task/%u/comm", t->tid);
+	comm = dc_proc_read(t->pid, what);
+	meta_name(w, "thread_name", t->pid, t->tid, comm ? comm : p->comm, mono);
+	free(comm);
+}
+
+int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
+		const struct dc_pfw_opts *o)
+{
+	char host[256] = "unknown";
+	struct dc_buf *b;
+	int err;
+
+	memset(w, 0, sizeof(*w));
+	w->ps = ps;
+	w->next_id = 1;
+	w->self_pid = getpid();
+	w->clock_offset_ns = clock_offset();
+	err = dc_gz_open(&w->gz, fd, o->compress, o->level, o->member_size,
+			 o->interval_ns);
+	if (err)
+		return err;
+	gethostname(host, sizeof(host) - 1);
+	dc_hash_hex(dc_hash(host, strlen(host)), w->hhash);
+	b = dc_gz_buf(&w->gz);
+	dc_buf_adds(b, "[\n");
+	meta_head(w, "HH", w->self_pid, w->self_pid);
+	kv_str(b, "name", host);
+	dc_buf_adds(b, ",");
+	kv_str(b, "value", w->hhash);
+	dc_buf_adds(b, "}}\n");
+	return line_done(w, 0);
+}
+
+/* ts rounds down and the end rounds up, so a call never looks shorter
+ * than it was and nested calls stay inside their parents. */
+static void add_time(struct dc_pfw *w, struct dc_buf *b, uint64_t ts,
+		     uint64_t dur)
+{
+	int64_t start = (int64_t)ts + w->clock_offset_ns;
+	int64_t end = start + (int64_t)dur;
+
+	dc_buf_adds(b, ",\"ts\":");
+	dc_buf_add_i64(b, start / 1000);
+	dc_buf_adds(b, ",\"dur\":");
+	dc_buf_add_i64(b, (end + 999) / 1000 - start / 1000);
+}
+
+static const char *role_key(int role)
+{
+	return role == DC_ROLE_PATH ? NULL : dc_role_name(role);
+}
+
+uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
+{
+	const struct dc_probe_desc *d = c->probe->d;
+	struct dc_proc *p = dc_proc_get(w->ps, c->pid);
+	struct dc_thread *t = dc_thread_get(w->ps, c->tid, c->pid);
+	struct dc_buf *b = dc_gz_buf(&w->gz);
+	uint64_t id;
+
+	if (p)
+		proc_meta(w, p, c->ts);
+	if (t && p)
+		thread_meta(w, t, p, c->ts);
+	if (c->file && !c->file->fh_written) {
+		c->file->fh_written = true;
+		meta_value(w, "FH", c->pid, c->file->name, c->file->hash, c->ts);
+	}
+	id = w->next_id++;
+	dc_buf_adds(b, "{\"id\":");
+	dc_buf_add_u64(b, id);
+	dc_buf_adds(b, ",\"name\":");
+	dc_buf_adds(b, c->probe->name_json);
+	dc_buf_adds(b, ",\"cat\":");
+	dc_buf_adds(b, c->probe->cat_json);
+	dc_buf_adds(b, ",\"pid\":");
+	dc_buf_add_u64(b, c->pid);
+	dc_buf_adds(b, ",\"tid\":");
+	dc_buf_add_u64(b, c->tid);
+	add_time(w, b, c->ts, c->dur);
+	dc_buf_adds(b, ",\"ph\":\"X\",\"args\":{\"hhash\":\"");
+	dc_buf_adds(b, w->hhash);
+	dc_buf_adds(b, "\"");
+	if (c->file) {
+		dc_buf_adds(b, ",\"fhash\":\"");
+		dc_buf_adds(b, c->file->hash);
+		dc_buf_adds(b, "\"");
+	}
+	for (int i = 0; i < d->nslots; i++) {
+		const char *key = role_key(d->slot_role[i]);
+
+		if (!key)
+			continue;
+		dc_buf_adds(b, ",\"");
+		dc_buf_adds(b, key);
+		dc_buf_adds(b, "\":");
+		if (dc_role_is_int(d->slot_role[i]))
+			dc_buf_add_i64(b, (int64_t)c->val[i]);
+		else
+			dc_buf_add_u64(b, c->val[i]);
+	}
+	dc_buf_adds(b, ",\"ret\":");
+	if (d->ret == DC_RET_ADDR && c->ret != -1 &&
+	    (c->ret >= 0 || c->ret < -4095))
+		dc_buf_add_u64(b, (uint64_t)c->ret);
+	else
+		dc_buf_add_i64(b, c->ret);
+	if (d->ret == DC_RET_SIZE && c->ret >= 0) {
+		dc_buf_adds(b, ",\"size\":");
+		dc_buf_add_i64(b, c->ret);
+	}
+	dc_buf_adds(b, ",\"level\":");
+	dc_buf_add_u64(b, c->level);
+	dc_buf_adds(b, ",\"p_idx\":");
+	dc_buf_add_i64(b, p_idx);
+	dc_buf_adds(b, "}}\n");
+	w->calls++;
+	c->probe->calls++;
+	line_done(w, c->ts);
+	return id;
+}
+
+int dc_pfw_marker(struct dc_pfw *w, const char *name, uint64_t mono_ns,
+		  const char *args_json)
+{
+	struct dc_buf *b = dc_gz_buf(&w->gz);
+
+	dc_buf_adds(b, "{\"id\":");
+	dc_buf_add_u64(b, w->next_id++);
+	dc_buf_adds(b, ",\"name\":\"");
+	dc_buf_adds(b, name);
+	dc_buf_adds(b, "\",\"cat\":\"dftracer\",\"pid\":");
+	dc_buf_add_u64(b, w->self_pid);
+	dc_buf_adds(b, ",\"tid\":");
+	dc_buf_add_u64(b, w->self_pid);
+	add_time(w, b, mono_ns, 0);
+	dc_buf_adds(b, ",\"ph\":\"X\",\"args\":{\"hhash\":\"");
+	dc_buf_adds(b, w->hhash);
+	dc_buf_adds(b, "\",");
+	dc_buf_adds(b, args_json);
+	dc_buf_adds(b, "}}\n");
+	return line_done(w, mono_ns);
+}
+
+int dc_pfw_tick(struct dc_pfw *w, uint64_t mono_ns)
+{
+	return dc_gz_tick(&w->gz, mono_ns);
+}
+
+int dc_pfw_close(struct dc_pfw *w)
+{
+	dc_buf_adds(dc_gz_buf(&w->gz), "]\n");
+	return dc_gz_close(&w->gz);
+}

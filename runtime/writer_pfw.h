@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_WRITER_PFW_H
+#define DC_WRITER_PFW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gzout.h"
+#include "procs.h"
+#include "trace.h"
+
+/* Writes the DFTracer trace format (docs/trace-format.md in shared/). */
+struct dc_pfw {
+	struct dc_gz gz;
+	struct dc_procs *ps;
+	uint64_t next_id;
+	char hhash[DC_HASH_HEX];
+	int64_t clock_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	uint32_t self_pid;
+	uint64_t calls; /* call events written */
+};
+
+struct dc_pfw_opts {
+	bool compress;
+	int level;
+	size_t member_size;
+	uint64_t interval_ns;
+};
+
+/* Start a trace on @fd: the "[" line and the host's HH record. */
+int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
+		const struct dc_pfw_opts *o);
+/* Write one call; returns its id. Metadata it needs comes first. */
+uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
+/* "start" event; @args_json is the body of its args object after hhash. */
+int dc_pfw_marker(struct dc_pfw *w, const char *name, uint64_t mono_ns,
+		  const char *args_json);
+int dc_pfw_tick(struct dc_pfw *w, uint64_t mono_ns);
+/* Write "]" and flush. Returns the first write error, if any. */
+int dc_pfw_close(struct dc_pfw *w);
+
+#endif

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The part of every generated object that does not depend on the specs:
+ * maps, process filtering, the per-thread call stack and the entry/exit
+ * logic. What each probe captures is data (dc_caps[], generated), so one
+ * entry/exit program pair serves every probe of a mechanism and attaching
+ * costs two links per binary, not two per function or shape.
+ */
+#ifndef DATACRUMBS_BPF_H
+#define DATACRUMBS_BPF_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include "dc_kernel.h"
+#include <datacrumbs/abi.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile struct dc_config dc_cfg = {};
+
+/* Sized by the runtime (--ringbuf-size) before load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);
+} dc_events SEC(".maps");
+
+/* Processes being traced (tgid); their children join at fork. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u8);
+} dc_pids SEC(".maps");
+
+/* Losses per probe and reason, index probe * DC_LOSS_NR + reason. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, DC_NPROBES * DC_LOSS_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} dc_lost SEC(".maps");
+
+struct dc_frame {
+	__u64 ts;
+	__u64 seq;
+	__u64 val[DC_CAPTURE];
+	__u32 probe;
+	__u32 pad;
+};
+
+struct dc_thread {
+	__u64 next_seq;
+	__u32 depth; /* may exceed DC_MAX_DEPTH; deeper frames are not kept */
+	__u32 pad;
+	struct dc_frame f[DC_MAX_DEPTH];
+};
+
+/* Task-local storage: freed by the kernel when the thread exits. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct dc_thread);
+} dc_threads SEC(".maps");
+
+/* Room to assemble an event with a path before bpf_ringbuf_output(). */
+struct dc_path_event {
+	struct dc_event ev;
+	char path[DC_PATH_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dc_path_event);
+} dc_scratch SEC(".maps");
+
+static __always_inline void dc_lose(__u32 probe, __u32 reason)
+{
+	__u32 key = probe * DC_LOSS_NR + reason;
+	__u64 *n = bpf_map_lookup_elem(&dc_lost, &key);
+
+	if (n)
+		*n += 1;
+}
+
+static __always_inline int dc_traced(__u32 tgid)
+{
+	if (tgid == dc_cfg.self_pid)
+		return 0;
+	return dc_cfg.trace_all || bpf_map_lookup_elem(&dc_pids, &tgid);
+}
+
+static __always_inline int dc_enter(__u32 probe, const __u64 *v)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct dc_thread *t;
+	struct dc_frame *f;
+	__u32 d;
+
+	if (!dc_traced(id >> 32))
+		return 0;
+	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!t) {
+		dc_lose(probe, DC_LOSS_STATE);
+		return 0;
+	}
+	d = t->depth++;
+	if (d >= DC_MAX_DEPTH) {
+		dc_lose(probe, DC_LOSS_DEPTH);
+		return 0;
+	}
+	f = &t->f[d];
+	f->probe = probe;
+	f->seq = ++t->next_seq;
+	f->val[0] = v[0];
+	f->val[1] = v[1];
+	f->val[2] = v[2];
+	f->val[3] = v[3];
+	f->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+/*
+ * Pop the frame of @probe. Frames above it belong to calls whose return
+ * was never seen (longjmp, a probe the kernel skipped): they are dropped
+ * and counted, so one lost return cannot shift every later match.
+ */
+static __always_inline struct dc_frame *dc_pop(struct dc_thread *t, __u32 probe)
+{
+	__u32 d = t->depth, top, found = DC_MAX_DEPTH;
+
+	if (d == 0)
+		return 0;
+	if (d > DC_MAX_DEPTH) {
+		t->depth = d - 1;
+		return 0;
+	}
+	for (int i = 0; i < DC_MAX_DEPTH && i < d; i++) {
+		top = (d - 1 - i) & (DC_MAX_DEPTH - 1);
+		if (t->f[top].probe == probe) {
+			found = top;
+			break;
+		}
+	}
+	if (found == DC_MAX_DEPTH)
+		return 0; /* its entry predates tracing */
+	for (int i = 0; i < DC_MAX_DEPTH && i < d - 1 - found; i++)
+		dc_lose(t->f[(d - 1 - i) & (DC_MAX_DEPTH - 1)].probe,
+			DC_LOSS_NORETURN);
+	t->depth = found;
+	return &t->f[found];
+}
+
+static __always_inline void dc_fill(struct dc_event *e, struct dc_thread *t,
+				    struct dc_frame *f, __u64 id, __u64 now,
+				    long ret)
+{
+	__u32 d = t->depth; /* already popped: frames below are the parents */
+
+	e->kind = DC_EV_CALL;
+	e->level = d + 1;
+	e->probe = f->probe;
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	e->ts = f->ts;
+	e->dur = now - f->ts;
+	e->seq = f->seq;
+	e->parent_seq = 0;
+	if (d > 0 && d <= DC_MAX_DEPTH)
+		e->parent_seq = t->f[(d - 1) & (DC_MAX_DEPTH - 1)].seq;
+	e->ret = ret;
+	e->val[0] = f->val[0];
+	e->val[1] = f->val[1];
+	e->val[2] = f->val[2];
+	e->val[3] = f->val[3];
+	e->path_len = 0;
+	e->pad[0] = e->pad[1] = e->pad[2] = 0;
+}
+
+/* @path_slot is the slot holding a user-space path pointer, or -1. */
+static __always_inline int dc_exit(__u32 probe, long ret, int path_slot)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u64 id = bpf_get_current_pid_tgid();
+	struct dc_thread *t;
+	struct dc_frame *f;
+
+	if (!dc_traced(id >> 32))
+		return 0;
+	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0, 0);
+	if (!t)
+		return 0;
+	f = dc_pop(t, probe);
+	if (!f)
+		return 0;
+
+	if (path_slot < 0) {
+		struct dc_event *e;
+
+		e = bpf_ringbuf_reserve(&dc_events, sizeof(*e), 0);
+		if (!e) {
+			dc_lose(probe, DC_LOSS_RINGBUF);
+			return 0;
+		}
+		dc_fill(e, t, f, id, now, ret);
+		bpf_ringbuf_submit(e, 0);
+		return 0;
+	}
+
+	__u32 zero = 0;
+	struct dc_path_event *pe = bpf_map_lookup_elem(&dc_scratch, &zero);
+	__u32 len;
+	long n;
+
+	if (!pe)
+		return 0;
+	dc_fill(&pe->ev, t, f, id, now, ret);
+	/* Read at return: the kernel has faulted the string in by now. */
+	n = bpf_probe_read_user_str(pe->path, sizeof(pe->path),
+				    (const void *)f->val[path_slot & (DC_CAPTURE - 1)]);
+	len = n > 0 ? n : 0;
+	if (len > DC_PATH_MAX)
+		len = DC_PATH_MAX;
+	pe->ev.path_len = len;
+	if (bpf_ringbuf_output(&dc_events, pe, sizeof(pe->ev) + len, 0))
+		dc_lose(probe, DC_LOSS_RINGBUF);
+	return 0;
+}
+
+static __always_inline void dc_proc_event(__u16 kind, __u32 pid, __u32 tid,
+					  __u32 ppid, const char *comm)
+{
+	struct dc_proc_event *e;
+
+	e = bpf_ringbuf_reserve(&dc_events, sizeof(*e), 0);
+	if (!e)
+		return; /* the runtime falls back to /proc for these */
+	e->kind = kind;
+	e->pad = 0;
+	e->pid = pid;
+	e->tid = tid;
+	e->ppid = ppid;
+	e->ts = bpf_ktime_get_ns();
+	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), comm);
+	bpf_ringbuf_submit(e, 0);
+}
+
+#endif /* DATACRUMBS_BPF_H */

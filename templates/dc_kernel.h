@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The few kernel types the generated programs touch, marked for CO-RE so
+ * libbpf relocates every field access against the running kernel's BTF
+ * (/sys/kernel/btf/vmlinux). Declaring only these instead of including a
+ * full vmlinux.h keeps each clang run well under a second.
+ */
+#ifndef DC_KERNEL_H
+#define DC_KERNEL_H
+
+#if !defined(__TARGET_ARCH_x86)
+#error "only x86_64 is supported so far"
+#endif
+
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	unsigned long ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+} __attribute__((preserve_access_index));
+
+struct signal_struct {
+	struct {
+		int counter;
+	} live; /* threads of the group still running */
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	int pid;
+	int tgid;
+	char comm[16];
+	struct signal_struct *signal;
+} __attribute__((preserve_access_index));
+
+#endif /* DC_KERNEL_H */
