@@ -123,8 +123,10 @@ static int on_record(void *ctx, void *data, size_t size)
 		break;
 	case DC_EV_EXIT:
 		t = dc_map_get(&rt->ps.threads, pe->tid);
-		if (t && t->pid == pe->pid)
+		if (t && t->pid == pe->pid) {
 			dc_nest_flush(&rt->w, t);
+			dc_pfw_thread_name(&rt->w, t, comm, pe->ts);
+		}
 		break;
 	default:
 		rt->bad_records++;
@@ -155,7 +157,12 @@ int dc_ringbuf_drain(struct dc_rt *rt)
 
 	while ((n = ring_buffer__consume(rt->rb)) > 0)
 		;
-	dc_map_foreach(&rt->ps.threads, i)
-		dc_nest_flush(&rt->w, rt->ps.threads.vals[i]);
+	dc_map_foreach(&rt->ps.threads, i) {
+		struct dc_thread *t = rt->ps.threads.vals[i];
+		struct dc_proc *p = dc_map_get(&rt->ps.procs, t->pid);
+
+		dc_nest_flush(&rt->w, t);
+		dc_pfw_thread_name(&rt->w, t, p ? p->comm : "?", 0);
+	}
 	return n < 0 ? n : 0;
 }

@@ -127,18 +127,33 @@ static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
 	}
 }
 
-static void thread_meta(struct dc_pfw *w, struct dc_thread *t,
-			struct dc_proc *p, uint64_t mono)
+/* A thread that exited before its name was read from /proc is named when
+ * its exit record (which carries its last comm) arrives. */
+static void thread_meta(struct dc_pfw *w, struct dc_thread *t, uint64_t mono)
 {
 	char what[64], *comm;
 
-	if (t->meta_written)
+	if (t->meta_written || t->name_pending)
 		return;
-	t->meta_written = true;
 	snprintf(what, sizeof(what), "task/%u/comm", t->tid);
 	comm = dc_proc_read(t->pid, what);
-	meta_name(w, "thread_name", t->pid, t->tid, comm ? comm : p->comm, mono);
+	if (!comm) {
+		t->name_pending = true;
+		return;
+	}
+	t->meta_written = true;
+	meta_name(w, "thread_name", t->pid, t->tid, comm, mono);
 	free(comm);
+}
+
+void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t,
+			const char *comm, uint64_t mono)
+{
+	if (t->meta_written || !t->name_pending)
+		return;
+	t->meta_written = true;
+	t->name_pending = false;
+	meta_name(w, "thread_name", t->pid, t->tid, comm, mono);
 }
 
 int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
@@ -198,8 +213,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 
 	if (p)
 		proc_meta(w, p, c->ts);
-	if (t && p)
-		thread_meta(w, t, p, c->ts);
+	if (t)
+		thread_meta(w, t, c->ts);
 	if (c->file && !c->file->fh_written) {
 		c->file->fh_written = true;
 		meta_value(w, "FH", c->pid, c->file->name, c->file->hash, c->ts);

@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: MIT
+"""Helpers for DataCrumbs' tests: where the build is, skipping, and an
+independent reader of .pfw/.pfw.gz traces that checks the format contract
+(shared/docs/trace-format.md) as it reads."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zlib
+
+SRC = os.environ.get("DC_SRC", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("DC_BUILD", os.path.join(SRC, "build"))
+GEN = os.path.join(BUILD, "generator", "datacrumbs-gen")
+RUNTIME = os.path.join(BUILD, "runtime", "datacrumbs-runtime")
+WORKLOAD = os.path.join(BUILD, "tests", "iocalls")
+SKIP = 77  # meson's exit status for a skipped test
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what, file=sys.stderr)
+    return cond
+
+
+def done():
+    print("%s: %s" % (os.path.basename(sys.argv[0]), "FAILED" if failures else "ok"))
+    sys.exit(1 if failures else 0)
+
+
+def skip(why):
+    print("SKIP: " + why)
+    sys.exit(SKIP)
+
+
+def need_bpf():
+    """End-to-end tests need root, kernel BTF and bpf(); say why not."""
+    if os.geteuid() != 0:
+        skip("needs root (BPF and uprobes); run the tests as root")
+    if not os.path.exists("/sys/kernel/btf/vmlinux"):
+        skip("kernel has no BTF (/sys/kernel/btf/vmlinux)")
+
+
+def need_tool(name):
+    if not shutil.which(name):
+        skip("needs %s (scripts/setup installs it)" % name)
+
+
+def run(cmd, **kw):
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    kw.setdefault("text", True)
+    return subprocess.run(cmd, **kw)
+
+
+def generate(tmp, specs, name="probes.bpf.o"):
+    obj = os.path.join(tmp, name)
+    r = run([GEN, "-o", obj] + [os.path.join(SRC, s) for s in specs])
+    if r.returncode:
+        sys.exit("datacrumbs-gen failed:\n" + r.stderr)
+    return obj
+
+
+def gzip_members(data):
+    """Split a multi-member gzip file: returns (texts, truncated_tail)."""
+    texts, pos = [], 0
+    while pos < len(data):
+        d = zlib.decompressobj(31)
+        try:
+            text = d.decompress(data[pos:])
+        except zlib.error:
+            return texts, True
+        if not d.eof:
+            return texts, True
+        texts.append(text)
+        pos = len(data) - len(d.unused_data)
+    return texts, False
+
+
+class Trace:
+    """A trace read and checked line by line. Keeps every complete event
+    (ph X), the file names behind each fhash and the metadata."""
+
+    def __init__(self, path, complete=True):
+        self.path = path
+        self.errors = []
+        with open(path, "rb") as f:
+            data = f.read()
+        self.truncated = False
+        if path.endswith(".gz"):
+            members, self.truncated = gzip_members(data)
+            for i, m in enumerate(members):
+                if not m.endswith(b"\n"):
+                    self.errors.append("gzip member %d does not end on a line" % i)
+            self.members = len(members)
+            text = b"".join(members)
+        else:
+            text = data
+        lines = text.decode("utf-8").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        self.lines = lines
+        if complete and self.truncated:
+            self.errors.append("last gzip member is truncated")
+        if not lines or lines[0] != "[":
+            self.errors.append("first line is not '['")
+        if complete and (not lines or lines[-1] != "]"):
+            self.errors.append("last line is not ']'")
+        self.events, self.meta = [], []
+        self.files, self.hosts = {}, {}
+        self.process_names, self.thread_names = {}, {}
+        self.start = self.end = None
+        last_id = 0
+        for n, line in enumerate(lines[1:], 2):
+            if line == "]":
+                continue
+            try:
+                e = json.loads(line)
+            except ValueError as exc:
+                self.errors.append("line %d is not JSON: %s" % (n, exc))
+                continue
+            if not isinstance(e.get("ph"), str):
+                self.errors.append("line %d: ph is not a string" % n)
+            if "id" in e:
+                if not e["id"] > last_id:
+                    self.errors.append("line %d: id %s not increasing" % (n, e["id"]))
+                last_id = e["id"]
+            for k in ("pid", "tid"):
+                if not (isinstance(e.get(k), int) and 0 <= e[k] < 2**32):
+                    self.errors.append("line %d: %s is not a uint32" % (n, k))
+            args = e.get("args", {})
+            if e["ph"] == "M":
+                self.meta.append(e)
+                if e["name"] == "FH":
+                    self.files[args["value"]] = args["name"]
+                elif e["name"] == "HH":
+                    self.hosts[args["value"]] = args["name"]
+                elif e["name"] == "process_name":
+                    self.process_names[e["pid"]] = args["name"]
+                elif e["name"] == "thread_name":
+                    self.thread_names[e["tid"]] = args["name"]
+                continue
+            for k in ("ts", "dur"):
+                if not (isinstance(e.get(k), int) and e[k] >= 0):
+                    self.errors.append("line %d: %s missing or negative" % (n, k))
+            if args.get("hhash") not in self.hosts:
+                self.errors.append("line %d: hhash not defined before use" % n)
+            if "fhash" in args and args["fhash"] not in self.files:
+                self.errors.append("line %d: fhash not defined before use" % n)
+            if e.get("cat") == "dftracer" and e["name"] == "start":
+                self.start = e
+            elif e.get("cat") == "dftracer" and e["name"] == "end":
+                self.end = e
+            else:
+                self.events.append(e)
+        if complete and (self.start is None or self.end is None):
+            self.errors.append("no start or end record")
+
+    def file(self, e):
+        return self.files.get(e["args"].get("fhash"))
+
+    def select(self, cat=None, name=None, path=None, pid=None):
+        return [e for e in self.events
+                if (cat is None or e["cat"] == cat)
+                and (name is None or e["name"] == name)
+                and (path is None or self.file(e) == path)
+                and (pid is None or e["pid"] == pid)]
+
+
+def strace_counts(cmd, outfile, env=None):
+    """Per-syscall call counts of cmd and its children, from strace -f -c."""
+    r = run(["strace", "-f", "-c", "-o", outfile, "--"] + cmd, env=env)
+    if r.returncode:
+        sys.exit("strace failed: " + r.stderr)
+    counts = {}
+    with open(outfile) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) < 5 or not fields[0][0].isdigit():
+                continue
+            # % time, seconds, usecs/call, calls, [errors], syscall
+            counts[fields[-1]] = int(fields[3])
+    return counts

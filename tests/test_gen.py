@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""datacrumbs-gen: every bad spec in tests/specs/bad fails with the error its
+first line expects (file:line:col) and leaves no file behind; good specs
+compile to an object whose probe table and C are what the specs say."""
+import glob
+import os
+import re
+import subprocess
+import tempfile
+
+from dctest import GEN, SRC, check, done, run
+
+with tempfile.TemporaryDirectory() as tmp:
+    for spec in sorted(glob.glob(os.path.join(SRC, "tests/specs/bad/*.yaml"))):
+        with open(spec) as f:
+            expect = f.readline().split("# expect: ", 1)[1].strip()
+        obj = os.path.join(tmp, "out.bpf.o")
+        csrc = os.path.join(tmp, "out.c")
+        r = run([GEN, "-o", obj, "-E", csrc, spec])
+        name = os.path.basename(spec)
+        check(r.returncode == 1, "%s: exit status %d, want 1" % (name, r.returncode))
+        want = expect if expect.startswith("error") else spec + ":" + expect
+        check(want in r.stderr, "%s: stderr lacks %r:\n%s" % (name, want, r.stderr))
+        check(not os.listdir(tmp), "%s: left files behind: %s" % (name, os.listdir(tmp)))
+
+    # All errors of a file are reported, not just the first.
+    r = run([GEN, "-n", os.path.join(SRC, "tests/specs/bad/unknown_role.yaml"),
+             os.path.join(SRC, "tests/specs/bad/unknown_key.yaml")])
+    check(len([l for l in r.stderr.splitlines() if l.startswith(SRC)]) == 3,
+          "two files' errors all reported:\n" + r.stderr)
+
+    # The shipped specs and a two-document spec compile.
+    specs = [os.path.join(SRC, p) for p in ("probes.d/sys.yaml", "probes.d/posix.yaml")]
+    obj, c1, c2 = (os.path.join(tmp, n) for n in ("a.bpf.o", "a.c", "b.c"))
+    r = run([GEN, "-o", obj, "-E", c1] + specs)
+    check(r.returncode == 0 and os.path.getsize(obj) > 0, "shipped specs compile: " + r.stderr)
+    r = run([GEN, "-n", "-E", c2] + specs)
+    check(open(c1).read() == open(c2).read(), "rendering is deterministic")
+    c = open(c1).read()
+    # Aliases (glibc's pread is pread64) become one probe, named as listed first.
+    check(c.count('.name = "pread64"') == 2 and '.name = "pread"' not in c,
+          "pread/pread64 aliases probed once")
+    # fstat attaches to syscall 5 on x86_64; sendfile64 is syscall 40.
+    check(re.search(r"\[5\] = \d+, /\* fstat \*/", c), "fstat mapped to syscall 5")
+    check(re.search(r"\[40\] = \d+, /\* sendfile64 \*/", c), "sendfile64 mapped to syscall 40")
+    r = subprocess.run(["readelf", "-S", obj], stdout=subprocess.PIPE, text=True)
+    check(".dc_probes" in r.stdout, "object carries the probe table section")
+
+    r = run([GEN, "-n", "-E", c1, os.path.join(SRC, "tests/specs/good/two_docs.yaml")])
+    check(r.returncode == 0, "two-document spec: " + r.stderr)
+    c = open(c1).read()
+    check('.name = "stat_by_fd"' in c and '.symbol = "newfstat"' in c, "name/symbol split")
+    check(c.count(".mech = 2") == 1, "pwrite is pwrite64: one uprobe")
+
+    # Usage errors.
+    r = run([GEN])
+    check(r.returncode == 2 and "Usage:" in r.stderr, "no spec: usage, exit 2")
+    r = run([GEN, "--help"])
+    check(r.returncode == 0 and len(r.stdout.splitlines()) < 25, "--help fits a screen")
+    r = run([GEN, "-n", os.path.join(tmp, "missing.yaml")])
+    check(r.returncode == 1 and "missing.yaml: error: cannot open" in r.stderr, "missing file")
+done()
