@@ -29,7 +29,8 @@ static int run(char *const argv[], char *line, size_t size)
 		}
 		posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
 		posix_spawn_file_actions_addclose(&fa, pipefd[0]);
-		posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDERR_FILENO);
+		posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO,
+						 STDERR_FILENO);
 	}
 	err = -posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	if (err)
@@ -108,11 +109,12 @@ int dc_compile(const char *clang, const char *src, const char *obj,
 	snprintf(itmpl, sizeof(itmpl), "-I%s", tmpl_dir);
 	snprintf(iinc, sizeof(iinc), "-I%s", inc_dir);
 	char *const argv[] = {
-		(char *)clang, "-target", "bpf", "-O2", "-g",
-		"-D__TARGET_ARCH_x86", "-Wall", "-Werror",
-		"-Wno-unused-function", itmpl, iinc,
-		"-I/usr/include/x86_64-linux-gnu", "-c", (char *)src, "-o",
-		tmp, NULL
+		(char *)clang, "-target",   "bpf",
+		"-O2",	       "-g",	    "-D__TARGET_ARCH_x86",
+		"-Wall",       "-Werror",   "-Wno-unused-function",
+		itmpl,	       iinc,	    "-I/usr/include/x86_64-linux-gnu",
+		"-c",	       (char *)src, "-o",
+		tmp,	       NULL
 	};
 	err = run(argv, NULL, 0);
 	if (err) {

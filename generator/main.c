@@ -18,19 +18,19 @@
 #include "spec.h"
 
 static const char usage[] =
-	"Usage: %s [OPTIONS] SPEC.yaml...\n"
-	"\n"
-	"Validate probe specs, render BPF C from the templates and compile it\n"
-	"with clang into one object that datacrumbs-runtime loads.\n"
-	"\n"
-	"  -o, --output OBJECT   object to write (default: generated.bpf.o)\n"
-	"  -E, --emit-c FILE     also write the generated C to FILE\n"
-	"  -n, --no-compile      only validate (and --emit-c); write no object\n"
-	"  -T, --templates DIR   template directory (default: built in)\n"
-	"  -h, --help            show this help\n"
-	"\n"
-	"Errors name FILE:LINE:COLUMN; nothing is written unless all specs are\n"
-	"valid. clang is $CLANG or the newest clang >= 16 on PATH.\n";
+    "Usage: %s [OPTIONS] SPEC.yaml...\n"
+    "\n"
+    "Validate probe specs, render BPF C from the templates and compile it\n"
+    "with clang into one object that datacrumbs-runtime loads.\n"
+    "\n"
+    "  -o, --output OBJECT   object to write (default: generated.bpf.o)\n"
+    "  -E, --emit-c FILE     also write the generated C to FILE\n"
+    "  -n, --no-compile      only validate (and --emit-c); write no object\n"
+    "  -T, --templates DIR   template directory (default: built in)\n"
+    "  -h, --help            show this help\n"
+    "\n"
+    "Errors name FILE:LINE:COLUMN; nothing is written unless all specs are\n"
+    "valid. clang is $CLANG or the newest clang >= 16 on PATH.\n";
 
 static const char *template_dir(const char *opt)
 {
@@ -82,24 +82,12 @@ int main(int argc, char **argv)
 	dc_log_init(argv[0]);
 	while ((opt = getopt_long(argc, argv, "o:E:nT:h", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'o':
-			obj = optarg;
-			break;
-		case 'E':
-			emit = optarg;
-			break;
-		case 'n':
-			compile = false;
-			break;
-		case 'T':
-			tmpl_opt = optarg;
-			break;
-		case 'h':
-			printf(usage, dc_prog());
-			return 0;
-		default:
-			fprintf(stderr, usage, dc_prog());
-			return 2;
+		case 'o': obj = optarg; break;
+		case 'E': emit = optarg; break;
+		case 'n': compile = false; break;
+		case 'T': tmpl_opt = optarg; break;
+		case 'h': printf(usage, dc_prog()); return 0;
+		default: fprintf(stderr, usage, dc_prog()); return 2;
 		}
 	}
 	if (optind == argc) {
@@ -118,7 +106,8 @@ int main(int argc, char **argv)
 		for (char *s = basename(copy); *s; s++)
 			if (*s == '*' || *s == '/')
 				*s = '_';
-		dc_buf_addf(&sources, "%s%s", i > optind ? " " : "", basename(copy));
+		dc_buf_addf(&sources, "%s%s", i > optind ? " " : "",
+			    basename(copy));
 		free(copy);
 	}
 	if (!spec.nerrors)
@@ -163,7 +152,8 @@ int main(int argc, char **argv)
 		}
 		close(fd);
 	}
-	err = dc_compile(clang, emit ? emit : tmp_c, obj, tmpl, include_dir(tmpl));
+	err = dc_compile(clang, emit ? emit : tmp_c, obj, tmpl,
+			 include_dir(tmpl));
 	if (!err)
 		dc_info("%zu probes -> %s", spec.nprobes, obj);
 cleanup:

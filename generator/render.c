@@ -58,11 +58,12 @@ int dc_expand(struct dc_buf *out, const char *tmpl, const char *const *kv)
 		}
 		klen = end - at - 1;
 		for (k = kv; *k; k += 2)
-			if (strlen(k[0]) == klen && !strncmp(k[0], at + 1, klen))
+			if (strlen(k[0]) == klen &&
+			    !strncmp(k[0], at + 1, klen))
 				break;
 		if (!*k) {
-			dc_err("template: unknown placeholder @%.*s@", (int)klen,
-			       at + 1);
+			dc_err("template: unknown placeholder @%.*s@",
+			       (int)klen, at + 1);
 			return -EINVAL;
 		}
 		if (dc_buf_add(out, p, at - p) || dc_buf_adds(out, k[1]))
@@ -105,7 +106,8 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			  const struct dc_spec_probe *p, const struct slots *s,
 			  int id)
 {
-	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16], ret_int[16];
+	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16],
+	    ret_int[16];
 	int mask = 0, path = -1;
 
 	for (int i = 0; i < s->n; i++) {
@@ -131,8 +133,9 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 }
 
 static int render_desc(struct dc_buf *out, const char *tmpl,
-		       const struct dc_spec *spec, const struct dc_spec_probe *p,
-		       const struct slots *s, int id)
+		       const struct dc_spec *spec,
+		       const struct dc_spec_probe *p, const struct slots *s,
+		       int id)
 {
 	const struct dc_spec_group *g = &spec->groups[p->group];
 	char ids[16], mech[32], ret[32], nslots[8], nr[16], roles[64], args[64];
@@ -142,7 +145,8 @@ static int render_desc(struct dc_buf *out, const char *tmpl,
 	int err = 0;
 
 	snprintf(ids, sizeof(ids), "%d", id);
-	snprintf(mech, sizeof(mech), "%d /* %s */", g->mech, dc_mech_name(g->mech));
+	snprintf(mech, sizeof(mech), "%d /* %s */", g->mech,
+		 dc_mech_name(g->mech));
 	snprintf(ret, sizeof(ret), "%d /* %s */", p->ret, dc_ret_name(p->ret));
 	snprintf(nslots, sizeof(nslots), "%d", s->n);
 	snprintf(nr, sizeof(nr), "%d", g->mech == DC_MECH_SYSCALL ? p->nr : -1);
@@ -151,7 +155,8 @@ static int render_desc(struct dc_buf *out, const char *tmpl,
 	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
 		 s->arg[2], s->arg[3]);
 	for (int i = 0; i < 5 && !err; i++)
-		err = dc_c_escape(&esc[i], src[i]) ?: dc_buf_add(&esc[i], "", 1);
+		err =
+		    dc_c_escape(&esc[i], src[i]) ?: dc_buf_add(&esc[i], "", 1);
 	if (!err) {
 		const char *kv[] = { "ID",     ids,	 "MECH",   mech,
 				     "RET",    ret,	 "NSLOTS", nslots,
@@ -186,11 +191,11 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		if (p->alias_of >= 0)
 			continue;
 		slots_of(p, &s);
-		err = render_capture(&caps, t_cap, p, &s, nprobes) ?:
-		      render_desc(&descs, t_desc, spec, p, &s, nprobes);
+		err = render_capture(&caps, t_cap, p, &s, nprobes)
+			  ?: render_desc(&descs, t_desc, spec, p, &s, nprobes);
 		if (!err && spec->groups[p->group].mech == DC_MECH_SYSCALL)
-			err = dc_buf_addf(&sysnr, "\t[%d] = %d, /* %s */\n", p->nr,
-					  nprobes + 1, p->name);
+			err = dc_buf_addf(&sysnr, "\t[%d] = %d, /* %s */\n",
+					  p->nr, nprobes + 1, p->name);
 		nprobes++;
 	}
 	if (err)

@@ -65,7 +65,8 @@ int dc_json_str(struct dc_buf *b, const char *str, size_t n)
 				return -ENOMEM;
 			i++;
 		} else if (c < 0x20) {
-			char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+			char esc[6] = { '\\', 'u',	   '0',
+					'0',  hex[c >> 4], hex[c & 15] };
 
 			if (dc_buf_add(b, esc, 6))
 				return -ENOMEM;

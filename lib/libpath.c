@@ -13,8 +13,13 @@
 #include "libpath.h"
 
 static const char *const default_dirs[] = {
-	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-	"/lib64", "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib",
+	"/lib/x86_64-linux-gnu",
+	"/usr/lib/x86_64-linux-gnu",
+	"/lib64",
+	"/usr/lib64",
+	"/lib",
+	"/usr/lib",
+	"/usr/local/lib",
 };
 
 static int try_path(const char *path, char *out, size_t size)
@@ -122,9 +127,10 @@ int dc_resolve_library(const char *name, char *out, size_t size)
 	}
 	if (!search_cache(name, out, size))
 		return 0;
-	for (size_t i = 0; i < sizeof(default_dirs) / sizeof(default_dirs[0]); i++)
-		if (!try_dir(default_dirs[i], strlen(default_dirs[i]), name, out,
-			     size))
+	for (size_t i = 0; i < sizeof(default_dirs) / sizeof(default_dirs[0]);
+	     i++)
+		if (!try_dir(default_dirs[i], strlen(default_dirs[i]), name,
+			     out, size))
 			return 0;
 	return -ENOENT;
 }

@@ -27,7 +27,8 @@ int dc_probe_table_read(const char *path, struct dc_probe_desc **out, size_t *n)
 	if (fd < 0)
 		return -errno;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx))
+	if (!elf || elf_kind(elf) != ELF_K_ELF ||
+	    elf_getshdrstrndx(elf, &shstrndx))
 		goto cleanup;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;

@@ -12,6 +12,7 @@
  * NUL-terminated. Returns 0, -ENOEXEC if @path is not a DataCrumbs object,
  * -EPROTO for an ABI version mismatch, or another -errno.
  */
-int dc_probe_table_read(const char *path, struct dc_probe_desc **out, size_t *n);
+int dc_probe_table_read(const char *path, struct dc_probe_desc **out,
+			size_t *n);
 
 #endif

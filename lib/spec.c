@@ -42,14 +42,10 @@ static struct dc_loc loc_of(struct parse *p, yaml_node_t *n)
 static const char *node_kind(yaml_node_t *n)
 {
 	switch (n->type) {
-	case YAML_SCALAR_NODE:
-		return "a scalar";
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a mapping";
-	default:
-		return "nothing";
+	case YAML_SCALAR_NODE: return "a scalar";
+	case YAML_SEQUENCE_NODE: return "a list";
+	case YAML_MAPPING_NODE: return "a mapping";
+	default: return "nothing";
 	}
 }
 
@@ -68,8 +64,8 @@ static const char *scalar(struct parse *p, yaml_node_t *n, const char *what)
 	struct dc_loc loc = loc_of(p, n);
 
 	if (n->type != YAML_SCALAR_NODE || is_null(n)) {
-		dc_spec_error(p->spec, &loc, "%s must be a string, not %s", what,
-			      is_null(n) ? "null" : node_kind(n));
+		dc_spec_error(p->spec, &loc, "%s must be a string, not %s",
+			      what, is_null(n) ? "null" : node_kind(n));
 		return NULL;
 	}
 	return (const char *)n->data.scalar.value;
@@ -83,7 +79,8 @@ static bool valid_ident(const char *s, size_t max)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!(s[i] == '_' || s[i] == '.' || s[i] == '@' ||
-		      (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'z') ||
 		      (s[i] >= 'A' && s[i] <= 'Z')))
 			return false;
 	return true;
@@ -120,9 +117,12 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 				return -EINVAL;
 			role = dc_role_parse(v);
 			if (role < 0) {
-				dc_spec_error(p->spec, &aloc,
-					      "unknown argument role '%s' (known: _, fd, path, count, offset, flags, mode, whence, newfd, dirfd)",
-					      v);
+				dc_spec_error(
+				    p->spec, &aloc,
+				    "unknown argument role '%s' (known: _, fd, "
+				    "path, count, offset, flags, mode, whence, "
+				    "newfd, dirfd)",
+				    v);
 				return -EINVAL;
 			}
 		}
@@ -133,8 +133,9 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 			return -EINVAL;
 		}
 		if (role == DC_ROLE_PATH && ++paths > 1) {
-			dc_spec_error(p->spec, &aloc,
-				      "only one argument can have the role 'path'");
+			dc_spec_error(
+			    p->spec, &aloc,
+			    "only one argument can have the role 'path'");
 			return -EINVAL;
 		}
 		pr->arg_role[pr->nargs++] = role;
@@ -154,7 +155,8 @@ static char *dup_or_fail(struct parse *p, const char *s)
 static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 {
 	struct dc_spec *spec = p->spec;
-	struct dc_spec_probe pr = { .ret = DC_RET_STATUS, .group = group,
+	struct dc_spec_probe pr = { .ret = DC_RET_STATUS,
+				    .group = group,
 				    .alias_of = -1 };
 	yaml_node_t *name_node = NULL;
 	const char *v;
@@ -162,9 +164,10 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 
 	pr.loc = loc_of(p, n);
 	if (n->type != YAML_MAPPING_NODE) {
-		dc_spec_error(spec, &pr.loc,
-			      "a probe must be a mapping with at least 'name', not %s",
-			      node_kind(n));
+		dc_spec_error(
+		    spec, &pr.loc,
+		    "a probe must be a mapping with at least 'name', not %s",
+		    node_kind(n));
 		return -EINVAL;
 	}
 	for (yaml_node_pair_t *kv = n->data.mapping.pairs.start;
@@ -192,13 +195,16 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 			if ((v = scalar(p, val, "'ret'"))) {
 				pr.ret = dc_ret_parse(v);
 				if (pr.ret < 0)
-					dc_spec_error(spec, &vloc,
-						      "unknown return role '%s' (known: status, fd, size, offset, addr)",
-						      v);
+					dc_spec_error(
+					    spec, &vloc,
+					    "unknown return role '%s' (known: "
+					    "status, fd, size, offset, addr)",
+					    v);
 			}
 		} else {
 			dc_spec_error(spec, &kloc,
-				      "unknown key '%s' in a probe (known: name, symbol, args, ret)",
+				      "unknown key '%s' in a probe (known: "
+				      "name, symbol, args, ret)",
 				      key);
 		}
 	}
@@ -208,7 +214,8 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		struct dc_loc nloc = loc_of(p, name_node);
 
 		dc_spec_error(spec, &nloc,
-			      "probe name '%s' must be 1-%d characters of letters, digits, '_', '.' or '@'",
+			      "probe name '%s' must be 1-%d characters of "
+			      "letters, digits, '_', '.' or '@'",
 			      pr.name, DC_NAME_MAX - 1);
 	}
 	if (!pr.symbol && pr.name) {
@@ -216,7 +223,8 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		pr.symbol_loc = name_node ? loc_of(p, name_node) : pr.loc;
 	} else if (pr.symbol && !valid_ident(pr.symbol, DC_NAME_MAX)) {
 		dc_spec_error(spec, &pr.symbol_loc,
-			      "symbol '%s' must be 1-%d characters of letters, digits, '_', '.' or '@'",
+			      "symbol '%s' must be 1-%d characters of letters, "
+			      "digits, '_', '.' or '@'",
 			      pr.symbol, DC_NAME_MAX - 1);
 	}
 	if (spec->nerrors != errs) {
@@ -225,8 +233,8 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		return -EINVAL;
 	}
 	if (spec->nprobes % 64 == 0) {
-		struct dc_spec_probe *v2 = realloc(
-			spec->probes, (spec->nprobes + 64) * sizeof(*v2));
+		struct dc_spec_probe *v2 =
+		    realloc(spec->probes, (spec->nprobes + 64) * sizeof(*v2));
 
 		if (!v2) {
 			free(pr.name);
@@ -251,7 +259,8 @@ static int add_group(struct parse *p, yaml_node_t *root)
 	g.loc = loc_of(p, root);
 	if (root->type != YAML_MAPPING_NODE) {
 		dc_spec_error(spec, &g.loc,
-			      "a spec must be a mapping with 'layer', 'mechanism' and 'probes', not %s",
+			      "a spec must be a mapping with 'layer', "
+			      "'mechanism' and 'probes', not %s",
 			      node_kind(root));
 		return -EINVAL;
 	}
@@ -268,9 +277,11 @@ static int add_group(struct parse *p, yaml_node_t *root)
 			if (!(v = scalar(p, val, "'layer'")))
 				continue;
 			if (!valid_ident(v, DC_LAYER_MAX))
-				dc_spec_error(spec, &vloc,
-					      "layer '%s' must be 1-%d characters of letters, digits, '_' or '.'",
-					      v, DC_LAYER_MAX - 1);
+				dc_spec_error(
+				    spec, &vloc,
+				    "layer '%s' must be 1-%d characters of "
+				    "letters, digits, '_' or '.'",
+				    v, DC_LAYER_MAX - 1);
 			else
 				g.layer = dup_or_fail(p, v);
 		} else if (!strcmp(key, "mechanism")) {
@@ -280,7 +291,8 @@ static int add_group(struct parse *p, yaml_node_t *root)
 			g.mech = dc_mech_parse(v);
 			if (g.mech <= 0)
 				dc_spec_error(spec, &vloc,
-					      "unknown mechanism '%s' (known: syscall, uprobe)",
+					      "unknown mechanism '%s' (known: "
+					      "syscall, uprobe)",
 					      v);
 		} else if (!strcmp(key, "target")) {
 			g.target_loc = vloc;
@@ -290,7 +302,8 @@ static int add_group(struct parse *p, yaml_node_t *root)
 			probes = val;
 		} else {
 			dc_spec_error(spec, &kloc,
-				      "unknown key '%s' (known: layer, mechanism, target, probes)",
+				      "unknown key '%s' (known: layer, "
+				      "mechanism, target, probes)",
 				      key);
 		}
 	}
@@ -299,27 +312,29 @@ static int add_group(struct parse *p, yaml_node_t *root)
 	if (!mech_node)
 		dc_spec_error(spec, &g.loc, "spec has no 'mechanism'");
 	if (g.mech == DC_MECH_UPROBE && !g.target)
-		dc_spec_error(spec, &g.loc,
-			      "mechanism 'uprobe' needs a 'target' library or binary");
+		dc_spec_error(
+		    spec, &g.loc,
+		    "mechanism 'uprobe' needs a 'target' library or binary");
 	if (g.mech == DC_MECH_SYSCALL && g.target)
 		dc_spec_error(spec, &g.target_loc,
 			      "mechanism 'syscall' takes no 'target'");
 	if (g.target && strlen(g.target) >= DC_TARGET_MAX)
-		dc_spec_error(spec, &g.target_loc, "target is longer than %d bytes",
+		dc_spec_error(spec, &g.target_loc,
+			      "target is longer than %d bytes",
 			      DC_TARGET_MAX - 1);
 	if (!probes) {
 		dc_spec_error(spec, &g.loc, "spec has no 'probes'");
 	} else if (probes->type != YAML_SEQUENCE_NODE ||
 		   probes->data.sequence.items.start ==
-			   probes->data.sequence.items.top) {
+		       probes->data.sequence.items.top) {
 		struct dc_loc ploc = loc_of(p, probes);
 
 		dc_spec_error(spec, &ploc, "'probes' must be a non-empty list");
 		probes = NULL;
 	}
 	if (spec->ngroups % 16 == 0) {
-		struct dc_spec_group *v2 = realloc(
-			spec->groups, (spec->ngroups + 16) * sizeof(*v2));
+		struct dc_spec_group *v2 =
+		    realloc(spec->groups, (spec->ngroups + 16) * sizeof(*v2));
 
 		if (!v2) {
 			free(g.layer);
@@ -378,7 +393,8 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 					      (int)m.column + 1 };
 
 			dc_spec_error(spec, &loc, "invalid YAML: %s%s%s",
-				      parser.problem ? parser.problem : "parse error",
+				      parser.problem ? parser.problem
+						     : "parse error",
 				      parser.context ? " " : "",
 				      parser.context ? parser.context : "");
 			break;
@@ -410,7 +426,8 @@ cleanup:
 	return spec->nerrors == errs ? 0 : -EINVAL;
 }
 
-static const struct dc_spec_probe *find_dup(const struct dc_spec *spec, size_t i)
+static const struct dc_spec_probe *find_dup(const struct dc_spec *spec,
+					    size_t i)
 {
 	const struct dc_spec_probe *a = &spec->probes[i];
 	const struct dc_spec_group *ga = &spec->groups[a->group];
@@ -423,14 +440,16 @@ static const struct dc_spec_probe *find_dup(const struct dc_spec *spec, size_t i
 			continue;
 		if (ga->mech == DC_MECH_SYSCALL && a->nr >= 0 && a->nr == b->nr)
 			return b;
-		if (ga->mech == DC_MECH_UPROBE && !strcmp(a->symbol, b->symbol) &&
+		if (ga->mech == DC_MECH_UPROBE &&
+		    !strcmp(a->symbol, b->symbol) &&
 		    !strcmp(ga->path, gb->path))
 			return b;
 	}
 	return NULL;
 }
 
-static bool same_shape(const struct dc_spec_probe *a, const struct dc_spec_probe *b)
+static bool same_shape(const struct dc_spec_probe *a,
+		       const struct dc_spec_probe *b)
 {
 	return a->nargs == b->nargs && a->ret == b->ret &&
 	       !memcmp(a->arg_role, b->arg_role, sizeof(int) * a->nargs);
@@ -449,16 +468,19 @@ static int check_uprobes(struct dc_spec *spec)
 		err = dc_resolve_library(g->target, g->path, sizeof(g->path));
 		if (err) {
 			dc_spec_error(spec, &g->target_loc,
-				      "target '%s' not found (searched as the dynamic loader does: LD_LIBRARY_PATH, /etc/ld.so.cache, /lib, /usr/lib)",
+				      "target '%s' not found (searched as the "
+				      "dynamic loader does: LD_LIBRARY_PATH, "
+				      "/etc/ld.so.cache, /lib, /usr/lib)",
 				      g->target);
 			continue;
 		}
 		err = dc_elf_syms_load(g->path, &syms);
 		if (err) {
 			dc_spec_error(spec, &g->target_loc,
-				      "target '%s' (%s): %s", g->target, g->path,
-				      err == -ENOEXEC ? "not an ELF file" :
-							strerror(-err));
+				      "target '%s' (%s): %s", g->target,
+				      g->path,
+				      err == -ENOEXEC ? "not an ELF file"
+						      : strerror(-err));
 			continue;
 		}
 		for (size_t i = 0; i < spec->nprobes; i++) {
@@ -469,9 +491,10 @@ static int check_uprobes(struct dc_spec *spec)
 				continue;
 			s = dc_elf_syms_find(&syms, pr->symbol);
 			if (!s) {
-				dc_spec_error(spec, &pr->symbol_loc,
-					      "'%s' is not a function defined in %s (%s)",
-					      pr->symbol, g->target, g->path);
+				dc_spec_error(
+				    spec, &pr->symbol_loc,
+				    "'%s' is not a function defined in %s (%s)",
+				    pr->symbol, g->target, g->path);
 				continue;
 			}
 			pr->offset = s->offset;
@@ -495,18 +518,22 @@ int dc_spec_check(struct dc_spec *spec)
 			pr->nr = dc_syscall_nr(pr->symbol);
 			if (pr->nr < 0)
 				dc_spec_error(spec, &pr->symbol_loc,
-					      "unknown syscall '%s'", pr->symbol);
+					      "unknown syscall '%s'",
+					      pr->symbol);
 			else if (pr->nr >= DC_SYSNR_MAX)
-				dc_spec_error(spec, &pr->symbol_loc,
-					      "syscall '%s' has number %d; only numbers below %d can be traced",
-					      pr->symbol, pr->nr, DC_SYSNR_MAX);
+				dc_spec_error(
+				    spec, &pr->symbol_loc,
+				    "syscall '%s' has number %d; only numbers "
+				    "below %d can be traced",
+				    pr->symbol, pr->nr, DC_SYSNR_MAX);
 		}
 		dup = find_dup(spec, i);
 		if (dup) {
-			dc_spec_error(spec, &pr->loc,
-				      "duplicate probe '%s': already at %s:%d:%d",
-				      pr->symbol, dup->loc.file, dup->loc.line,
-				      dup->loc.col);
+			dc_spec_error(
+			    spec, &pr->loc,
+			    "duplicate probe '%s': already at %s:%d:%d",
+			    pr->symbol, dup->loc.file, dup->loc.line,
+			    dup->loc.col);
 			continue;
 		}
 		if (g->mech != DC_MECH_UPROBE || !pr->offset)
@@ -519,10 +546,12 @@ int dc_spec_check(struct dc_spec *spec)
 			    strcmp(spec->groups[o->group].path, g->path))
 				continue;
 			if (!same_shape(o, pr))
-				dc_spec_error(spec, &pr->loc,
-					      "'%s' is the same function as '%s' (%s:%d:%d) but has other args or ret",
-					      pr->symbol, o->symbol, o->loc.file,
-					      o->loc.line, o->loc.col);
+				dc_spec_error(
+				    spec, &pr->loc,
+				    "'%s' is the same function as '%s' "
+				    "(%s:%d:%d) but has other args or ret",
+				    pr->symbol, o->symbol, o->loc.file,
+				    o->loc.line, o->loc.col);
 			pr->alias_of = j;
 			break;
 		}

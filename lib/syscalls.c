@@ -38,9 +38,9 @@ static int cmp(const void *key, const void *ent)
 
 static int lookup(const char *name)
 {
-	const struct sysent *e = bsearch(name, table,
-					 sizeof(table) / sizeof(table[0]),
-					 sizeof(table[0]), cmp);
+	const struct sysent *e =
+	    bsearch(name, table, sizeof(table) / sizeof(table[0]),
+		    sizeof(table[0]), cmp);
 
 	return e ? e->nr : -1;
 }

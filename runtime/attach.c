@@ -116,8 +116,10 @@ static int attach_batch(struct dc_rt *rt, struct bpf_program *entry,
 	if (n == 1) {
 		const struct dc_probe_desc *d = b->probes[from]->d;
 
-		dc_warn("%s %s: the kernel refused a uprobe on %s+0x%lx: %s; not traced",
-			d->layer, d->name, path, b->offsets[from], strerror(-err));
+		dc_warn("%s %s: the kernel refused a uprobe on %s+0x%lx: %s; "
+			"not traced",
+			d->layer, d->name, path, b->offsets[from],
+			strerror(-err));
 		return 0;
 	}
 	err = attach_batch(rt, entry, exit, path, b, from, n / 2);
@@ -126,7 +128,8 @@ static int attach_batch(struct dc_rt *rt, struct bpf_program *entry,
 	return attach_batch(rt, entry, exit, path, b, from + n / 2, n - n / 2);
 }
 
-static int resolve_target(const struct dc_probe_desc *d, char *path, size_t size)
+static int resolve_target(const struct dc_probe_desc *d, char *path,
+			  size_t size)
 {
 	if (d->path[0] && !access(d->path, R_OK)) {
 		snprintf(path, size, "%s", d->path);
@@ -167,13 +170,15 @@ static int attach_uprobes(struct dc_rt *rt)
 			if (!strcmp(rt->probes[j].d->target, d->target))
 				done[j] = true;
 		if (resolve_target(d, path, sizeof(path))) {
-			dc_warn("%s: target %s not found; its probes are not traced",
+			dc_warn("%s: target %s not found; its probes are not "
+				"traced",
 				d->layer, d->target);
 			continue;
 		}
 		err = dc_elf_syms_load(path, &syms);
 		if (err) {
-			dc_warn("%s: cannot read symbols: %s; its probes are not traced",
+			dc_warn("%s: cannot read symbols: %s; its probes are "
+				"not traced",
 				path, strerror(-err));
 			err = 0;
 			continue;
@@ -188,9 +193,10 @@ static int attach_uprobes(struct dc_rt *rt)
 				continue;
 			s = dc_elf_syms_find(&syms, pj->d->symbol);
 			if (!s) {
-				dc_warn("%s %s: %s has no function %s; not traced",
-					pj->d->layer, pj->d->name, path,
-					pj->d->symbol);
+				dc_warn(
+				    "%s %s: %s has no function %s; not traced",
+				    pj->d->layer, pj->d->name, path,
+				    pj->d->symbol);
 				continue;
 			}
 			b.probes[b.n] = pj;
@@ -259,8 +265,10 @@ void dc_detach_all(struct dc_rt *rt)
 	size_t n = rt->nlinks < MAX_THREADS ? rt->nlinks : MAX_THREADS;
 
 	for (size_t i = 0; i < n; i++) {
-		slices[i] = (struct detach_slice){ rt->links + i, rt->nlinks - i, n };
-		started[i] = !pthread_create(&tids[i], NULL, detach_slice, &slices[i]);
+		slices[i] =
+		    (struct detach_slice){ rt->links + i, rt->nlinks - i, n };
+		started[i] =
+		    !pthread_create(&tids[i], NULL, detach_slice, &slices[i]);
 		if (!started[i])
 			detach_slice(&slices[i]);
 	}

@@ -27,9 +27,9 @@ static enum dc_fd_effect fd_effect(const struct dc_probe *pr)
 	const char *sym = pr->d->symbol;
 
 	if (pr->d->ret == DC_RET_FD)
-		return pr->newfd_slot >= 0 && pr->fd_slot >= 0 ?
-			       DC_FD_NEW_AT_NEWFD :
-			       DC_FD_NEW;
+		return pr->newfd_slot >= 0 && pr->fd_slot >= 0
+			   ? DC_FD_NEW_AT_NEWFD
+			   : DC_FD_NEW;
 	if (!strcmp(sym, "close") && pr->fd_slot >= 0)
 		return DC_FD_CLOSE;
 	if (!strcmp(sym, "close_range") && pr->fd_slot >= 0 &&
@@ -47,21 +47,14 @@ static int init_probes(struct dc_rt *rt)
 		struct dc_probe *pr = &rt->probes[i];
 
 		pr->d = &rt->descs[i];
-		pr->fd_slot = pr->path_slot = pr->dirfd_slot = pr->newfd_slot = -1;
+		pr->fd_slot = pr->path_slot = pr->dirfd_slot = pr->newfd_slot =
+		    -1;
 		for (int s = 0; s < pr->d->nslots; s++) {
 			switch (pr->d->slot_role[s]) {
-			case DC_ROLE_FD:
-				pr->fd_slot = s;
-				break;
-			case DC_ROLE_PATH:
-				pr->path_slot = s;
-				break;
-			case DC_ROLE_DIRFD:
-				pr->dirfd_slot = s;
-				break;
-			case DC_ROLE_NEWFD:
-				pr->newfd_slot = s;
-				break;
+			case DC_ROLE_FD: pr->fd_slot = s; break;
+			case DC_ROLE_PATH: pr->path_slot = s; break;
+			case DC_ROLE_DIRFD: pr->dirfd_slot = s; break;
+			case DC_ROLE_NEWFD: pr->newfd_slot = s; break;
 			}
 		}
 		pr->fd_effect = fd_effect(pr);
@@ -85,10 +78,9 @@ static int set_config(struct bpf_object *obj, const struct dc_config *cfg)
 	char *data;
 	int id;
 
-	bpf_object__for_each_map(map, obj)
-		if (bpf_map__is_internal(map) &&
-		    strstr(bpf_map__name(map), ".rodata"))
-			break;
+	bpf_object__for_each_map(
+	    map, obj) if (bpf_map__is_internal(map) &&
+			  strstr(bpf_map__name(map), ".rodata")) break;
 	if (!map || !btf)
 		return -ENOENT;
 	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
@@ -120,12 +112,14 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all,
 	rt->obj_path = path;
 	err = dc_probe_table_read(path, &rt->descs, &rt->nprobes);
 	if (err == -ENOEXEC) {
-		dc_err("%s: not an object made by datacrumbs-gen (no %s section)",
-		       path, DC_PROBE_SECTION);
+		dc_err(
+		    "%s: not an object made by datacrumbs-gen (no %s section)",
+		    path, DC_PROBE_SECTION);
 		return err;
 	}
 	if (err == -EPROTO) {
-		dc_err("%s: made for another DataCrumbs ABI version; regenerate it with this datacrumbs-gen",
+		dc_err("%s: made for another DataCrumbs ABI version; "
+		       "regenerate it with this datacrumbs-gen",
 		       path);
 		return err;
 	}
@@ -154,12 +148,14 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all,
 	}
 	err = bpf_map__set_max_entries(rb, ringbuf_size);
 	if (err) {
-		dc_err("ring buffer size %zu: %s", ringbuf_size, strerror(-err));
+		dc_err("ring buffer size %zu: %s", ringbuf_size,
+		       strerror(-err));
 		return err;
 	}
 	err = bpf_object__load(rt->obj);
 	if (err) {
-		dc_err("%s: loading into the kernel failed: %s (run with -v for the verifier's log)",
+		dc_err("%s: loading into the kernel failed: %s (run with -v "
+		       "for the verifier's log)",
 		       path, strerror(-err));
 		return err;
 	}
@@ -174,7 +170,8 @@ int dc_trace_pid(struct dc_rt *rt, int pid)
 
 	if (!m)
 		return -ENOENT;
-	return bpf_map_update_elem(bpf_map__fd(m), &key, &one, BPF_ANY) ? -errno : 0;
+	return bpf_map_update_elem(bpf_map__fd(m), &key, &one, BPF_ANY) ? -errno
+									: 0;
 }
 
 int dc_read_losses(struct dc_rt *rt)

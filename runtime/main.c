@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* datacrumbs-runtime: load a generated object, trace, write a DFTracer trace. */
+/* datacrumbs-runtime: load a generated object, trace, write a DFTracer trace.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -24,25 +25,25 @@
 #define EXIT_LOST 3 /* --strict and events were lost */
 
 static const char usage[] =
-	"Usage: %s [OPTIONS] OBJECT [-- COMMAND [ARGS...]]\n"
-	"\n"
-	"Load an object made by datacrumbs-gen, trace COMMAND and its\n"
-	"descendants (or -p PIDs, or --all) and write a DFTracer trace.\n"
-	"\n"
-	"  -o, --output PATH       trace file (.pfw.gz or .pfw) or directory\n"
-	"                          (default: NAME-HOST-RUNID.pfw.gz in .)\n"
-	"  -p, --pid PID           trace PID and its future children (repeatable)\n"
-	"  -a, --all               trace every process on the machine\n"
-	"  -d, --duration SECONDS  stop after SECONDS\n"
-	"      --ringbuf-size SIZE ring buffer size, e.g. 64M (default 64M)\n"
-	"      --member-size SIZE  gzip member size (default 1M)\n"
-	"      --level N           gzip level 1-9 (default 1)\n"
-	"      --strict            exit with status 3 if any event was lost\n"
-	"  -q, --quiet             no summary\n"
-	"  -v, --verbose           show libbpf's log\n"
-	"  -h, --help              show this help\n"
-	"\n"
-	"Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
+    "Usage: %s [OPTIONS] OBJECT [-- COMMAND [ARGS...]]\n"
+    "\n"
+    "Load an object made by datacrumbs-gen, trace COMMAND and its\n"
+    "descendants (or -p PIDs, or --all) and write a DFTracer trace.\n"
+    "\n"
+    "  -o, --output PATH       trace file (.pfw.gz or .pfw) or directory\n"
+    "                          (default: NAME-HOST-RUNID.pfw.gz in .)\n"
+    "  -p, --pid PID           trace PID and its future children (repeatable)\n"
+    "  -a, --all               trace every process on the machine\n"
+    "  -d, --duration SECONDS  stop after SECONDS\n"
+    "      --ringbuf-size SIZE ring buffer size, e.g. 64M (default 64M)\n"
+    "      --member-size SIZE  gzip member size (default 1M)\n"
+    "      --level N           gzip level 1-9 (default 1)\n"
+    "      --strict            exit with status 3 if any event was lost\n"
+    "  -q, --quiet             no summary\n"
+    "  -v, --verbose           show libbpf's log\n"
+    "  -h, --help              show this help\n"
+    "\n"
+    "Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
 
 struct opts {
 	const char *output;
@@ -98,13 +99,16 @@ static int parse_size(const char *s, size_t *out)
 	if (errno || end == s)
 		return -EINVAL;
 	switch (*end) {
-	case 'G': case 'g':
+	case 'G':
+	case 'g':
 		v <<= 10;
 		/* fallthrough */
-	case 'M': case 'm':
+	case 'M':
+	case 'm':
 		v <<= 10;
 		/* fallthrough */
-	case 'K': case 'k':
+	case 'K':
+	case 'k':
 		v <<= 10;
 		end++;
 		break;
@@ -135,17 +139,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	char *end;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+o:p:ad:qvh", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:p:ad:qvh", lopts, NULL)) !=
+	       -1) {
 		switch (opt) {
-		case 'o':
-			o->output = optarg;
-			break;
+		case 'o': o->output = optarg; break;
 		case 'p': {
 			long pid = strtol(optarg, &end, 10);
 			int *v;
 
 			if (*end || pid <= 0 || pid > INT_MAX) {
-				dc_err("--pid: '%s' is not a process id", optarg);
+				dc_err("--pid: '%s' is not a process id",
+				       optarg);
 				return -EINVAL;
 			}
 			v = realloc(o->pids, (o->npids + 1) * sizeof(*v));
@@ -155,13 +159,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->pids[o->npids++] = pid;
 			break;
 		}
-		case 'a':
-			o->all = true;
-			break;
+		case 'a': o->all = true; break;
 		case 'd':
 			o->duration = strtod(optarg, &end);
 			if (*end || o->duration <= 0) {
-				dc_err("--duration: '%s' is not a number of seconds",
+				dc_err("--duration: '%s' is not a number of "
+				       "seconds",
 				       optarg);
 				return -EINVAL;
 			}
@@ -170,7 +173,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (parse_size(optarg, &o->ringbuf_size) ||
 			    (o->ringbuf_size & (o->ringbuf_size - 1)) ||
 			    o->ringbuf_size < 4096) {
-				dc_err("--ringbuf-size: '%s' is not a power of two of at least 4K",
+				dc_err("--ringbuf-size: '%s' is not a power of "
+				       "two of at least 4K",
 				       optarg);
 				return -EINVAL;
 			}
@@ -178,7 +182,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_MEMBER:
 			if (parse_size(optarg, &o->member_size) ||
 			    o->member_size > (1u << 30)) {
-				dc_err("--member-size: '%s' is not a size up to 1G",
+				dc_err("--member-size: '%s' is not a size up "
+				       "to 1G",
 				       optarg);
 				return -EINVAL;
 			}
@@ -190,21 +195,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return -EINVAL;
 			}
 			break;
-		case O_STRICT:
-			o->strict = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			printf(usage, dc_prog());
-			exit(0);
-		default:
-			fprintf(stderr, usage, dc_prog());
-			return -EINVAL;
+		case O_STRICT: o->strict = true; break;
+		case 'q': o->quiet = true; break;
+		case 'v': o->verbose = true; break;
+		case 'h': printf(usage, dc_prog()); exit(0);
+		default: fprintf(stderr, usage, dc_prog()); return -EINVAL;
 		}
 	}
 	if (optind >= argc) {
@@ -212,7 +207,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return -EINVAL;
 	}
 	if (optind + 1 == argc && !o->all && !o->npids) {
-		dc_err("nothing to trace: give a COMMAND after '--', -p PID or --all");
+		dc_err("nothing to trace: give a COMMAND after '--', -p PID or "
+		       "--all");
 		return -EINVAL;
 	}
 	return 0;
@@ -226,7 +222,8 @@ static bool has_suffix(const char *s, const char *suf)
 }
 
 /* Trace path: -o as a file, or NAME-HOST-RUNID.pfw.gz in -o's directory. */
-static int output_path(const char *opt, const char *name, char *out, size_t size)
+static int output_path(const char *opt, const char *name, char *out,
+		       size_t size)
 {
 	char host[64] = "host", stamp[32];
 	const char *dir = opt ? opt : ".";
@@ -239,7 +236,8 @@ static int output_path(const char *opt, const char *name, char *out, size_t size
 		return 0;
 	}
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		dc_err("-o %s: not a directory, nor a name ending in .pfw or .pfw.gz",
+		dc_err("-o %s: not a directory, nor a name ending in .pfw or "
+		       ".pfw.gz",
 		       dir);
 		return -ENOTDIR;
 	}
@@ -247,7 +245,8 @@ static int output_path(const char *opt, const char *name, char *out, size_t size
 	host[strcspn(host, ".")] = '\0';
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", localtime(&t));
 	if (snprintf(out, size, "%s/%s-%s-%s-%d.pfw.gz", dir,
-		     base ? base + 1 : name, host, stamp, getpid()) >= (int)size)
+		     base ? base + 1 : name, host, stamp,
+		     getpid()) >= (int)size)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -273,7 +272,9 @@ static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
 	} else {
 		dc_buf_adds(b, o->all ? "\"--all\"" : "\"--pid\"");
 	}
-	dc_buf_addf(b, ",\"version\":\"%s\",\"date\":\"%s\",\"mode\":\"trace\",\"probes\":%zu",
+	dc_buf_addf(b,
+		    ",\"version\":\"%s\",\"date\":\"%s\",\"mode\":\"trace\","
+		    "\"probes\":%zu",
 		    DC_VERSION, date, attached);
 }
 
@@ -294,7 +295,8 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 			if (!quiet)
 				dc_warn("lost %llu %s %s events (%s)",
 					(unsigned long long)p->lost[r],
-					p->d->layer, p->d->name, dc_loss_name(r));
+					p->d->layer, p->d->name,
+					dc_loss_name(r));
 		}
 	}
 	dc_buf_addf(b, "\"num_events\":%llu,\"dropped\":%llu",
@@ -319,11 +321,13 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 		bool first = true;
 
 		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(rt->probes[j].d->layer, rt->probes[i].d->layer);
+			first = strcmp(rt->probes[j].d->layer,
+				       rt->probes[i].d->layer);
 		if (!first)
 			continue;
 		for (size_t j = i; j < rt->nprobes; j++)
-			if (!strcmp(rt->probes[j].d->layer, rt->probes[i].d->layer))
+			if (!strcmp(rt->probes[j].d->layer,
+				    rt->probes[i].d->layer))
 				n += rt->probes[j].calls;
 		dc_info("  %-8s %10llu events", rt->probes[i].d->layer,
 			(unsigned long long)n);
@@ -347,7 +351,8 @@ static int finish(struct dc_rt *rt, const struct opts *o, const char *path,
 	dc_buf_free(&args);
 	err = dc_pfw_close(&rt->w);
 	if (err) {
-		dc_err("writing %s failed: %s; the trace holds what was written before",
+		dc_err("writing %s failed: %s; the trace holds what was "
+		       "written before",
 		       path, strerror(-err));
 		if (!ret)
 			ret = 1;
@@ -402,7 +407,8 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			goto cleanup;
 		}
 		if ((err = dc_trace_pid(&rt, child))) {
-			dc_err("cannot register pid %d: %s", child, strerror(-err));
+			dc_err("cannot register pid %d: %s", child,
+			       strerror(-err));
 			goto cleanup;
 		}
 	}
@@ -424,7 +430,9 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	dc_pfw_marker(&rt.w, "start", now_ns(), args.p);
 	if (!o->quiet)
 		dc_info("tracing %s with %s",
-			cmd ? cmd[0] : o->all ? "all processes" : "the given pids",
+			cmd	 ? cmd[0]
+			: o->all ? "all processes"
+				 : "the given pids",
 			obj);
 	if (o->duration > 0)
 		deadline = now_ns() + (uint64_t)(o->duration * 1e9);
@@ -480,7 +488,8 @@ cleanup:
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .ringbuf_size = 64 << 20, .member_size = 1 << 20,
+	struct opts o = { .ringbuf_size = 64 << 20,
+			  .member_size = 1 << 20,
 			  .level = 1 };
 	char **cmd = NULL;
 	int ret;

@@ -86,7 +86,8 @@ void *dc_map_del(struct dc_map *m, uint64_t key)
 	m->keys[i] = 0;
 	m->len--;
 	/* Re-seat the rest of the probe run so lookups still find them. */
-	for (j = (i + 1) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1)) {
+	for (j = (i + 1) & (m->cap - 1); m->keys[j];
+	     j = (j + 1) & (m->cap - 1)) {
 		uint64_t k = m->keys[j];
 		void *v = m->vals[j];
 		size_t t;

@@ -131,9 +131,8 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 	p->ppid = ppid;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	if (parent) {
-		dc_map_foreach(&parent->fds, i)
-			dc_map_put(&p->fds, parent->fds.keys[i],
-				   parent->fds.vals[i]);
+		dc_map_foreach(&parent->fds, i) dc_map_put(
+		    &p->fds, parent->fds.keys[i], parent->fds.vals[i]);
 		if (parent->cwd)
 			p->cwd = strdup(parent->cwd);
 	}

@@ -45,12 +45,14 @@ struct dc_procs {
 };
 
 struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid);
-struct dc_thread *dc_thread_get(struct dc_procs *ps, uint32_t tid, uint32_t pid);
+struct dc_thread *dc_thread_get(struct dc_procs *ps, uint32_t tid,
+				uint32_t pid);
 struct dc_file *dc_file_intern(struct dc_procs *ps, const char *name);
 
 /* The file behind @fd: from the opens seen, else /proc/PID/fd (for files
  * opened before tracing began). NULL when unknown. */
-struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd);
+struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p,
+			     int64_t fd);
 void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f);
 void dc_fd_close(struct dc_proc *p, int64_t fd);
 /* A child starts with a copy of its parent's descriptor table. */

@@ -16,9 +16,9 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 	char *abs;
 
 	if (pr->path_slot >= 0 && e->path_len) {
-		int64_t dirfd = pr->dirfd_slot >= 0 ?
-					(int64_t)e->val[pr->dirfd_slot] :
-					-100;
+		int64_t dirfd = pr->dirfd_slot >= 0
+				    ? (int64_t)e->val[pr->dirfd_slot]
+				    : -100;
 
 		abs = dc_abs_path(&rt->ps, p, dirfd, path);
 		if (!abs)
@@ -39,22 +39,17 @@ static void track_fds(struct dc_proc *p, const struct dc_probe *pr,
 	if (e->ret < 0 && pr->d->ret != DC_RET_ADDR)
 		return;
 	switch (pr->fd_effect) {
-	case DC_FD_NEW:
-		dc_fd_set(p, e->ret, f);
-		break;
+	case DC_FD_NEW: dc_fd_set(p, e->ret, f); break;
 	case DC_FD_NEW_AT_NEWFD:
 		dc_fd_set(p, (int64_t)e->val[pr->newfd_slot], f);
 		break;
-	case DC_FD_CLOSE:
-		dc_fd_close(p, (int64_t)e->val[pr->fd_slot]);
-		break;
+	case DC_FD_CLOSE: dc_fd_close(p, (int64_t)e->val[pr->fd_slot]); break;
 	case DC_FD_CLOSE_RANGE:
 		for (uint64_t fd = e->val[pr->fd_slot];
 		     fd <= e->val[pr->newfd_slot] && fd < 65536; fd++)
 			dc_fd_close(p, fd);
 		break;
-	case DC_FD_KEEP:
-		break;
+	case DC_FD_KEEP: break;
 	}
 }
 
@@ -118,9 +113,7 @@ static int on_record(void *ctx, void *data, size_t size)
 		if (pe->pid != pe->ppid)
 			dc_proc_fork(&rt->ps, pe->ppid, pe->pid, comm);
 		break;
-	case DC_EV_EXEC:
-		dc_proc_exec(&rt->ps, pe->pid, comm);
-		break;
+	case DC_EV_EXEC: dc_proc_exec(&rt->ps, pe->pid, comm); break;
 	case DC_EV_EXIT:
 		t = dc_map_get(&rt->ps.threads, pe->tid);
 		if (t && t->pid == pe->pid) {
@@ -128,8 +121,7 @@ static int on_record(void *ctx, void *data, size_t size)
 			dc_pfw_thread_name(&rt->w, t, comm, pe->ts);
 		}
 		break;
-	default:
-		rt->bad_records++;
+	default: rt->bad_records++;
 	}
 	return 0;
 }
@@ -157,7 +149,8 @@ int dc_ringbuf_drain(struct dc_rt *rt)
 
 	while ((n = ring_buffer__consume(rt->rb)) > 0)
 		;
-	dc_map_foreach(&rt->ps.threads, i) {
+	dc_map_foreach(&rt->ps.threads, i)
+	{
 		struct dc_thread *t = rt->ps.threads.vals[i];
 		struct dc_proc *p = dc_map_get(&rt->ps.procs, t->pid);
 

@@ -22,7 +22,7 @@ struct dc_rt {
 	struct ring_buffer *rb;
 	struct dc_procs ps;
 	struct dc_pfw w;
-	uint64_t records;    /* ring buffer records consumed */
+	uint64_t records;     /* ring buffer records consumed */
 	uint64_t bad_records; /* malformed records (a bug if ever non-zero) */
 	bool verbose;
 };

@@ -41,7 +41,8 @@ static int check_caps(void)
 		missing[n++] = "CAP_DAC_READ_SEARCH";
 	if (!n)
 		return 0;
-	dc_err("missing capabilit%s %s%s%s%s%s: run as root, or see docs/cli.md for running with file capabilities",
+	dc_err("missing capabilit%s %s%s%s%s%s: run as root, or see "
+	       "docs/cli.md for running with file capabilities",
 	       n > 1 ? "ies" : "y", missing[0], n > 1 ? ", " : "",
 	       n > 1 ? missing[1] : "", n > 2 ? ", " : "",
 	       n > 2 ? missing[2] : "");
@@ -53,8 +54,10 @@ static int check_tracefs(void)
 	if (dc_tracefs_events())
 		return 0;
 	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
-		dc_err("tracefs is not mounted and mounting it failed (%s): run 'mount -t tracefs tracefs /sys/kernel/tracing' as root",
-		       strerror(errno));
+		dc_err(
+		    "tracefs is not mounted and mounting it failed (%s): run "
+		    "'mount -t tracefs tracefs /sys/kernel/tracing' as root",
+		    strerror(errno));
 		return -errno;
 	}
 	dc_info("mounted tracefs on /sys/kernel/tracing (tracepoints need it)");
@@ -68,7 +71,8 @@ int dc_sysenv_check(void)
 	if (err)
 		return err;
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		dc_err("no kernel BTF at /sys/kernel/btf/vmlinux: a kernel built with CONFIG_DEBUG_INFO_BTF=y is needed");
+		dc_err("no kernel BTF at /sys/kernel/btf/vmlinux: a kernel "
+		       "built with CONFIG_DEBUG_INFO_BTF=y is needed");
 		return -ENOENT;
 	}
 	return check_tracefs();

@@ -11,10 +11,10 @@ struct dc_file;
 /* What a successful call does to the process's descriptor table. */
 enum dc_fd_effect {
 	DC_FD_KEEP = 0,
-	DC_FD_NEW,	   /* the return value is a new fd for the file */
+	DC_FD_NEW,	    /* the return value is a new fd for the file */
 	DC_FD_NEW_AT_NEWFD, /* dup2/dup3: newfd now refers to fd's file */
-	DC_FD_CLOSE,	   /* close(fd) */
-	DC_FD_CLOSE_RANGE, /* close_range(fd, newfd) */
+	DC_FD_CLOSE,	    /* close(fd) */
+	DC_FD_CLOSE_RANGE,  /* close_range(fd, newfd) */
 };
 
 /* The runtime's view of one probe of the loaded object. */

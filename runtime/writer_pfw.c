@@ -146,8 +146,8 @@ static void thread_meta(struct dc_pfw *w, struct dc_thread *t, uint64_t mono)
 	free(comm);
 }
 
-void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t,
-			const char *comm, uint64_t mono)
+void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
+			uint64_t mono)
 {
 	if (t->meta_written || !t->name_pending)
 		return;
@@ -217,7 +217,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		thread_meta(w, t, c->ts);
 	if (c->file && !c->file->fh_written) {
 		c->file->fh_written = true;
-		meta_value(w, "FH", c->pid, c->file->name, c->file->hash, c->ts);
+		meta_value(w, "FH", c->pid, c->file->name, c->file->hash,
+			   c->ts);
 	}
 	id = w->next_id++;
 	dc_buf_adds(b, "{\"id\":");

@@ -33,8 +33,8 @@ int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
 /* Write one call; returns its id. Metadata it needs comes first. */
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
 /* Name a thread whose name could not be read while it ran. */
-void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t,
-			const char *comm, uint64_t mono);
+void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
+			uint64_t mono);
 /* "start" event; @args_json is the body of its args object after hhash. */
 int dc_pfw_marker(struct dc_pfw *w, const char *name, uint64_t mono_ns,
 		  const char *args_json);

@@ -35,7 +35,7 @@ struct {
 /* Losses per probe and reason, index probe * DC_LOSS_NR + reason. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, DC_NPROBES * DC_LOSS_NR);
+	__uint(max_entries, DC_NPROBES *DC_LOSS_NR);
 	__type(key, __u32);
 	__type(value, __u64);
 } dc_lost SEC(".maps");
@@ -219,8 +219,9 @@ static __always_inline int dc_exit(__u32 probe, long ret, int path_slot)
 		return 0;
 	dc_fill(&pe->ev, t, f, id, now, ret);
 	/* Read at return: the kernel has faulted the string in by now. */
-	n = bpf_probe_read_user_str(pe->path, sizeof(pe->path),
-				    (const void *)f->val[path_slot & (DC_CAPTURE - 1)]);
+	n = bpf_probe_read_user_str(
+	    pe->path, sizeof(pe->path),
+	    (const void *)f->val[path_slot & (DC_CAPTURE - 1)]);
 	len = n > 0 ? n : 0;
 	if (len > DC_PATH_MAX)
 		len = DC_PATH_MAX;

@@ -10,19 +10,19 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION 1
+#define DC_ABI_VERSION	     1
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
-#define DC_PROBE_SECTION ".dc_probes"
+#define DC_PROBE_SECTION     ".dc_probes"
 
-#define DC_CAPTURE 4	 /* argument slots captured per call */
-#define DC_MAX_ARGS 6	 /* argument positions a spec may name */
-#define DC_MAX_DEPTH 16	 /* nesting depth of traced calls per thread */
-#define DC_PATH_MAX 4096 /* longest path copied from user memory */
+#define DC_CAPTURE   4	  /* argument slots captured per call */
+#define DC_MAX_ARGS  6	  /* argument positions a spec may name */
+#define DC_MAX_DEPTH 16	  /* nesting depth of traced calls per thread */
+#define DC_PATH_MAX  4096 /* longest path copied from user memory */
 
-#define DC_SYSNR_MAX 512	 /* syscall numbers below this can be traced */
+#define DC_SYSNR_MAX 512 /* syscall numbers below this can be traced */
 
-#define DC_NAME_MAX 64
-#define DC_LAYER_MAX 16
+#define DC_NAME_MAX   64
+#define DC_LAYER_MAX  16
 #define DC_TARGET_MAX 256
 
 /* How a probe is attached. */
@@ -119,16 +119,16 @@ struct dc_config {
  * relocations. Strings are NUL-terminated. */
 struct dc_probe_desc {
 	__u32 id;
-	__u8 mech;	       /* enum dc_mech */
-	__u8 ret;	       /* enum dc_ret */
-	__u8 nslots;	       /* captured slots used */
+	__u8 mech;   /* enum dc_mech */
+	__u8 ret;    /* enum dc_ret */
+	__u8 nslots; /* captured slots used */
 	__u8 pad;
-	__s32 nr;	       /* syscall number (DC_MECH_SYSCALL) */
+	__s32 nr;		    /* syscall number (DC_MECH_SYSCALL) */
 	__u8 slot_role[DC_CAPTURE]; /* enum dc_role of each slot */
 	__u8 slot_arg[DC_CAPTURE];  /* argument position of each slot */
 	char name[DC_NAME_MAX];	    /* as the user knows it */
-	char symbol[DC_NAME_MAX];   /* what is attached: syscall or ELF symbol */
-	char layer[DC_LAYER_MAX];   /* becomes "cat" */
+	char symbol[DC_NAME_MAX]; /* what is attached: syscall or ELF symbol */
+	char layer[DC_LAYER_MAX]; /* becomes "cat" */
 	char target[DC_TARGET_MAX]; /* library as the spec named it */
 	char path[DC_TARGET_MAX];   /* library as the generator resolved it */
 };

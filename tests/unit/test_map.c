@@ -23,7 +23,8 @@ int main(void)
 		key = x % N + 1;
 		if (x & 0x100) {
 			ref[key - 1] = round + 1;
-			CHECK(!dc_map_put(&m, key, (void *)(uintptr_t)(round + 1)));
+			CHECK(!dc_map_put(&m, key,
+					  (void *)(uintptr_t)(round + 1)));
 		} else {
 			void *v = dc_map_del(&m, key);
 

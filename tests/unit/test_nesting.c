@@ -46,7 +46,8 @@ static int parse(const char *path, struct line *out, int max)
 
 int main(void)
 {
-	struct dc_pfw_opts o = { .compress = false, .level = 1,
+	struct dc_pfw_opts o = { .compress = false,
+				 .level = 1,
 				 .member_size = 1 << 20,
 				 .interval_ns = 1000000000ull };
 	char path[] = "/tmp/dc-test-nesting-XXXXXX";
@@ -79,9 +80,11 @@ int main(void)
 		      { 1, 2, 2, 1 }, { 0, 1, 1, 0 }, { 4, 1, 6, 0 } };
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		struct dc_call c = { .probe = &probes[order[i].probe],
-				     .pid = pid, .tid = pid,
+				     .pid = pid,
+				     .tid = pid,
 				     .level = order[i].level,
-				     .ts = 1000 * order[i].seq, .dur = 10,
+				     .ts = 1000 * order[i].seq,
+				     .dur = 10,
 				     .seq = order[i].seq,
 				     .parent_seq = order[i].parent };
 

@@ -14,12 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NTHREADS 4
-#define MAIN_WRITES 100
+#define NTHREADS     4
+#define MAIN_WRITES  100
 #define MAIN_PWRITES 10
-#define MAIN_LSEEKS 5
-#define MAIN_READS 50
-#define MAIN_PREADS 20
+#define MAIN_LSEEKS  5
+#define MAIN_READS   50
+#define MAIN_PREADS  20
 #define CHILD_WRITES 33
 
 extern char **environ;
@@ -136,14 +136,16 @@ int main(int argc, char **argv)
 		die("posix_spawn");
 	waitpid(spawned, &status, 0);
 
-	printf("{\"pid\":%d,\"main\":{\"path\":\"%s\",\"write\":%d,\"pwrite64\":%d,"
+	printf("{\"pid\":%d,\"main\":{\"path\":\"%s\",\"write\":%d,"
+	       "\"pwrite64\":%d,"
 	       "\"lseek\":%d,\"read\":%d,\"pread64\":%d,\"write_size\":1000,"
 	       "\"pwrite_size\":512,\"read_size\":2000,\"pread_size\":100},"
 	       "\"threads\":[",
 	       getpid(), main_path, MAIN_WRITES, MAIN_PWRITES, MAIN_LSEEKS,
 	       MAIN_READS, MAIN_PREADS);
 	for (int i = 0; i < NTHREADS; i++)
-		printf("%s{\"tid\":%d,\"name\":\"worker-%d\",\"path\":\"%s\",\"write\":%d}",
+		printf("%s{\"tid\":%d,\"name\":\"worker-%d\",\"path\":\"%s\","
+		       "\"write\":%d}",
 		       i ? "," : "", w[i].tid, i, w[i].path, w[i].writes);
 	printf("],\"child\":{\"pid\":%d,\"path\":\"%s\",\"write\":%d},"
 	       "\"spawned\":%d}\n",
