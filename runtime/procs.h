@@ -22,6 +22,7 @@ struct dc_thread {
 	uint32_t pid;
 	bool meta_written;
 	bool name_pending; /* gone from /proc: named from its exit record */
+	char name[16];	   /* the thread_name written */
 	/* Calls nested in a call still running, held until it returns so
 	 * that parents get their id first (see nesting.c). */
 	struct dc_call *pending;

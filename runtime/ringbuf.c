@@ -155,7 +155,8 @@ int dc_ringbuf_drain(struct dc_rt *rt)
 		struct dc_proc *p = dc_map_get(&rt->ps.procs, t->pid);
 
 		dc_nest_flush(&rt->w, t);
-		dc_pfw_thread_name(&rt->w, t, p ? p->comm : "?", 0);
+		if (t->name_pending)
+			dc_pfw_thread_name(&rt->w, t, p ? p->comm : "?", 0);
 	}
 	return n < 0 ? n : 0;
 }

@@ -127,8 +127,17 @@ static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
 	}
 }
 
-/* A thread that exited before its name was read from /proc is named when
- * its exit record (which carries its last comm) arrives. */
+static void thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
+			uint64_t mono)
+{
+	t->meta_written = true;
+	t->name_pending = false;
+	snprintf(t->name, sizeof(t->name), "%s", comm);
+	meta_name(w, "thread_name", t->pid, t->tid, comm, mono);
+}
+
+/* Named from /proc at its first call; a thread already gone is named from
+ * its exit record, which carries its last comm. */
 static void thread_meta(struct dc_pfw *w, struct dc_thread *t, uint64_t mono)
 {
 	char what[64], *comm;
@@ -141,19 +150,17 @@ static void thread_meta(struct dc_pfw *w, struct dc_thread *t, uint64_t mono)
 		t->name_pending = true;
 		return;
 	}
-	t->meta_written = true;
-	meta_name(w, "thread_name", t->pid, t->tid, comm, mono);
+	thread_name(w, t, comm, mono);
 	free(comm);
 }
 
 void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
 			uint64_t mono)
 {
-	if (t->meta_written || !t->name_pending)
-		return;
-	t->meta_written = true;
-	t->name_pending = false;
-	meta_name(w, "thread_name", t->pid, t->tid, comm, mono);
+	/* Renamed (pthread_setname_np) after its first call: the last name
+	 * wins in Perfetto, so write it again. */
+	if (t->name_pending || (t->meta_written && strcmp(t->name, comm)))
+		thread_name(w, t, comm, mono);
 }
 
 int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,

@@ -32,7 +32,7 @@ int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
 		const struct dc_pfw_opts *o);
 /* Write one call; returns its id. Metadata it needs comes first. */
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
-/* Name a thread whose name could not be read while it ran. */
+/* At a thread's exit: name it if it had no name yet, or was renamed. */
 void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
 			uint64_t mono);
 /* "start" event; @args_json is the body of its args object after hhash. */

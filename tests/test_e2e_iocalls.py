@@ -14,7 +14,8 @@ need_tool("strace")
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml"])
     trace = os.path.join(tmp, "io.pfw.gz")
-    r = run([RUNTIME, "-o", trace, obj, "--", WORKLOAD, tmp])
+    cmd = [WORKLOAD, tmp]
+    r = run([RUNTIME, "-o", trace, obj, "--"] + cmd)
     check(r.returncode == 0, "runtime exit %d: %s" % (r.returncode, r.stderr))
     truth = json.loads(r.stdout)
     t = Trace(trace)
@@ -56,7 +57,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(any(t.file(e) == "/etc/ld.so.cache" for e in spawned), "spawned process traced from exec")
     check(t.process_names.get(truth["spawned"]) == "true", "spawned process named")
 
-    want = strace_counts([WORKLOAD, tmp], os.path.join(tmp, "strace.txt"))
+    want = strace_counts(cmd, os.path.join(tmp, "strace.txt"))
     got = {}
     for e in t.select(cat="sys"):
         got[e["name"]] = got.get(e["name"], 0) + 1
