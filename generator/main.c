@@ -154,8 +154,13 @@ int main(int argc, char **argv)
 	}
 	err = dc_compile(clang, emit ? emit : tmp_c, obj, tmpl,
 			 include_dir(tmpl));
-	if (!err)
-		dc_info("%zu probes -> %s", spec.nprobes, obj);
+	if (!err) {
+		size_t n = 0, aliases = 0;
+
+		for (size_t i = 0; i < spec.nprobes; i++)
+			spec.probes[i].alias_of >= 0 ? aliases++ : n++;
+		dc_info("%zu probes (%zu aliases merged) -> %s", n, aliases, obj);
+	}
 cleanup:
 	if (tmp_c[0])
 		unlink(tmp_c);
