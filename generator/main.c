@@ -159,7 +159,8 @@ int main(int argc, char **argv)
 
 		for (size_t i = 0; i < spec.nprobes; i++)
 			spec.probes[i].alias_of >= 0 ? aliases++ : n++;
-		dc_info("%zu probes (%zu aliases merged) -> %s", n, aliases, obj);
+		dc_info("%zu probes (%zu aliases merged) -> %s", n, aliases,
+			obj);
 	}
 cleanup:
 	if (tmp_c[0])
