@@ -2,6 +2,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -172,6 +173,23 @@ int dc_trace_pid(struct dc_rt *rt, int pid)
 		return -ENOENT;
 	return bpf_map_update_elem(bpf_map__fd(m), &key, &one, BPF_ANY) ? -errno
 									: 0;
+}
+
+bool dc_traced_alive(struct dc_rt *rt)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
+	__u32 key, next;
+	void *prev = NULL;
+
+	/* The BPF side adds children at fork and removes a process when
+	 * its last thread exits; kill() guards against a missed exit. */
+	while (m && !bpf_map_get_next_key(bpf_map__fd(m), prev, &next)) {
+		if (!kill(next, 0) || errno != ESRCH)
+			return true;
+		key = next;
+		prev = &key;
+	}
+	return false;
 }
 
 int dc_read_losses(struct dc_rt *rt)

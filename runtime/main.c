@@ -306,6 +306,20 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 			    (unsigned long long)by_reason[r]);
 	dc_buf_addf(b, ",\"bad_records\":%llu",
 		    (unsigned long long)rt->bad_records);
+	/* Per probe, so a reader can add lost to written for each call. */
+	dc_buf_adds(b, ",\"lost\":{");
+	for (size_t i = 0, n = 0; i < rt->nprobes; i++) {
+		const struct dc_probe *p = &rt->probes[i];
+		uint64_t sum = 0;
+
+		for (int r = 0; r < DC_LOSS_NR; r++)
+			sum += p->lost[r];
+		if (!sum)
+			continue;
+		dc_buf_addf(b, "%s\"%s/%s\":%llu", n++ ? "," : "", p->d->layer,
+			    p->d->name, (unsigned long long)sum);
+	}
+	dc_buf_adds(b, "}");
 	return total;
 }
 
@@ -457,6 +471,11 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 		}
 		if (deadline && now_ns() >= deadline)
 			break;
+		if (o->npids && !cmd && !o->all && !dc_traced_alive(&rt)) {
+			if (!o->quiet)
+				dc_info("every traced process has exited");
+			break;
+		}
 	}
 	if (stop_signal) {
 		if (!o->quiet)

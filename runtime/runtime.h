@@ -41,6 +41,8 @@ void dc_detach_all(struct dc_rt *rt);
 int dc_load(struct dc_rt *rt, const char *path, bool trace_all,
 	    size_t ringbuf_size);
 int dc_trace_pid(struct dc_rt *rt, int pid);
+/* Whether any traced process (given, or a descendant) still runs. */
+bool dc_traced_alive(struct dc_rt *rt);
 /* Sum the per-CPU loss counters into rt->probes[].lost. */
 int dc_read_losses(struct dc_rt *rt);
 void dc_unload(struct dc_rt *rt);

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <linux/capability.h>
 #include <string.h>
