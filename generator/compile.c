@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,60 +9,7 @@
 
 #include "compile.h"
 #include "log.h"
-
-extern char **environ;
-
-/* Run @argv; capture the first line of its stdout into @line if non-NULL. */
-static int run(char *const argv[], char *line, size_t size)
-{
-	posix_spawn_file_actions_t fa;
-	int pipefd[2] = { -1, -1 }, status, err;
-	pid_t pid;
-
-	if (posix_spawn_file_actions_init(&fa))
-		return -ENOMEM;
-	if (line) {
-		if (pipe(pipefd)) {
-			err = -errno;
-			goto cleanup;
-		}
-		posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-		posix_spawn_file_actions_addclose(&fa, pipefd[0]);
-		posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO,
-						 STDERR_FILENO);
-	}
-	err = -posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	if (err)
-		goto cleanup;
-	if (line) {
-		FILE *f;
-
-		close(pipefd[1]);
-		pipefd[1] = -1;
-		f = fdopen(pipefd[0], "r");
-		if (f) {
-			pipefd[0] = -1;
-			if (!fgets(line, size, f))
-				line[0] = '\0';
-			while (fgetc(f) != EOF)
-				;
-			fclose(f);
-		}
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			err = -errno;
-			goto cleanup;
-		}
-	err = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EINVAL;
-cleanup:
-	if (pipefd[0] >= 0)
-		close(pipefd[0]);
-	if (pipefd[1] >= 0)
-		close(pipefd[1]);
-	posix_spawn_file_actions_destroy(&fa);
-	return err;
-}
+#include "subproc.h"
 
 static int clang_major(const char *clang)
 {
@@ -71,7 +17,7 @@ static int clang_major(const char *clang)
 	char *const argv[] = { (char *)clang, "--version", NULL };
 	const char *v;
 
-	if (run(argv, line, sizeof(line)))
+	if (dc_spawn(argv, line, sizeof(line)))
 		return -1;
 	v = strstr(line, "version ");
 	return v ? atoi(v + 8) : -1;
@@ -116,7 +62,7 @@ int dc_compile(const char *clang, const char *src, const char *obj,
 		"-c",	       (char *)src, "-o",
 		tmp,	       NULL
 	};
-	err = run(argv, NULL, 0);
+	err = dc_spawn(argv, NULL, 0);
 	if (err) {
 		unlink(tmp);
 		if (err == -EINVAL)

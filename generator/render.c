@@ -177,8 +177,8 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 {
 	char *t_obj = NULL, *t_cap = NULL, *t_desc = NULL;
 	struct dc_buf caps = {}, descs = {}, sysnr = {};
-	char nprobes_s[16];
-	int nprobes = 0, err;
+	char nprobes_s[16], caps_size_s[16];
+	int nprobes = 0, caps_size = 1, err;
 	struct slots s;
 
 	err = read_file(tmpl_dir, "object.bpf.c.in", &t_obj) ?:
@@ -206,14 +206,18 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		goto cleanup;
 	}
 	snprintf(nprobes_s, sizeof(nprobes_s), "%d", nprobes);
+	while (caps_size < nprobes)
+		caps_size *= 2;
+	snprintf(caps_size_s, sizeof(caps_size_s), "%d", caps_size);
 	if (dc_buf_add(&caps, "", 1) || dc_buf_add(&descs, "", 1) ||
 	    dc_buf_add(&sysnr, "", 1)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	const char *kv[] = { "SOURCES",	 sources, "NPROBES", nprobes_s,
-			     "CAPTURES", caps.p,  "SYSNR",   sysnr.p,
-			     "PROBES",	 descs.p, NULL };
+	const char *kv[] = { "CAPS_SIZE", caps_size_s, "SOURCES",  sources,
+			     "NPROBES",	  nprobes_s,   "CAPTURES", caps.p,
+			     "SYSNR",	  sysnr.p,     "PROBES",   descs.p,
+			     NULL };
 	err = dc_expand(out, t_obj, kv);
 cleanup:
 	free(t_obj);

@@ -5,6 +5,7 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elfsym.h"
@@ -30,8 +31,36 @@ static int vaddr_to_offset(Elf *elf, uint64_t addr, uint64_t *off)
 	return -ENOENT;
 }
 
+/* Version index -> name, from .gnu.version_d. */
+struct verdefs {
+	const char *name[256];
+};
+
+static void read_verdefs(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
+			 struct verdefs *vd)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t off = 0;
+
+	for (int i = 0; data && i < (int)sh->sh_info; i++) {
+		GElf_Verdef def;
+		GElf_Verdaux aux;
+
+		if (!gelf_getverdef(data, off, &def) ||
+		    !gelf_getverdaux(data, off + def.vd_aux, &aux))
+			return;
+		if (def.vd_ndx < 256 && !(def.vd_flags & VER_FLG_BASE))
+			vd->name[def.vd_ndx] =
+			    elf_strptr(elf, sh->sh_link, aux.vda_name);
+		if (!def.vd_next)
+			return;
+		off += def.vd_next;
+	}
+}
+
 static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
-		       bool dynamic, struct dc_elf_syms *out)
+		       const struct verdefs *vd, bool dynamic,
+		       struct dc_elf_syms *out)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t count, i;
@@ -42,7 +71,7 @@ static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
 	for (i = 0; i < count; i++) {
 		struct dc_elf_sym *s, *v;
 		GElf_Versym ver = 0;
-		const char *name;
+		const char *name, *at;
 		GElf_Sym sym;
 		uint64_t off;
 		int type, bind;
@@ -51,7 +80,8 @@ static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
 		bind = GELF_ST_BIND(sym.st_info);
-		if (type != STT_FUNC || sym.st_shndx == SHN_UNDEF ||
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    sym.st_shndx == SHN_UNDEF || !sym.st_size ||
 		    (bind != STB_GLOBAL && bind != STB_WEAK) || !sym.st_value)
 			continue;
 		if (versym && gelf_getversym(versym, i, &ver) &&
@@ -60,6 +90,11 @@ static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name || vaddr_to_offset(elf, sym.st_value, &off))
 			continue;
+		/* .symtab spells versions into names: keep "f@@V" as f, drop
+		 * the non-default "f@V". */
+		at = strchr(name, '@');
+		if (at && at[1] != '@')
+			continue;
 		if (out->n % 256 == 0) {
 			v = realloc(out->v, (out->n + 256) * sizeof(*v));
 			if (!v)
@@ -67,9 +102,18 @@ static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
 			out->v = v;
 		}
 		s = &out->v[out->n];
-		s->name = strdup(name);
+		s->name = at ? strndup(name, at - name) : strdup(name);
 		if (!s->name)
 			return -ENOMEM;
+		s->version = NULL;
+		if (vd && (ver & 0x7fff) < 256 && vd->name[ver & 0x7fff]) {
+			s->version = strdup(vd->name[ver & 0x7fff]);
+			if (!s->version) {
+				free(s->name);
+				return -ENOMEM;
+			}
+		}
+		s->ifunc = type == STT_GNU_IFUNC;
 		s->addr = sym.st_value;
 		s->offset = off;
 		s->size = sym.st_size;
@@ -84,6 +128,9 @@ int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
 {
 	Elf_Scn *scn = NULL, *dynsym = NULL, *symtab = NULL;
 	GElf_Shdr dsh, ssh, sh;
+	struct verdefs vd = {};
+	struct stat st;
+	GElf_Ehdr eh;
 	Elf_Data *versym = NULL;
 	Elf *elf = NULL;
 	int fd, err = 0;
@@ -94,9 +141,19 @@ int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	elf_errno(); /* clear an error left by earlier libelf calls */
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+	if (!elf || elf_kind(elf) != ELF_K_ELF ||
+	    gelf_getclass(elf) != ELFCLASS64) {
 		err = -ENOEXEC;
+		goto cleanup;
+	}
+	if (!gelf_getehdr(elf, &eh) || fstat(fd, &st) ||
+	    eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize >
+		(uint64_t)st.st_size ||
+	    eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize >
+		(uint64_t)st.st_size) {
+		err = -EBADMSG; /* tables past the end: truncated */
 		goto cleanup;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -110,12 +167,18 @@ int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
 			ssh = sh;
 		} else if (sh.sh_type == SHT_GNU_versym) {
 			versym = elf_getdata(scn, NULL);
+		} else if (sh.sh_type == SHT_GNU_verdef) {
+			read_verdefs(elf, scn, &sh, &vd);
 		}
 	}
+	if (elf_errno()) {
+		err = -EBADMSG; /* truncated or damaged */
+		goto cleanup;
+	}
 	if (dynsym)
-		err = add_symbols(elf, dynsym, &dsh, versym, true, out);
+		err = add_symbols(elf, dynsym, &dsh, versym, &vd, true, out);
 	if (!err && symtab)
-		err = add_symbols(elf, symtab, &ssh, NULL, false, out);
+		err = add_symbols(elf, symtab, &ssh, NULL, NULL, false, out);
 cleanup:
 	if (elf)
 		elf_end(elf);
@@ -143,8 +206,10 @@ const struct dc_elf_sym *dc_elf_syms_find(const struct dc_elf_syms *s,
 
 void dc_elf_syms_free(struct dc_elf_syms *s)
 {
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		free(s->v[i].name);
+		free(s->v[i].version);
+	}
 	free(s->v);
 	s->v = NULL;
 	s->n = 0;

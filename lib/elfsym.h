@@ -9,11 +9,13 @@
 /* A defined function symbol of an ELF file. */
 struct dc_elf_sym {
 	char *name;	 /* without version */
+	char *version;	 /* default version ("GLIBC_2.2.5"), or NULL */
 	uint64_t addr;	 /* st_value */
 	uint64_t offset; /* file offset, what uprobes attach to */
 	uint64_t size;
 	bool weak;
 	bool dynamic; /* from .dynsym: exported */
+	bool ifunc;   /* STT_GNU_IFUNC: addr is the resolver */
 };
 
 struct dc_elf_syms {
@@ -22,9 +24,10 @@ struct dc_elf_syms {
 };
 
 /*
- * Read the defined functions (STT_FUNC, global or weak) of @path from
- * .dynsym and .symtab. Of several versions of one name only the default
- * one is kept. Returns 0 or -errno; -ENOEXEC for a file that is not ELF.
+ * Read the defined functions (STT_FUNC and STT_GNU_IFUNC, global or weak,
+ * of non-zero size) of @path from .dynsym and .symtab. Of several versions
+ * of one name only the default one is kept. Returns 0 or -errno: -ENOEXEC
+ * for a file that is not a 64-bit ELF, -EBADMSG for a damaged one.
  */
 int dc_elf_syms_load(const char *path, struct dc_elf_syms *out);
 /* Exported (dynamic) symbols first, then local symbol table entries. */

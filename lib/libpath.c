@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "libpath.h"
+#include "subproc.h"
 
 static const char *const default_dirs[] = {
 	"/lib/x86_64-linux-gnu",
@@ -22,17 +24,39 @@ static const char *const default_dirs[] = {
 	"/usr/local/lib",
 };
 
-static int try_path(const char *path, char *out, size_t size)
+/* Only ELF files count: Debian's libc.so, for one, is a linker script. */
+static bool is_elf(const char *path)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool elf;
+
+	if (fd < 0)
+		return false;
+	elf = read(fd, magic, 4) == 4 && !memcmp(magic, "\177ELF", 4);
+	close(fd);
+	return elf;
+}
+
+static int try_file(const char *path, char *out, size_t size, bool elf_only)
 {
 	char real[PATH_MAX];
 	struct stat st;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || !realpath(path, real))
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !realpath(path, real) ||
+	    (elf_only && !is_elf(real)))
 		return -ENOENT;
 	if (strlen(real) >= size)
 		return -ENAMETOOLONG;
 	strcpy(out, real);
 	return 0;
+}
+
+/* A searched name must be ELF; a path the user gave is checked later,
+ * with a message saying what is wrong with it. */
+static int try_path(const char *path, char *out, size_t size)
+{
+	return try_file(path, out, size, true);
 }
 
 static int try_dir(const char *dir, size_t dlen, const char *name, char *out,
@@ -66,7 +90,23 @@ struct cache_entry {
 	uint64_t hwcap;
 };
 
+static int cache_foreach(const char *name, size_t prefix, char *out,
+			 size_t size, int (*fn)(const char *, void *),
+			 void *arg);
+
 static int search_cache(const char *name, char *out, size_t size)
+{
+	return cache_foreach(name, 0, out, size, NULL, NULL);
+}
+
+/*
+ * Walk the loader cache: without @fn, resolve the entry named @name into
+ * @out; with @fn, call it on every entry whose key starts with the first
+ * @prefix bytes of @name (stopping at its first non-zero return).
+ */
+static int cache_foreach(const char *name, size_t prefix, char *out,
+			 size_t size, int (*fn)(const char *, void *),
+			 void *arg)
 {
 	const struct cache_hdr *h;
 	const struct cache_entry *e;
@@ -99,7 +139,13 @@ static int search_cache(const char *name, char *out, size_t size)
 		    !memchr(val, 0, st.st_size - e[i].value))
 			continue;
 		/* Flag 0x0300 is x86-64 ELF; skip 32-bit entries. */
-		if (!strcmp(key, name) && (e[i].flags & 0xff00) == 0x0300) {
+		if ((e[i].flags & 0xff00) != 0x0300)
+			continue;
+		if (fn && !strncmp(key, name, prefix)) {
+			err = fn(val, arg);
+			if (err)
+				break;
+		} else if (!fn && !strcmp(key, name)) {
 			err = try_path(val, out, size);
 			if (!err)
 				break;
@@ -110,14 +156,51 @@ cleanup:
 	return err;
 }
 
-int dc_resolve_library(const char *name, char *out, size_t size)
+/* "libhdf5.so.103" -> "hdf5" */
+static int stem_of(const char *name, char *stem, size_t size)
+{
+	const char *base = strrchr(name, '/'), *so;
+
+	base = base ? base + 1 : name;
+	if (!strncmp(base, "lib", 3))
+		base += 3;
+	so = strstr(base, ".so");
+	if (!so)
+		so = base + strlen(base);
+	if (so == base || (size_t)(so - base) >= size)
+		return -EINVAL;
+	memcpy(stem, base, so - base);
+	stem[so - base] = '\0';
+	return 0;
+}
+
+/* The -L directories pkg-config gives for the stem's package. */
+static int search_pkgconfig(const char *name, char *out, size_t size)
+{
+	char stem[128], dirs[4096];
+	char *const argv[] = { "pkg-config", "--silence-errors",
+			       "--libs-only-L", stem, NULL };
+	char *tok, *save;
+
+	if (stem_of(name, stem, sizeof(stem)) ||
+	    dc_spawn(argv, dirs, sizeof(dirs)))
+		return -ENOENT;
+	for (tok = strtok_r(dirs, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save))
+		if (!strncmp(tok, "-L", 2) &&
+		    !try_dir(tok + 2, strlen(tok + 2), name, out, size))
+			return 0;
+	return -ENOENT;
+}
+
+static int resolve_loader(const char *name, char *out, size_t size)
 {
 	const char *llp = getenv("LD_LIBRARY_PATH");
 
 	if (!*name)
 		return -ENOENT;
 	if (strchr(name, '/'))
-		return try_path(name, out, size);
+		return try_file(name, out, size, false);
 	while (llp && *llp) {
 		size_t n = strcspn(llp, ":;");
 
@@ -133,4 +216,74 @@ int dc_resolve_library(const char *name, char *out, size_t size)
 			     out, size))
 			return 0;
 	return -ENOENT;
+}
+
+int dc_resolve_library(const char *name, char *out, size_t size)
+{
+	if (!resolve_loader(name, out, size))
+		return 0;
+	if (strchr(name, '/'))
+		return -ENOENT;
+	return search_pkgconfig(name, out, size);
+}
+
+struct candidates {
+	char paths[16][PATH_MAX];
+	int n;
+};
+
+static int add_candidate(const char *path, void *arg)
+{
+	struct candidates *c = arg;
+	char real[PATH_MAX];
+
+	if (try_path(path, real, sizeof(real)))
+		return 0;
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->paths[i], real))
+			return 0;
+	if (c->n < 16)
+		strcpy(c->paths[c->n++], real);
+	return 0;
+}
+
+int dc_resolve_target(const char *name, char *out, size_t size)
+{
+	char lib[256], real[PATH_MAX];
+	struct candidates *c;
+	int err = -ENOENT;
+
+	if (strchr(name, '/') || strstr(name, ".so"))
+		return dc_resolve_library(name, out, size);
+	/* A bare stem: lib<stem>.so and the versioned sonames. */
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	snprintf(lib, sizeof(lib), "lib%s.so", name);
+	if (!dc_resolve_library(lib, real, sizeof(real)))
+		add_candidate(real, c);
+	snprintf(lib, sizeof(lib), "lib%s.so.", name);
+	cache_foreach(lib, strlen(lib), NULL, 0, add_candidate, c);
+	if (c->n == 0 && !dc_resolve_library(name, real, sizeof(real)))
+		add_candidate(real, c);
+	for (const char *p = getenv("PATH"); c->n == 0 && p && *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (n && !try_dir(p, n, name, real, sizeof(real)))
+			add_candidate(real, c); /* an executable */
+		p += n + (p[n] != '\0');
+	}
+	if (c->n == 1 && strlen(c->paths[0]) < size) {
+		strcpy(out, c->paths[0]);
+		err = 0;
+	} else if (c->n > 1) {
+		fprintf(stderr,
+			"'%s' matches %d different libraries; name one:\n",
+			name, c->n);
+		for (int i = 0; i < c->n; i++)
+			fprintf(stderr, "  %s\n", c->paths[i]);
+		err = -ENOTUNIQ;
+	}
+	free(c);
+	return err;
 }

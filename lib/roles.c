@@ -11,12 +11,15 @@ static const char *const role_names[DC_ROLE_NR] = {
 	[DC_ROLE_OFFSET] = "offset", [DC_ROLE_FLAGS] = "flags",
 	[DC_ROLE_MODE] = "mode",     [DC_ROLE_WHENCE] = "whence",
 	[DC_ROLE_NEWFD] = "newfd",   [DC_ROLE_DIRFD] = "dirfd",
+	[DC_ROLE_STREAM] = "stream", [DC_ROLE_HANDLE] = "handle",
+	[DC_ROLE_BUF] = "buf",
 };
 
 static const char *const ret_names[DC_RET_NR] = {
 	[DC_RET_STATUS] = "status", [DC_RET_FD] = "fd",
 	[DC_RET_SIZE] = "size",	    [DC_RET_OFFSET] = "offset",
-	[DC_RET_ADDR] = "addr",
+	[DC_RET_ADDR] = "addr",	    [DC_RET_STREAM] = "stream",
+	[DC_RET_HANDLE] = "handle",
 };
 
 static const char *const mech_names[] = {

@@ -86,6 +86,66 @@ static bool valid_ident(const char *s, size_t max)
 	return true;
 }
 
+/* Any name a user would recognise; it is escaped wherever it is written. */
+static bool valid_name(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= max)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+static int parse_aliases(struct parse *p, yaml_node_t *n,
+			 struct dc_spec_probe *pr)
+{
+	struct dc_loc loc = loc_of(p, n);
+	size_t count;
+
+	if (n->type != YAML_SEQUENCE_NODE) {
+		dc_spec_error(p->spec, &loc,
+			      "'aliases' must be a list of names, not %s",
+			      node_kind(n));
+		return -EINVAL;
+	}
+	pr->aliases_loc = loc;
+	count = n->data.sequence.items.top - n->data.sequence.items.start;
+	pr->aliases = calloc(count ? count : 1, sizeof(*pr->aliases));
+	if (!pr->aliases)
+		return -ENOMEM;
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *a = yaml_document_get_node(p->doc, *it);
+		struct dc_loc aloc = loc_of(p, a);
+		const char *v = scalar(p, a, "an alias");
+
+		if (!v)
+			return -EINVAL;
+		if (!valid_ident(v, DC_NAME_MAX)) {
+			dc_spec_error(p->spec, &aloc,
+				      "alias '%s' is not a symbol name", v);
+			return -EINVAL;
+		}
+		pr->aliases[pr->naliases] = strdup(v);
+		if (!pr->aliases[pr->naliases++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void free_probe(struct dc_spec_probe *pr)
+{
+	free(pr->name);
+	free(pr->symbol);
+	free(pr->proto);
+	for (int i = 0; i < pr->naliases; i++)
+		free(pr->aliases[i]);
+	free(pr->aliases);
+}
+
 static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 {
 	struct dc_loc loc = loc_of(p, n);
@@ -189,6 +249,12 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 				pr.symbol = dup_or_fail(p, v);
 		} else if (!strcmp(key, "args")) {
 			parse_args(p, val, &pr);
+		} else if (!strcmp(key, "aliases")) {
+			if (parse_aliases(p, val, &pr) == -ENOMEM)
+				spec->nerrors++;
+		} else if (!strcmp(key, "proto")) {
+			if ((v = scalar(p, val, "'proto'")))
+				pr.proto = dup_or_fail(p, v);
 		} else if (!strcmp(key, "ret")) {
 			struct dc_loc vloc = loc_of(p, val);
 
@@ -210,13 +276,13 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 	}
 	if (!name_node)
 		dc_spec_error(spec, &pr.loc, "probe has no 'name'");
-	else if (pr.name && !valid_ident(pr.name, DC_NAME_MAX)) {
+	else if (pr.name && !valid_name(pr.name, DC_NAME_MAX)) {
 		struct dc_loc nloc = loc_of(p, name_node);
 
 		dc_spec_error(spec, &nloc,
-			      "probe name '%s' must be 1-%d characters of "
-			      "letters, digits, '_', '.' or '@'",
-			      pr.name, DC_NAME_MAX - 1);
+			      "probe name must be 1-%d characters without "
+			      "control characters",
+			      DC_NAME_MAX - 1);
 	}
 	if (!pr.symbol && pr.name) {
 		pr.symbol = dup_or_fail(p, pr.name);
@@ -228,8 +294,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 			      pr.symbol, DC_NAME_MAX - 1);
 	}
 	if (spec->nerrors != errs) {
-		free(pr.name);
-		free(pr.symbol);
+		free_probe(&pr);
 		return -EINVAL;
 	}
 	if (spec->nprobes % 64 == 0) {
@@ -237,8 +302,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		    realloc(spec->probes, (spec->nprobes + 64) * sizeof(*v2));
 
 		if (!v2) {
-			free(pr.name);
-			free(pr.symbol);
+			free_probe(&pr);
 			return -ENOMEM;
 		}
 		spec->probes = v2;
@@ -497,7 +561,29 @@ static int check_uprobes(struct dc_spec *spec)
 				    pr->symbol, g->target, g->path);
 				continue;
 			}
+			if (s->ifunc) {
+				dc_spec_error(
+				    spec, &pr->symbol_loc,
+				    "'%s' in %s is an IFUNC: its address is a "
+				    "resolver run once at load time; probe the "
+				    "implementation it selects instead",
+				    pr->symbol, g->path);
+				continue;
+			}
 			pr->offset = s->offset;
+			for (int a = 0; a < pr->naliases; a++) {
+				const struct dc_elf_sym *as =
+				    dc_elf_syms_find(&syms, pr->aliases[a]);
+
+				if (!as || as->offset != s->offset)
+					dc_spec_error(
+					    spec, &pr->aliases_loc,
+					    "alias '%s' is %s '%s' in %s",
+					    pr->aliases[a],
+					    as ? "at another address than"
+					       : "not a function alongside",
+					    pr->symbol, g->path);
+			}
 		}
 		dc_elf_syms_free(&syms);
 	}
@@ -561,10 +647,8 @@ int dc_spec_check(struct dc_spec *spec)
 
 void dc_spec_free(struct dc_spec *spec)
 {
-	for (size_t i = 0; i < spec->nprobes; i++) {
-		free(spec->probes[i].name);
-		free(spec->probes[i].symbol);
-	}
+	for (size_t i = 0; i < spec->nprobes; i++)
+		free_probe(&spec->probes[i]);
 	for (size_t i = 0; i < spec->ngroups; i++) {
 		free(spec->groups[i].layer);
 		free(spec->groups[i].target);

@@ -15,13 +15,17 @@ struct dc_loc {
 };
 
 struct dc_spec_probe {
-	char *name;   /* as shown in the trace */
-	char *symbol; /* what is attached; defaults to name */
+	char *name;	/* as shown in the trace */
+	char *symbol;	/* what is attached; defaults to name */
+	char **aliases; /* other names of the function: checked, not attached */
+	int naliases;
+	char *proto; /* the prototype, for readers */
 	int nargs;
 	int arg_role[DC_MAX_ARGS];
 	int ret;
 	struct dc_loc loc;
 	struct dc_loc symbol_loc;
+	struct dc_loc aliases_loc;
 	size_t group;	 /* index into dc_spec.groups */
 	uint64_t offset; /* uprobes: file offset, set by dc_spec_check() */
 	int nr;		 /* syscalls: number, set by dc_spec_check() */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bisect.h"
 #include "elfsym.h"
 #include "libpath.h"
 #include "log.h"
@@ -92,41 +93,45 @@ static struct bpf_link *attach_multi(struct bpf_program *p, const char *path,
 	return bpf_program__attach_uprobe_multi(p, -1, path, NULL, &opts);
 }
 
-/* Attach entry and return probes for b->probes[from, from + n). When the
- * kernel refuses the batch, split it to find the functions it refuses. */
-static int attach_batch(struct dc_rt *rt, struct bpf_program *entry,
-			struct bpf_program *exit, const char *path,
-			struct batch *b, size_t from, size_t n)
+struct multi_ctx {
+	struct dc_rt *rt;
+	struct bpf_program *entry, *exit;
+	const char *path;
+	struct batch *b;
+};
+
+/* Return probes first: a call caught entering is then caught returning. */
+static int multi_attach(void *arg, size_t from, size_t n)
 {
-	struct bpf_link *lx, *le = NULL;
+	struct multi_ctx *m = arg;
+	struct bpf_link *lx, *le;
 	int err;
 
-	lx = attach_multi(exit, path, b, from, n, true);
-	if (lx)
-		le = attach_multi(entry, path, b, from, n, false);
-	if (le) {
-		for (size_t i = from; i < from + n; i++)
-			b->probes[i]->attached = true;
-		return add_link(rt, lx) ?: add_link(rt, le);
-	}
-	err = -errno;
-	bpf_link__destroy(lx);
-	if (err == -ENOMEM)
+	lx = attach_multi(m->exit, m->path, m->b, from, n, true);
+	if (!lx)
+		return -errno;
+	le = attach_multi(m->entry, m->path, m->b, from, n, false);
+	if (!le) {
+		err = -errno;
+		bpf_link__destroy(lx);
 		return err;
-	if (n == 1) {
-		const struct dc_probe_desc *d = b->probes[from]->d;
-
-		dc_warn("%s %s: the kernel refused a uprobe on %s+0x%lx: %s; "
-			"not traced",
-			d->layer, d->name, path, b->offsets[from],
-			strerror(-err));
-		return 0;
 	}
-	err = attach_batch(rt, entry, exit, path, b, from, n / 2);
-	if (err)
-		return err;
-	return attach_batch(rt, entry, exit, path, b, from + n / 2, n - n / 2);
+	for (size_t i = from; i < from + n; i++)
+		m->b->probes[i]->attached = true;
+	return add_link(m->rt, lx) ?: add_link(m->rt, le);
 }
+
+static void multi_refused(void *arg, size_t i, int err)
+{
+	struct multi_ctx *m = arg;
+	const struct dc_probe_desc *d = m->b->probes[i]->d;
+
+	dc_warn(
+	    "%s %s: the kernel refused a uprobe on %s+0x%lx: %s; not traced",
+	    d->layer, d->name, m->path, m->b->offsets[i], strerror(-err));
+}
+
+static const struct dc_bisect_ops multi_ops = { multi_attach, multi_refused };
 
 static int resolve_target(const struct dc_probe_desc *d, char *path,
 			  size_t size)
@@ -204,8 +209,11 @@ static int attach_uprobes(struct dc_rt *rt)
 			b.cookies[b.n++] = pj->d->id;
 		}
 		dc_elf_syms_free(&syms);
-		if (b.n)
-			err = attach_batch(rt, entry, exit, path, &b, 0, b.n);
+		if (b.n) {
+			struct multi_ctx m = { rt, entry, exit, path, &b };
+
+			err = dc_attach_bisect(&multi_ops, &m, 0, b.n);
+		}
 	}
 cleanup:
 	free(done);

@@ -261,8 +261,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 			dc_buf_add_u64(b, c->val[i]);
 	}
 	dc_buf_adds(b, ",\"ret\":");
-	if (d->ret == DC_RET_ADDR && c->ret != -1 &&
-	    (c->ret >= 0 || c->ret < -4095))
+	if ((d->ret == DC_RET_ADDR || d->ret == DC_RET_STREAM) &&
+	    c->ret != -1 && (c->ret >= 0 || c->ret < -4095))
 		dc_buf_add_u64(b, (uint64_t)c->ret);
 	else
 		dc_buf_add_i64(b, c->ret);

@@ -32,7 +32,7 @@ static __always_inline __u64 dc_pick(const __u64 *a, __u8 n)
 
 static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a)
 {
-	const struct dc_capture *c = &dc_caps[probe];
+	const struct dc_capture *c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
 	__u64 v[DC_CAPTURE] = {};
 
 	for (int i = 0; i < DC_CAPTURE; i++)
@@ -60,9 +60,10 @@ int dc_uprobe_exit(struct pt_regs *ctx)
 
 	if (probe >= DC_NPROBES)
 		return 0;
-	if (dc_caps[probe].ret_int)
+	if (dc_caps[probe & (DC_CAPS_SIZE - 1)].ret_int)
 		ret = (int)ret;
-	return dc_exit(probe, ret, dc_caps[probe].path_slot);
+	return dc_exit(probe, ret,
+		       dc_caps[probe & (DC_CAPS_SIZE - 1)].path_slot);
 }
 
 static __always_inline __u32 dc_sys_probe(long nr)
@@ -102,7 +103,8 @@ int dc_sys_exit(unsigned long long *ctx)
 
 	if (probe >= DC_NPROBES)
 		return 0;
-	return dc_exit(probe, (long)ctx[1], dc_caps[probe].path_slot);
+	return dc_exit(probe, (long)ctx[1],
+		       dc_caps[probe & (DC_CAPS_SIZE - 1)].path_slot);
 }
 
 /* Children of traced processes are traced from their first instruction. */

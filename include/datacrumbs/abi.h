@@ -41,8 +41,11 @@ enum dc_role {
 	DC_ROLE_FLAGS,
 	DC_ROLE_MODE,
 	DC_ROLE_WHENCE,
-	DC_ROLE_NEWFD, /* second descriptor: dup2/dup3 target */
-	DC_ROLE_DIRFD, /* directory descriptor of a *at() call */
+	DC_ROLE_NEWFD,	/* second descriptor: dup2/dup3 target */
+	DC_ROLE_DIRFD,	/* directory descriptor of a *at() call */
+	DC_ROLE_STREAM, /* FILE * */
+	DC_ROLE_HANDLE, /* library handle: hid_t, MPI_File */
+	DC_ROLE_BUF,	/* data buffer address */
 	DC_ROLE_NR,
 };
 
@@ -53,6 +56,8 @@ enum dc_ret {
 	DC_RET_SIZE,	   /* bytes moved */
 	DC_RET_OFFSET,	   /* resulting file offset */
 	DC_RET_ADDR,	   /* an address (mmap) */
+	DC_RET_STREAM,	   /* a FILE * */
+	DC_RET_HANDLE,	   /* a library handle (hid_t) */
 	DC_RET_NR,
 };
 

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/* --check: attach an empty program to every function the way the runtime
+ * will (one uprobe.multi link), so what the kernel refuses is found now. */
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bisect.h"
+#include "explore.h"
+
+struct check_ctx {
+	struct xp_target *t;
+	unsigned long *offsets;
+	int prog;
+	size_t refused;
+};
+
+static int check_attach(void *arg, size_t from, size_t n)
+{
+	struct check_ctx *c = arg;
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .uprobe_multi.path = c->t->path,
+		    .uprobe_multi.offsets = c->offsets + from,
+		    .uprobe_multi.cnt = n);
+	int link = bpf_link_create(c->prog, 0, BPF_TRACE_UPROBE_MULTI, &opts);
+
+	if (link < 0)
+		return -errno;
+	close(link);
+	return 0;
+}
+
+static void check_refused(void *arg, size_t i, int err)
+{
+	struct check_ctx *c = arg;
+
+	c->t->funcs[i].refused = true;
+	c->t->funcs[i].refused_err = -err;
+	c->refused++;
+}
+
+int xp_check(struct xp_target *t, size_t *refused)
+{
+	static const struct dc_bisect_ops ops = { check_attach, check_refused };
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, popts,
+		    .expected_attach_type = BPF_TRACE_UPROBE_MULTI);
+	struct check_ctx c = { .t = t };
+	int err;
+
+	c.offsets = calloc(t->nfuncs ? t->nfuncs : 1, sizeof(*c.offsets));
+	if (!c.offsets)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nfuncs; i++)
+		c.offsets[i] = t->funcs[i].offset;
+	c.prog = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "dc_check", "GPL", insns,
+			       2, &popts);
+	if (c.prog < 0) {
+		err = -errno;
+		goto cleanup;
+	}
+	err = dc_attach_bisect(&ops, &c, 0, t->nfuncs);
+	*refused = c.refused;
+	close(c.prog);
+cleanup:
+	free(c.offsets);
+	return err;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_EXPLORE_H
+#define DC_EXPLORE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <datacrumbs/abi.h>
+
+/* A function's prototype, from the library's headers. */
+struct xp_param {
+	char *name;
+	char *type;  /* as written: "const char *" */
+	char *canon; /* canonical: typedefs resolved */
+};
+
+struct xp_proto {
+	char *name;
+	char *ret_type;
+	char *ret_canon;
+	struct xp_param *params;
+	int nparams;
+	bool variadic;
+};
+
+/* One probe: a function and every name it has at its address. */
+struct xp_func {
+	char *name;	/* attached and shown */
+	char *display;	/* demangled C++ name, or NULL */
+	char **aliases; /* other names at the same address */
+	int naliases;
+	uint64_t offset;
+	char *version;
+	bool ifunc;
+	bool weak;
+	const struct xp_proto *proto;
+	int nargs;
+	int role[DC_MAX_ARGS];
+	int ret;
+	const char *layer;
+	bool refused; /* --check: the kernel would not attach it */
+	int refused_err;
+};
+
+struct xp_target {
+	const char *arg;   /* as the user named it */
+	char path[4096];   /* resolved */
+	char build_id[41]; /* hex, or "" */
+	struct xp_func *funcs;
+	size_t nfuncs;
+	size_t found;	   /* functions before filtering */
+	size_t ifuncs;	   /* IFUNC resolvers left out */
+	const char *layer; /* default layer */
+	char soname[256];  /* DT_SONAME, or "" */
+};
+
+struct xp_filter {
+	const char *match;   /* regex, or NULL: the curated default */
+	const char *exclude; /* regex or NULL */
+	const char *layer;   /* forced layer, or NULL */
+	bool all;	     /* no curated default */
+};
+
+/* funcs.c */
+int xp_load(struct xp_target *t, const struct xp_filter *f);
+void xp_target_free(struct xp_target *t);
+
+/* headers.c: parse @headers with libclang; @cargs go to clang. */
+struct xp_protos {
+	struct xp_proto *v;
+	size_t n;
+};
+int xp_parse_headers(const char *const *headers, int nheaders,
+		     const char *const *cargs, int ncargs,
+		     struct xp_protos *out);
+const struct xp_proto *xp_proto_find(const struct xp_protos *p,
+				     const char *name);
+void xp_protos_free(struct xp_protos *p);
+
+/* infer.c: argument and return roles from a prototype. */
+void xp_infer(struct xp_func *fn);
+
+/* check.c: attach every function of @t for real; mark the refused. */
+int xp_check(struct xp_target *t, size_t *refused);
+
+/* emit.c */
+int xp_emit(FILE *out, struct xp_target *targets, size_t n, bool checked);
+
+#endif

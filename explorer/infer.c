@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Argument roles from a prototype. A role is given only when the type and
+ * the name agree on it; anything ambiguous (two size_t candidates, as in
+ * fwrite's size and n) stays uncaptured rather than guessed.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "explore.h"
+
+static const char *bare(const char *name)
+{
+	while (*name == '_')
+		name++;
+	return name;
+}
+
+static bool in(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+static const char *const path_names[] = { "filename", "fname",	 "pathname",
+					  "path",     "file",	 "file_name",
+					  "filepath", "oldpath", "old",
+					  NULL };
+static const char *const count_names[] = { "count", "nbytes", "nbyte", "n",
+					   "len",   "length", "size",  NULL };
+static const char *const buf_names[] = { "buf", "buffer", "ptr", "data", NULL };
+
+static bool is_char_ptr(const char *canon)
+{
+	return !strcmp(canon, "const char *") || !strcmp(canon, "char *");
+}
+
+static bool is_offset_type(const char *type)
+{
+	return strstr(type, "off_t") || strstr(type, "off64_t") ||
+	       !strcmp(type, "MPI_Offset") || !strcmp(type, "loff_t");
+}
+
+static bool is_stream(const char *canon)
+{
+	return !strcmp(canon, "FILE *") || !strcmp(canon, "struct _IO_FILE *");
+}
+
+static bool is_handle(const char *type)
+{
+	return !strcmp(type, "hid_t") || !strcmp(type, "MPI_File");
+}
+
+static int role_of(const struct xp_param *p, int *counts)
+{
+	const char *n = bare(p->name), *t = p->type, *c = p->canon;
+
+	if (is_char_ptr(c) && in(n, path_names))
+		return DC_ROLE_PATH;
+	if (is_stream(c))
+		return DC_ROLE_STREAM;
+	if (is_handle(t))
+		return DC_ROLE_HANDLE;
+	if (is_offset_type(t))
+		return DC_ROLE_OFFSET;
+	if (!strcmp(c, "int")) {
+		if (!strcmp(n, "fd") || !strcmp(n, "fildes") ||
+		    !strcmp(n, "filedes") || !strcmp(n, "oldfd"))
+			return DC_ROLE_FD;
+		if (!strcmp(n, "newfd") || !strcmp(n, "fd2"))
+			return DC_ROLE_NEWFD;
+		if (!strcmp(n, "dirfd") || !strcmp(n, "dfd") ||
+		    !strcmp(n, "atfd"))
+			return DC_ROLE_DIRFD;
+		if (!strcmp(n, "flags") || !strcmp(n, "oflag") ||
+		    !strcmp(n, "flag"))
+			return DC_ROLE_FLAGS;
+		if (!strcmp(n, "whence"))
+			return DC_ROLE_WHENCE;
+	}
+	if (!strcmp(t, "mode_t") || !strcmp(t, "__mode_t"))
+		return DC_ROLE_MODE;
+	if (!strcmp(c, "unsigned long") && in(n, count_names)) {
+		(*counts)++;
+		return DC_ROLE_COUNT;
+	}
+	if (strchr(c, '*') && strstr(c, "void") && in(n, buf_names))
+		return DC_ROLE_BUF;
+	return DC_ROLE_NONE;
+}
+
+static bool is_plist(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 5 && !strcmp(name + n - 5, "pl_id")) ||
+	       strstr(name, "plist");
+}
+
+/* A property list is the object a call acts on only when every handle
+ * it takes is one and it does not return a new handle (H5Pset_*, not
+ * H5Fcreate). */
+static bool plist_is_object(const struct xp_proto *p)
+{
+	if (!strcmp(p->ret_type, "hid_t"))
+		return false;
+	for (int i = 0; i < p->nparams; i++)
+		if (is_handle(p->params[i].type) &&
+		    !is_plist(p->params[i].name))
+			return false;
+	return true;
+}
+
+/* When more than DC_CAPTURE roles apply, the first of these win. */
+static const int priority[] = {
+	DC_ROLE_PATH,  DC_ROLE_FD,     DC_ROLE_STREAM, DC_ROLE_HANDLE,
+	DC_ROLE_COUNT, DC_ROLE_OFFSET, DC_ROLE_NEWFD,  DC_ROLE_DIRFD,
+	DC_ROLE_FLAGS, DC_ROLE_MODE,   DC_ROLE_WHENCE, DC_ROLE_BUF,
+};
+
+static int ret_of(const struct xp_func *fn, const struct xp_proto *p,
+		  bool has_path)
+{
+	const char *t = p->ret_type, *n = bare(fn->name);
+
+	if (!strcmp(t, "ssize_t") || !strcmp(t, "__ssize_t"))
+		return DC_RET_SIZE;
+	if (is_offset_type(t))
+		return DC_RET_OFFSET;
+	if (!strcmp(t, "hid_t"))
+		return DC_RET_HANDLE;
+	if (is_stream(p->ret_canon))
+		return DC_RET_STREAM;
+	if (!strcmp(p->ret_canon, "int") &&
+	    ((has_path && (strstr(n, "open") || strstr(n, "creat"))) ||
+	     !strcmp(n, "dup") || !strcmp(n, "dup2") || !strcmp(n, "dup3")))
+		return DC_RET_FD;
+	if (!strcmp(n, "mmap") || !strcmp(n, "mmap64"))
+		return DC_RET_ADDR;
+	return DC_RET_STATUS;
+}
+
+void xp_infer(struct xp_func *fn)
+{
+	const struct xp_proto *p = fn->proto;
+	int role[DC_MAX_ARGS] = {}, counts = 0, n, kept = 0, handles = 0;
+	bool has_path = false;
+
+	if (!p)
+		return;
+	n = p->nparams < DC_MAX_ARGS ? p->nparams : DC_MAX_ARGS;
+	for (int i = 0; i < n; i++) {
+		role[i] = role_of(&p->params[i], &counts);
+		/* The object a call acts on is its first handle that is not a
+		 * property list (fapl_id, dxpl_id ...). */
+		if (role[i] == DC_ROLE_HANDLE &&
+		    (handles ||
+		     (is_plist(p->params[i].name) && !plist_is_object(p))))
+			role[i] = DC_ROLE_NONE;
+		else if (role[i] == DC_ROLE_HANDLE)
+			handles++;
+		if (role[i] == DC_ROLE_PATH) {
+			if (has_path)
+				role[i] = DC_ROLE_NONE;
+			has_path = true;
+		}
+	}
+	/* Two size_t candidates: which one is bytes is not knowable. */
+	for (int i = 0; i < n && counts > 1; i++)
+		if (role[i] == DC_ROLE_COUNT)
+			role[i] = DC_ROLE_NONE;
+	/* Keep at most DC_CAPTURE, the most telling first. */
+	for (size_t k = 0; k < sizeof(priority) / sizeof(priority[0]); k++)
+		for (int i = 0; i < n; i++)
+			if (role[i] == priority[k] && kept++ >= DC_CAPTURE)
+				role[i] = DC_ROLE_NONE;
+	fn->nargs = 0;
+	for (int i = 0; i < n; i++)
+		if (role[i] != DC_ROLE_NONE)
+			fn->nargs = i + 1;
+	memcpy(fn->role, role, sizeof(role));
+	fn->ret = ret_of(fn, p, has_path);
+}

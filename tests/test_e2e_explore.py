@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Round trip: explore the test library (with its header) -> gen -> runtime
+on a program that calls it a known number of times: every call is traced
+with its arguments. Also --check attaches every probe for real."""
+import json
+import os
+import tempfile
+
+from dctest import BUILD, GEN, RUNTIME, SRC, Trace, check, done, need_bpf, run
+
+need_bpf()
+EXPLORE = os.path.join(BUILD, "explorer", "datacrumbs-explore")
+LIB = os.path.join(BUILD, "tests", "libdctest.so")
+MAIN = os.path.join(BUILD, "tests", "dctest_main")
+env = dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(LIB))
+with tempfile.TemporaryDirectory() as tmp:
+    spec, obj = os.path.join(tmp, "dct.yaml"), os.path.join(tmp, "dct.bpf.o")
+    r = run([EXPLORE, "--check", "-l", "dct", "-o", spec, "-H",
+             os.path.join(SRC, "tests", "explore", "dctest.h"), LIB], env=env)
+    check(r.returncode == 0, "explore --check: " + r.stderr)
+    check("9 kept, 0 refused" in r.stderr, "--check counts: " + r.stderr)
+    check(", 0 refused by the kernel" in open(spec).read(), "--check noted in the specs")
+    r = run([GEN, "-o", obj, spec], env=env)
+    check(r.returncode == 0, "gen: " + r.stderr)
+    data = os.path.join(tmp, "data")
+    trace = os.path.join(tmp, "dct.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", MAIN, data], env=env)
+    check(r.returncode == 0, "runtime: " + r.stderr)
+    truth = json.loads(r.stdout)
+    t = Trace(trace)
+    check(not t.errors, "format: %s" % t.errors[:3])
+    ev = {}
+    for e in t.select(cat="dct"):
+        ev.setdefault(e["name"], []).append(e)
+    o = ev.get("dct_open", [])
+    check(len(o) == 1 and t.file(o[0]) == data and o[0]["args"]["ret"] == truth["fd"],
+          "dct_open: path and returned fd")
+    pw = ev.get("dct_pwrite", [])
+    check(len(pw) == truth["pwrite"], "dct_pwrite calls: %d" % len(pw))
+    check([(e["args"]["count"], e["args"]["offset"], e["args"]["size"]) for e in pw] ==
+          [(100 + i, 1000 * i, 100 + i) for i in range(7)], "dct_pwrite count/offset/size")
+    check(all(t.file(e) == data and e["args"]["fd"] == truth["fd"] for e in pw), "dct_pwrite fd -> file")
+    rd = ev.get("dct_read", [])
+    check(len(rd) == truth["read"] and all(e["args"]["count"] == 64 for e in rd), "dct_read")
+    check(len(ev.get("dct_flush", [])) == 1 and ev["dct_flush"][0]["args"]["stream"] > 0, "dct_flush stream")
+    check(len(ev.get("dct_close", [])) == 1, "dct_close")
+done()
