@@ -107,15 +107,26 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			  int id)
 {
 	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16],
-	    ret_int[16];
-	int mask = 0, path = -1;
+	    ret_int[16], d_entry[16], d_exit[16], stream_slot[16],
+	    ret_stream[16];
+	int mask = 0, path = -1, stream = -1, dentry = 0, dexit = 0;
 
 	for (int i = 0; i < s->n; i++) {
 		if (dc_role_is_int(s->role[i]))
 			mask |= 1 << i;
 		if (s->role[i] == DC_ROLE_PATH)
 			path = i;
+		if (s->role[i] == DC_ROLE_STREAM)
+			stream = i;
+		if (s->role[i] == DC_ROLE_HANDLE_REF)
+			dentry |= 1 << i;
+		if (s->role[i] == DC_ROLE_HANDLE_OUT)
+			dexit |= 1 << i;
 	}
+	snprintf(d_entry, sizeof(d_entry), "0x%x", dentry);
+	snprintf(d_exit, sizeof(d_exit), "0x%x", dexit);
+	snprintf(stream_slot, sizeof(stream_slot), "%d", stream);
+	snprintf(ret_stream, sizeof(ret_stream), "%d", p->ret == DC_RET_STREAM);
 	snprintf(ids, sizeof(ids), "%d", id);
 	snprintf(nslots, sizeof(nslots), "%d", s->n);
 	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
@@ -124,11 +135,16 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 	snprintf(path_slot, sizeof(path_slot), "%d", path);
 	/* fd and status returns are C ints in the register's low half. */
 	snprintf(ret_int, sizeof(ret_int), "%d",
-		 p->ret == DC_RET_FD || p->ret == DC_RET_STATUS);
-	const char *kv[] = { "ID",	  ids,	     "NSLOTS",	 nslots,
-			     "ARGS",	  args,	     "INT_MASK", int_mask,
-			     "PATH_SLOT", path_slot, "RET_INT",	 ret_int,
-			     "NAME",	  p->name,   NULL };
+		 p->ret == DC_RET_FD || p->ret == DC_RET_STATUS ||
+		     p->ret == DC_RET_ISIZE);
+	const char *kv[] = { "ID",	    ids,	   "NSLOTS",
+			     nslots,	    "ARGS",	   args,
+			     "INT_MASK",    int_mask,	   "PATH_SLOT",
+			     path_slot,	    "RET_INT",	   ret_int,
+			     "DEREF_ENTRY", d_entry,	   "DEREF_EXIT",
+			     d_exit,	    "STREAM_SLOT", stream_slot,
+			     "RET_STREAM",  ret_stream,	   "NAME",
+			     p->name,	    NULL };
 	return dc_expand(out, tmpl, kv);
 }
 

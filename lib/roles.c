@@ -6,20 +6,31 @@
 #include "roles.h"
 
 static const char *const role_names[DC_ROLE_NR] = {
-	[DC_ROLE_NONE] = "_",	     [DC_ROLE_FD] = "fd",
-	[DC_ROLE_PATH] = "path",     [DC_ROLE_COUNT] = "count",
-	[DC_ROLE_OFFSET] = "offset", [DC_ROLE_FLAGS] = "flags",
-	[DC_ROLE_MODE] = "mode",     [DC_ROLE_WHENCE] = "whence",
-	[DC_ROLE_NEWFD] = "newfd",   [DC_ROLE_DIRFD] = "dirfd",
-	[DC_ROLE_STREAM] = "stream", [DC_ROLE_HANDLE] = "handle",
+	[DC_ROLE_NONE] = "_",
+	[DC_ROLE_FD] = "fd",
+	[DC_ROLE_PATH] = "path",
+	[DC_ROLE_COUNT] = "count",
+	[DC_ROLE_OFFSET] = "offset",
+	[DC_ROLE_FLAGS] = "flags",
+	[DC_ROLE_MODE] = "mode",
+	[DC_ROLE_WHENCE] = "whence",
+	[DC_ROLE_NEWFD] = "newfd",
+	[DC_ROLE_DIRFD] = "dirfd",
+	[DC_ROLE_STREAM] = "stream",
+	[DC_ROLE_HANDLE] = "handle",
 	[DC_ROLE_BUF] = "buf",
+	[DC_ROLE_HANDLE_OUT] = "handle_out",
+	[DC_ROLE_HANDLE_REF] = "handle_ref",
+	[DC_ROLE_ITEMS] = "items",
+	[DC_ROLE_ITEMSIZE] = "itemsize",
 };
 
 static const char *const ret_names[DC_RET_NR] = {
 	[DC_RET_STATUS] = "status", [DC_RET_FD] = "fd",
 	[DC_RET_SIZE] = "size",	    [DC_RET_OFFSET] = "offset",
 	[DC_RET_ADDR] = "addr",	    [DC_RET_STREAM] = "stream",
-	[DC_RET_HANDLE] = "handle",
+	[DC_RET_HANDLE] = "handle", [DC_RET_ITEMS] = "items",
+	[DC_RET_ISIZE] = "isize",
 };
 
 static const char *const mech_names[] = {
@@ -88,5 +99,6 @@ bool dc_role_is_int(int role)
 {
 	return role == DC_ROLE_FD || role == DC_ROLE_NEWFD ||
 	       role == DC_ROLE_DIRFD || role == DC_ROLE_FLAGS ||
-	       role == DC_ROLE_MODE || role == DC_ROLE_WHENCE;
+	       role == DC_ROLE_MODE || role == DC_ROLE_WHENCE ||
+	       role == DC_ROLE_ITEMS;
 }

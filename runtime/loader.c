@@ -2,6 +2,8 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +33,12 @@ static enum dc_fd_effect fd_effect(const struct dc_probe *pr)
 		return pr->newfd_slot >= 0 && pr->fd_slot >= 0
 			   ? DC_FD_NEW_AT_NEWFD
 			   : DC_FD_NEW;
+	if (pr->d->ret == DC_RET_STREAM && pr->path_slot >= 0)
+		return DC_FD_NEW_STREAM;
 	if (!strcmp(sym, "close") && pr->fd_slot >= 0)
 		return DC_FD_CLOSE;
+	if (!strcmp(sym, "fclose"))
+		return DC_FD_CLOSE_STREAM;
 	if (!strcmp(sym, "close_range") && pr->fd_slot >= 0 &&
 	    pr->newfd_slot >= 0)
 		return DC_FD_CLOSE_RANGE;
@@ -48,17 +54,32 @@ static int init_probes(struct dc_rt *rt)
 		struct dc_probe *pr = &rt->probes[i];
 
 		pr->d = &rt->descs[i];
-		pr->fd_slot = pr->path_slot = pr->dirfd_slot = pr->newfd_slot =
-		    -1;
+		pr->fd_slot = pr->path_slot = pr->dirfd_slot = -1;
+		pr->newfd_slot = pr->handle_slot = pr->itemsize_slot = -1;
 		for (int s = 0; s < pr->d->nslots; s++) {
-			switch (pr->d->slot_role[s]) {
-			case DC_ROLE_FD: pr->fd_slot = s; break;
-			case DC_ROLE_PATH: pr->path_slot = s; break;
-			case DC_ROLE_DIRFD: pr->dirfd_slot = s; break;
-			case DC_ROLE_NEWFD: pr->newfd_slot = s; break;
+			int role = pr->d->slot_role[s];
+
+			if (role == DC_ROLE_FD)
+				pr->fd_slot = s;
+			else if (role == DC_ROLE_PATH)
+				pr->path_slot = s;
+			else if (role == DC_ROLE_DIRFD)
+				pr->dirfd_slot = s;
+			else if (role == DC_ROLE_NEWFD)
+				pr->newfd_slot = s;
+			else if (role == DC_ROLE_ITEMSIZE)
+				pr->itemsize_slot = s;
+			else if ((role == DC_ROLE_HANDLE ||
+				  role == DC_ROLE_HANDLE_REF ||
+				  role == DC_ROLE_HANDLE_OUT) &&
+				 pr->handle_slot < 0) {
+				pr->handle_slot = s;
+				pr->handle_out = role == DC_ROLE_HANDLE_OUT;
 			}
 		}
 		pr->fd_effect = fd_effect(pr);
+		/* H5Fclose, H5Dclose, MPI_File_close: the handle ends. */
+		pr->closes = strstr(pr->d->symbol, "close") != NULL;
 		pr->name_json = json_dup(pr->d->name);
 		pr->cat_json = json_dup(pr->d->layer);
 		if (!pr->name_json || !pr->cat_json)
@@ -106,7 +127,10 @@ static int set_config(struct bpf_object *obj, const struct dc_config *cfg)
 int dc_load(struct dc_rt *rt, const char *path, bool trace_all,
 	    size_t ringbuf_size)
 {
-	struct dc_config cfg = { .trace_all = trace_all, .self_pid = getpid() };
+	/* Streams are glibc's: the runtime is built against the same ABI. */
+	struct dc_config cfg = { .trace_all = trace_all,
+				 .self_pid = getpid(),
+				 .fileno_off = offsetof(FILE, _fileno) };
 	struct bpf_map *rb;
 	int err;
 

@@ -103,7 +103,8 @@ void *dc_map_del(struct dc_map *m, uint64_t key)
 void dc_map_free(struct dc_map *m, void (*fn)(void *))
 {
 	if (fn)
-		dc_map_foreach(m, i) fn(m->vals[i]);
+		dc_map_foreach (m, i)
+			fn(m->vals[i]);
 	free(m->keys);
 	free(m->vals);
 	*m = (struct dc_map){};

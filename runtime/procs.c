@@ -78,17 +78,46 @@ static uint64_t fd_key(int64_t fd)
 	return (uint64_t)fd + 1;
 }
 
-struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd)
+/*
+ * What an fd referred to, and when: [from, until) in call entry times. A
+ * parent call is resolved after its children (it returns last), so a
+ * close inside fclose must not hide the file from fclose itself; nor may a
+ * later open of the same number rename earlier calls.
+ */
+struct dc_fdent {
+	struct dc_file *f;
+	uint64_t from, until;
+	struct dc_fdent *older;
+};
+
+#define FD_HISTORY 8
+
+static void free_chain(void *v)
+{
+	for (struct dc_fdent *e = v, *o; e; e = o) {
+		o = e->older;
+		free(e);
+	}
+}
+
+struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
+			     uint64_t ts)
 {
 	char link[64], target[PATH_MAX];
+	struct dc_fdent *e;
 	struct dc_file *f;
 	ssize_t n;
 
 	if (fd < 0 || fd > INT_MAX)
 		return NULL;
-	f = dc_map_get(&p->fds, fd_key(fd));
-	if (f)
-		return f;
+	e = dc_map_get(&p->fds, fd_key(fd));
+	if (e) {
+		for (; e; e = e->older)
+			if (e->from <= ts && ts < e->until)
+				return e->f;
+		return NULL;
+	}
+	/* Never seen: opened before tracing began. */
 	snprintf(link, sizeof(link), "/proc/%u/fd/%lld", p->pid, (long long)fd);
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n <= 0)
@@ -96,20 +125,98 @@ struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd)
 	target[n] = '\0';
 	f = dc_file_intern(ps, target);
 	if (f)
-		dc_fd_set(p, fd, f);
+		dc_fd_set(p, fd, f, 0);
 	return f;
 }
 
-void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f)
+void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts)
 {
-	if (fd >= 0 && fd <= INT_MAX && f)
-		dc_map_put(&p->fds, fd_key(fd), f);
+	struct dc_fdent *head, *e;
+	int n = 0;
+
+	if (fd < 0 || fd > INT_MAX || !f)
+		return;
+	head = dc_map_get(&p->fds, fd_key(fd));
+	/* The same open seen from two layers: the outer one began first. */
+	if (head && head->f == f && head->until == UINT64_MAX) {
+		if (ts < head->from)
+			head->from = ts;
+		return;
+	}
+	e = malloc(sizeof(*e));
+	if (!e)
+		return;
+	*e = (struct dc_fdent){ f, ts, UINT64_MAX, head };
+	if (head && head->until > ts)
+		head->until = ts;
+	if (dc_map_put(&p->fds, fd_key(fd), e)) {
+		free(e);
+		return;
+	}
+	for (; e && ++n < FD_HISTORY; e = e->older)
+		;
+	if (e) {
+		free_chain(e->older);
+		e->older = NULL;
+	}
 }
 
-void dc_fd_close(struct dc_proc *p, int64_t fd)
+void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts)
 {
-	if (fd >= 0 && fd <= INT_MAX)
-		dc_map_del(&p->fds, fd_key(fd));
+	struct dc_fdent *head;
+
+	if (fd < 0 || fd > INT_MAX)
+		return;
+	head = dc_map_get(&p->fds, fd_key(fd));
+	if (head) {
+		if (ts < head->until && ts >= head->from)
+			head->until = ts;
+		return;
+	}
+	/* Closing an fd never seen: a tombstone keeps a later lookup from
+	 * asking /proc, where the number may already be reused. */
+	head = calloc(1, sizeof(*head));
+	if (!head)
+		return;
+	head->until = ts;
+	if (dc_map_put(&p->fds, fd_key(fd), head))
+		free(head);
+}
+
+/* Handle 0 is never valid (MPI_FILE_NULL, H5I_INVALID_HID is -1), which
+ * keeps the map's reserved key free. */
+struct dc_file *dc_handle_lookup(struct dc_proc *p, uint64_t h)
+{
+	return h ? dc_map_get(&p->handles, h) : NULL;
+}
+
+void dc_handle_set(struct dc_proc *p, uint64_t h, struct dc_file *f)
+{
+	if (h && (int64_t)h != -1 && f)
+		dc_map_put(&p->handles, h, f);
+}
+
+void dc_handle_close(struct dc_proc *p, uint64_t h)
+{
+	if (h)
+		dc_map_del(&p->handles, h);
+}
+
+static void free_proc(void *v);
+
+/* A child starts with what each of its parent's fds refers to now. */
+static void copy_fds(struct dc_proc *p, const struct dc_proc *parent)
+{
+	dc_map_foreach (&parent->fds, i) {
+		struct dc_fdent *e = malloc(sizeof(*e));
+
+		if (!e)
+			return;
+		*e = *(const struct dc_fdent *)parent->fds.vals[i];
+		e->older = NULL;
+		if (dc_map_put(&p->fds, parent->fds.keys[i], e))
+			free(e);
+	}
 }
 
 void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
@@ -119,11 +226,8 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 	struct dc_proc *p = dc_map_del(&ps->procs, pid);
 
 	/* A pid seen before belonged to a process that is gone. */
-	if (p) {
-		dc_map_free(&p->fds, NULL);
-		free(p->cwd);
-		free(p);
-	}
+	if (p)
+		free_proc(p);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return;
@@ -131,16 +235,17 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 	p->ppid = ppid;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	if (parent) {
-		dc_map_foreach(&parent->fds, i) dc_map_put(
-		    &p->fds, parent->fds.keys[i], parent->fds.vals[i]);
+		copy_fds(p, parent);
+		/* fork copies memory: the child's handles are the parent's. */
+		dc_map_foreach (&parent->handles, i) {
+			dc_map_put(&p->handles, parent->handles.keys[i],
+				   parent->handles.vals[i]);
+		}
 		if (parent->cwd)
 			p->cwd = strdup(parent->cwd);
 	}
-	if (dc_map_put(&ps->procs, pid, p)) {
-		dc_map_free(&p->fds, NULL);
-		free(p->cwd);
-		free(p);
-	}
+	if (dc_map_put(&ps->procs, pid, p))
+		free_proc(p);
 }
 
 void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm)
@@ -171,7 +276,7 @@ const char *dc_proc_cwd(struct dc_proc *p)
 }
 
 char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
-		  const char *path)
+		  const char *path, uint64_t ts)
 {
 	const char *base = NULL;
 	struct dc_file *d;
@@ -181,7 +286,7 @@ char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
 		return strdup(path);
 	if ((int)dirfd == DC_AT_FDCWD)
 		base = dc_proc_cwd(p);
-	else if ((d = dc_fd_lookup(ps, p, dirfd)))
+	else if ((d = dc_fd_lookup(ps, p, dirfd, ts)))
 		base = d->name;
 	if (!base)
 		return strdup(path);
@@ -265,7 +370,8 @@ static void free_proc(void *v)
 {
 	struct dc_proc *p = v;
 
-	dc_map_free(&p->fds, NULL);
+	dc_map_free(&p->fds, free_chain);
+	dc_map_free(&p->handles, NULL);
 	free(p->cwd);
 	free(p);
 }

@@ -36,7 +36,8 @@ struct dc_proc {
 	bool meta_written;
 	bool name_changed; /* exec'd after its metadata was written */
 	char *cwd;
-	struct dc_map fds; /* fd + 1 -> struct dc_file */
+	struct dc_map fds;     /* fd + 1 -> history (struct dc_fdent) */
+	struct dc_map handles; /* library handle (hid_t, MPI_File) -> file */
 };
 
 struct dc_procs {
@@ -50,12 +51,16 @@ struct dc_thread *dc_thread_get(struct dc_procs *ps, uint32_t tid,
 				uint32_t pid);
 struct dc_file *dc_file_intern(struct dc_procs *ps, const char *name);
 
-/* The file behind @fd: from the opens seen, else /proc/PID/fd (for files
- * opened before tracing began). NULL when unknown. */
-struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p,
-			     int64_t fd);
-void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f);
-void dc_fd_close(struct dc_proc *p, int64_t fd);
+/* The file behind @fd when a call began at @ts: from the opens and closes
+ * seen, else /proc/PID/fd (for files opened before tracing began). NULL
+ * when unknown. Set and close are stamped with their call's entry time. */
+struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
+			     uint64_t ts);
+void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts);
+void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts);
+struct dc_file *dc_handle_lookup(struct dc_proc *p, uint64_t h);
+void dc_handle_set(struct dc_proc *p, uint64_t h, struct dc_file *f);
+void dc_handle_close(struct dc_proc *p, uint64_t h);
 /* A child starts with a copy of its parent's descriptor table. */
 void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 		  const char *comm);
@@ -66,7 +71,7 @@ const char *dc_proc_cwd(struct dc_proc *p);
 /* Make @path absolute against @dirfd (AT_FDCWD: the process's cwd). The
  * result is malloc'd. */
 char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
-		  const char *path);
+		  const char *path, uint64_t ts);
 
 /* Read /proc/PID/@what (cmdline with NULs as spaces, comm, environ entry);
  * malloc'd, or NULL when the process is gone. */

@@ -7,6 +7,8 @@
 #include "nesting.h"
 #include "runtime.h"
 
+/* The file a call concerns: its path, else its fd, the fd behind its
+ * stream, or what its handle was opened on. */
 static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 			       const struct dc_probe *pr,
 			       const struct dc_event *e)
@@ -20,7 +22,7 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 				    ? (int64_t)e->val[pr->dirfd_slot]
 				    : -100;
 
-		abs = dc_abs_path(&rt->ps, p, dirfd, path);
+		abs = dc_abs_path(&rt->ps, p, dirfd, path, e->ts);
 		if (!abs)
 			return NULL;
 		f = dc_file_intern(&rt->ps, abs);
@@ -28,26 +30,47 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 		return f;
 	}
 	if (pr->fd_slot >= 0)
-		return dc_fd_lookup(&rt->ps, p, (int64_t)e->val[pr->fd_slot]);
+		return dc_fd_lookup(&rt->ps, p, (int64_t)e->val[pr->fd_slot],
+				    e->ts);
+	if (e->sfd >= 0)
+		return dc_fd_lookup(&rt->ps, p, e->sfd, e->ts);
+	if (pr->handle_slot >= 0 && !pr->handle_out)
+		return dc_handle_lookup(p, e->val[pr->handle_slot]);
 	return NULL;
 }
 
-/* Keep the process's descriptor table in step with what the call did. */
-static void track_fds(struct dc_proc *p, const struct dc_probe *pr,
-		      const struct dc_event *e, struct dc_file *f)
+/* Keep the process's descriptor and handle tables in step with what the
+ * call did. */
+static void track(struct dc_proc *p, const struct dc_probe *pr,
+		  const struct dc_event *e, struct dc_file *f)
 {
-	if (e->ret < 0 && pr->d->ret != DC_RET_ADDR)
+	const struct dc_probe_desc *d = pr->d;
+
+	if (d->ret == DC_RET_HANDLE && e->ret > 0)
+		dc_handle_set(p, e->ret, f);
+	if (pr->handle_out && (d->ret != DC_RET_STATUS || e->ret == 0))
+		dc_handle_set(p, e->val[pr->handle_slot], f);
+	else if (pr->closes && pr->handle_slot >= 0)
+		dc_handle_close(p, e->val[pr->handle_slot]);
+	if (e->ret < 0 && d->ret != DC_RET_ADDR && d->ret != DC_RET_STREAM)
 		return;
 	switch (pr->fd_effect) {
-	case DC_FD_NEW: dc_fd_set(p, e->ret, f); break;
+	case DC_FD_NEW: dc_fd_set(p, e->ret, f, e->ts); break;
 	case DC_FD_NEW_AT_NEWFD:
-		dc_fd_set(p, (int64_t)e->val[pr->newfd_slot], f);
+		dc_fd_set(p, (int64_t)e->val[pr->newfd_slot], f, e->ts);
 		break;
-	case DC_FD_CLOSE: dc_fd_close(p, (int64_t)e->val[pr->fd_slot]); break;
+	case DC_FD_NEW_STREAM:
+		if (e->ret)
+			dc_fd_set(p, e->sfd, f, e->ts);
+		break;
+	case DC_FD_CLOSE:
+		dc_fd_close(p, (int64_t)e->val[pr->fd_slot], e->ts);
+		break;
+	case DC_FD_CLOSE_STREAM: dc_fd_close(p, e->sfd, e->ts); break;
 	case DC_FD_CLOSE_RANGE:
 		for (uint64_t fd = e->val[pr->fd_slot];
 		     fd <= e->val[pr->newfd_slot] && fd < 65536; fd++)
-			dc_fd_close(p, fd);
+			dc_fd_close(p, fd, e->ts);
 		break;
 	case DC_FD_KEEP: break;
 	}
@@ -82,9 +105,10 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 		.seq = e->seq,
 		.parent_seq = e->parent_seq,
 		.ret = e->ret,
+		.sfd = e->sfd,
 	};
 	memcpy(c.val, e->val, sizeof(c.val));
-	track_fds(p, pr, e, c.file);
+	track(p, pr, e, c.file);
 	return dc_nest_add(&rt->w, t, &c);
 }
 
@@ -149,8 +173,7 @@ int dc_ringbuf_drain(struct dc_rt *rt)
 
 	while ((n = ring_buffer__consume(rt->rb)) > 0)
 		;
-	dc_map_foreach(&rt->ps.threads, i)
-	{
+	dc_map_foreach (&rt->ps.threads, i) {
 		struct dc_thread *t = rt->ps.threads.vals[i];
 		struct dc_proc *p = dc_map_get(&rt->ps.procs, t->pid);
 

@@ -15,6 +15,8 @@ enum dc_fd_effect {
 	DC_FD_NEW_AT_NEWFD, /* dup2/dup3: newfd now refers to fd's file */
 	DC_FD_CLOSE,	    /* close(fd) */
 	DC_FD_CLOSE_RANGE,  /* close_range(fd, newfd) */
+	DC_FD_NEW_STREAM,   /* fopen: the stream's fd is for the file */
+	DC_FD_CLOSE_STREAM, /* fclose: the stream's fd is closed */
 };
 
 /* The runtime's view of one probe of the loaded object. */
@@ -24,10 +26,14 @@ struct dc_probe {
 	char *cat_json;
 	uint64_t calls; /* events written */
 	uint64_t lost[DC_LOSS_NR];
-	int fd_slot;	/* slot of the fd role, or -1 */
-	int path_slot;	/* slot of the path role, or -1 */
-	int dirfd_slot; /* slot of the dirfd role, or -1 */
-	int newfd_slot; /* slot of the newfd role, or -1 */
+	int fd_slot;	 /* slot of the fd role, or -1 */
+	int path_slot;	 /* slot of the path role, or -1 */
+	int dirfd_slot;	 /* slot of the dirfd role, or -1 */
+	int newfd_slot;	 /* slot of the newfd role, or -1 */
+	int handle_slot; /* slot of a handle, handle_ref or handle_out, or -1 */
+	bool handle_out; /* ... and the call creates that handle */
+	int itemsize_slot; /* bytes per item (fread), or -1 */
+	bool closes;	   /* the call ends its fd, stream or handle */
 	enum dc_fd_effect fd_effect;
 	bool attached;
 };
@@ -42,6 +48,7 @@ struct dc_call {
 	uint64_t seq, parent_seq;
 	int64_t ret;
 	uint64_t val[DC_CAPTURE];
+	int32_t sfd;
 };
 
 #endif

@@ -266,9 +266,14 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		dc_buf_add_u64(b, (uint64_t)c->ret);
 	else
 		dc_buf_add_i64(b, c->ret);
-	if (d->ret == DC_RET_SIZE && c->ret >= 0) {
+	if (c->ret >= 0 && (d->ret == DC_RET_SIZE || d->ret == DC_RET_ISIZE)) {
 		dc_buf_adds(b, ",\"size\":");
 		dc_buf_add_i64(b, c->ret);
+	} else if (c->ret >= 0 && d->ret == DC_RET_ITEMS &&
+		   c->probe->itemsize_slot >= 0) {
+		dc_buf_adds(b, ",\"size\":");
+		dc_buf_add_u64(b, (uint64_t)c->ret *
+				      c->val[c->probe->itemsize_slot]);
 	}
 	dc_buf_adds(b, ",\"level\":");
 	dc_buf_add_u64(b, c->level);

@@ -45,7 +45,7 @@ struct dc_frame {
 	__u64 seq;
 	__u64 val[DC_CAPTURE];
 	__u32 probe;
-	__u32 pad;
+	__s32 sfd;
 };
 
 struct dc_thread {
@@ -92,7 +92,7 @@ static __always_inline int dc_traced(__u32 tgid)
 	return dc_cfg.trace_all || bpf_map_lookup_elem(&dc_pids, &tgid);
 }
 
-static __always_inline int dc_enter(__u32 probe, const __u64 *v)
+static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct dc_thread *t;
@@ -119,6 +119,7 @@ static __always_inline int dc_enter(__u32 probe, const __u64 *v)
 	f->val[1] = v[1];
 	f->val[2] = v[2];
 	f->val[3] = v[3];
+	f->sfd = sfd;
 	f->ts = bpf_ktime_get_ns();
 	return 0;
 }
@@ -177,12 +178,46 @@ static __always_inline void dc_fill(struct dc_event *e, struct dc_thread *t,
 	e->val[2] = f->val[2];
 	e->val[3] = f->val[3];
 	e->path_len = 0;
-	e->pad[0] = e->pad[1] = e->pad[2] = 0;
+	e->pad = 0;
+	e->sfd = f->sfd;
 }
 
-/* @path_slot is the slot holding a user-space path pointer, or -1. */
-static __always_inline int dc_exit(__u32 probe, long ret, int path_slot)
+static __always_inline __u64 dc_read_u64(__u64 addr)
 {
+	__u64 v = 0;
+
+	bpf_probe_read_user(&v, sizeof(v), (const void *)addr);
+	return v;
+}
+
+/* The descriptor behind a glibc FILE *, or -1. */
+static __always_inline __s32 dc_stream_fd(__u64 stream)
+{
+	__s32 fd = -1;
+
+	if (stream &&
+	    bpf_probe_read_user(&fd, sizeof(fd),
+				(const void *)(stream + dc_cfg.fileno_off)))
+		fd = -1;
+	return fd;
+}
+
+/* Out parameters are read at return: the call has filled them in. */
+static __always_inline void dc_fix_exit(const struct dc_capture *c,
+					struct dc_frame *f, long ret)
+{
+	for (int i = 0; i < DC_CAPTURE; i++)
+		if (c->deref_exit_mask & (1 << i))
+			f->val[i] = dc_read_u64(f->val[i]);
+	if (c->ret_stream)
+		f->sfd = dc_stream_fd(ret);
+}
+
+static __always_inline int dc_exit(__u32 probe, long ret,
+				   const struct dc_capture *c)
+{
+	int path_slot = c->path_slot;
+
 	__u64 now = bpf_ktime_get_ns();
 	__u64 id = bpf_get_current_pid_tgid();
 	struct dc_thread *t;
@@ -196,6 +231,7 @@ static __always_inline int dc_exit(__u32 probe, long ret, int path_slot)
 	f = dc_pop(t, probe);
 	if (!f)
 		return 0;
+	dc_fix_exit(c, f, ret);
 
 	if (path_slot < 0) {
 		struct dc_event *e;

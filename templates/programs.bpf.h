@@ -34,11 +34,18 @@ static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a)
 {
 	const struct dc_capture *c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
 	__u64 v[DC_CAPTURE] = {};
+	__s32 sfd = -1;
 
-	for (int i = 0; i < DC_CAPTURE; i++)
-		if (i < c->nslots)
-			v[i] = dc_fix(c, i, dc_pick(a, c->slot_arg[i]));
-	return dc_enter(probe, v);
+	for (int i = 0; i < DC_CAPTURE; i++) {
+		if (i >= c->nslots)
+			break;
+		v[i] = dc_fix(c, i, dc_pick(a, c->slot_arg[i]));
+		if (c->deref_entry_mask & (1 << i))
+			v[i] = dc_read_u64(v[i]);
+		if (c->stream_slot == i)
+			sfd = dc_stream_fd(v[i]);
+	}
+	return dc_enter(probe, v, sfd);
 }
 
 SEC("uprobe.multi")
@@ -56,14 +63,15 @@ SEC("uretprobe.multi")
 int dc_uprobe_exit(struct pt_regs *ctx)
 {
 	__u32 probe = bpf_get_attach_cookie(ctx);
+	const struct dc_capture *c;
 	long ret = ctx->ax;
 
 	if (probe >= DC_NPROBES)
 		return 0;
-	if (dc_caps[probe & (DC_CAPS_SIZE - 1)].ret_int)
+	c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
+	if (c->ret_int)
 		ret = (int)ret;
-	return dc_exit(probe, ret,
-		       dc_caps[probe & (DC_CAPS_SIZE - 1)].path_slot);
+	return dc_exit(probe, ret, c);
 }
 
 static __always_inline __u32 dc_sys_probe(long nr)
@@ -104,7 +112,7 @@ int dc_sys_exit(unsigned long long *ctx)
 	if (probe >= DC_NPROBES)
 		return 0;
 	return dc_exit(probe, (long)ctx[1],
-		       dc_caps[probe & (DC_CAPS_SIZE - 1)].path_slot);
+		       &dc_caps[probe & (DC_CAPS_SIZE - 1)]);
 }
 
 /* Children of traced processes are traced from their first instruction. */

@@ -41,11 +41,15 @@ enum dc_role {
 	DC_ROLE_FLAGS,
 	DC_ROLE_MODE,
 	DC_ROLE_WHENCE,
-	DC_ROLE_NEWFD,	/* second descriptor: dup2/dup3 target */
-	DC_ROLE_DIRFD,	/* directory descriptor of a *at() call */
-	DC_ROLE_STREAM, /* FILE * */
-	DC_ROLE_HANDLE, /* library handle: hid_t, MPI_File */
-	DC_ROLE_BUF,	/* data buffer address */
+	DC_ROLE_NEWFD,	    /* second descriptor: dup2/dup3 target */
+	DC_ROLE_DIRFD,	    /* directory descriptor of a *at() call */
+	DC_ROLE_STREAM,	    /* FILE * */
+	DC_ROLE_HANDLE,	    /* library handle: hid_t, MPI_File */
+	DC_ROLE_BUF,	    /* data buffer address */
+	DC_ROLE_HANDLE_OUT, /* where the call stores a new handle */
+	DC_ROLE_HANDLE_REF, /* pointer to a handle the call takes */
+	DC_ROLE_ITEMS,	    /* element count (MPI count, fgets n) */
+	DC_ROLE_ITEMSIZE,   /* bytes per item (fread size): size = it * ret */
 	DC_ROLE_NR,
 };
 
@@ -58,6 +62,8 @@ enum dc_ret {
 	DC_RET_ADDR,	   /* an address (mmap) */
 	DC_RET_STREAM,	   /* a FILE * */
 	DC_RET_HANDLE,	   /* a library handle (hid_t) */
+	DC_RET_ITEMS,	   /* items moved; bytes with an itemsize argument */
+	DC_RET_ISIZE,	   /* bytes moved, as a C int (fprintf) */
 	DC_RET_NR,
 };
 
@@ -91,7 +97,8 @@ struct dc_event {
 	__s64 ret;
 	__u64 val[DC_CAPTURE]; /* captured slots, roles in the probe table */
 	__u16 path_len; /* bytes of path that follow, NUL included; 0: none */
-	__u16 pad[3];
+	__u16 pad;
+	__s32 sfd; /* descriptor behind the call's FILE *, or -1 */
 };
 
 struct dc_proc_event {
@@ -110,14 +117,19 @@ struct dc_capture {
 	__u8 nslots;
 	__u8 slot_arg[DC_CAPTURE]; /* argument position of each slot */
 	__u8 int_mask;		   /* slots holding a C int: sign-extend */
-	__s8 path_slot;		   /* slot holding a user path pointer, or -1 */
-	__u8 ret_int;		   /* return value is a C int */
+	__u8 deref_entry_mask; /* slots holding a pointer to read at entry */
+	__u8 deref_exit_mask;  /* ... and at return (out parameters) */
+	__s8 path_slot;	       /* slot holding a user path pointer, or -1 */
+	__s8 stream_slot;      /* slot holding a FILE *, or -1 */
+	__u8 ret_int;	       /* return value is a C int */
+	__u8 ret_stream;       /* return value is a FILE * */
 };
 
 /* Set by the runtime in .rodata before the object is loaded. */
 struct dc_config {
-	__u32 trace_all; /* trace every process, not only dc_pids */
-	__u32 self_pid;	 /* the runtime itself, never traced */
+	__u32 trace_all;  /* trace every process, not only dc_pids */
+	__u32 self_pid;	  /* the runtime itself, never traced */
+	__u32 fileno_off; /* offsetof(FILE, _fileno) in the C library */
 };
 
 /* One entry of the probe table, fixed size so the section needs no
