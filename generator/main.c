@@ -26,6 +26,7 @@ static const char usage[] =
     "  -o, --output OBJECT   object to write (default: generated.bpf.o)\n"
     "  -E, --emit-c FILE     also write the generated C to FILE\n"
     "  -n, --no-compile      only validate (and --emit-c); write no object\n"
+    "  -s, --skip-missing    leave out specs whose target is not installed\n"
     "  -T, --templates DIR   template directory (default: built in)\n"
     "  -h, --help            show this help\n"
     "\n"
@@ -67,6 +68,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "emit-c", required_argument, NULL, 'E' },
 		{ "no-compile", no_argument, NULL, 'n' },
+		{ "skip-missing", no_argument, NULL, 's' },
 		{ "templates", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -80,11 +82,12 @@ int main(int argc, char **argv)
 	int opt, err = 0;
 
 	dc_log_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "o:E:nT:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:E:nsT:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': obj = optarg; break;
 		case 'E': emit = optarg; break;
 		case 'n': compile = false; break;
+		case 's': spec.skip_missing = true; break;
 		case 'T': tmpl_opt = optarg; break;
 		case 'h': printf(usage, dc_prog()); return 0;
 		default: fprintf(stderr, usage, dc_prog()); return 2;
@@ -157,8 +160,11 @@ int main(int argc, char **argv)
 	if (!err) {
 		size_t n = 0, aliases = 0;
 
-		for (size_t i = 0; i < spec.nprobes; i++)
+		for (size_t i = 0; i < spec.nprobes; i++) {
+			if (spec.groups[spec.probes[i].group].skipped)
+				continue;
 			spec.probes[i].alias_of >= 0 ? aliases++ : n++;
+		}
 		dc_info("%zu probes (%zu aliases merged) -> %s", n, aliases,
 			obj);
 	}

@@ -203,8 +203,9 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	for (size_t i = 0; i < spec->nprobes && !err; i++) {
 		const struct dc_spec_probe *p = &spec->probes[i];
 
-		/* Another name of a function already probed. */
-		if (p->alias_of >= 0)
+		/* Another name of a function already probed, or a library
+		 * not installed here (--skip-missing). */
+		if (p->alias_of >= 0 || spec->groups[p->group].skipped)
 			continue;
 		slots_of(p, &s);
 		err = render_capture(&caps, t_cap, p, &s, nprobes)

@@ -530,6 +530,15 @@ static int check_uprobes(struct dc_spec *spec)
 		if (g->mech != DC_MECH_UPROBE || !g->target)
 			continue;
 		err = dc_resolve_library(g->target, g->path, sizeof(g->path));
+		if (err && spec->skip_missing) {
+			fprintf(stderr,
+				"%s:%d:%d: warning: target '%s' not installed; "
+				"its probes are left out\n",
+				g->target_loc.file, g->target_loc.line,
+				g->target_loc.col, g->target);
+			g->skipped = true;
+			continue;
+		}
 		if (err) {
 			dc_spec_error(spec, &g->target_loc,
 				      "target '%s' not found (searched as the "
@@ -600,6 +609,8 @@ int dc_spec_check(struct dc_spec *spec)
 		const struct dc_spec_group *g = &spec->groups[pr->group];
 		const struct dc_spec_probe *dup;
 
+		if (g->skipped)
+			continue;
 		if (g->mech == DC_MECH_SYSCALL) {
 			pr->nr = dc_syscall_nr(pr->symbol);
 			if (pr->nr < 0)

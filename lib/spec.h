@@ -2,6 +2,7 @@
 #ifndef DC_SPEC_H
 #define DC_SPEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,7 @@ struct dc_spec_group {
 	char path[DC_TARGET_MAX]; /* resolved target */
 	struct dc_loc loc;
 	struct dc_loc target_loc;
+	bool skipped; /* target not installed, and skip_missing was set */
 };
 
 struct dc_spec {
@@ -49,6 +51,7 @@ struct dc_spec {
 	char **files; /* owned copies of the file names in dc_loc */
 	size_t nfiles;
 	int nerrors;
+	bool skip_missing; /* leave out groups whose target is not installed */
 };
 
 /*

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FWRITES 40
+#define FWRITES	 40
 #define FPRINTFS 25
-#define FREADS 30
-#define FGETS 5
+#define FREADS	 30
+#define FGETS	 5
 
 int main(int argc, char **argv)
 {
@@ -55,10 +55,11 @@ int main(int argc, char **argv)
 	fputs("through fdopen\n", f);
 	fclose(f);
 
-	fprintf(stdout, "{\"file\":\"%s\",\"fdopen_file\":\"%s\",\"fwrite\":%d,"
-			"\"fwrite_size\":64,\"fprintf\":%d,\"fprintf_size\":10,"
-			"\"fread\":%d,\"fread_size\":64,\"fgets\":%d,"
-			"\"ftell\":%ld}\n",
+	fprintf(stdout,
+		"{\"file\":\"%s\",\"fdopen_file\":\"%s\",\"fwrite\":%d,"
+		"\"fwrite_size\":64,\"fprintf\":%d,\"fprintf_size\":10,"
+		"\"fread\":%d,\"fread_size\":64,\"fgets\":%d,"
+		"\"ftell\":%ld}\n",
 		out, fd_path, FWRITES, FPRINTFS, FREADS, FGETS, pos);
 	fflush(stdout);
 	return 0;
