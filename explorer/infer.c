@@ -53,18 +53,37 @@ static bool is_handle(const char *type)
 	return !strcmp(type, "hid_t") || !strcmp(type, "MPI_File");
 }
 
-static int role_of(const struct xp_param *p, int *counts)
+static bool has_type(const struct xp_proto *p, const char *type)
+{
+	for (int i = 0; i < p->nparams; i++)
+		if (!strcmp(p->params[i].type, type))
+			return true;
+	return false;
+}
+
+static int role_of(const struct xp_func *fn, const struct xp_param *p,
+		   int *counts)
 {
 	const char *n = bare(p->name), *t = p->type, *c = p->canon;
 
 	if (is_char_ptr(c) && in(n, path_names))
 		return DC_ROLE_PATH;
+	/* MPI_File_open stores the new handle through its MPI_File *;
+	 * MPI_File_close takes one by reference. */
+	if (!strcmp(t, "MPI_File *"))
+		return strstr(fn->name, "open") ? DC_ROLE_HANDLE_OUT
+						: DC_ROLE_HANDLE_REF;
+	/* An int count beside an MPI_Datatype counts items of it. */
+	if (!strcmp(c, "int") && !strcmp(n, "count") &&
+	    has_type(fn->proto, "MPI_Datatype"))
+		return DC_ROLE_ITEMS;
 	if (is_stream(c))
 		return DC_ROLE_STREAM;
 	if (is_handle(t))
 		return DC_ROLE_HANDLE;
+	/* MPI_File_set_size(fh, MPI_Offset size): a size, not a position. */
 	if (is_offset_type(t))
-		return DC_ROLE_OFFSET;
+		return in(n, count_names) ? DC_ROLE_COUNT : DC_ROLE_OFFSET;
 	if (!strcmp(c, "int")) {
 		if (!strcmp(n, "fd") || !strcmp(n, "fildes") ||
 		    !strcmp(n, "filedes") || !strcmp(n, "oldfd"))
@@ -75,7 +94,7 @@ static int role_of(const struct xp_param *p, int *counts)
 		    !strcmp(n, "atfd"))
 			return DC_ROLE_DIRFD;
 		if (!strcmp(n, "flags") || !strcmp(n, "oflag") ||
-		    !strcmp(n, "flag"))
+		    !strcmp(n, "flag") || !strcmp(n, "amode"))
 			return DC_ROLE_FLAGS;
 		if (!strcmp(n, "whence"))
 			return DC_ROLE_WHENCE;
@@ -115,13 +134,14 @@ static bool plist_is_object(const struct xp_proto *p)
 
 /* When more than DC_CAPTURE roles apply, the first of these win. */
 static const int priority[] = {
-	DC_ROLE_PATH,  DC_ROLE_FD,     DC_ROLE_STREAM, DC_ROLE_HANDLE,
-	DC_ROLE_COUNT, DC_ROLE_OFFSET, DC_ROLE_NEWFD,  DC_ROLE_DIRFD,
-	DC_ROLE_FLAGS, DC_ROLE_MODE,   DC_ROLE_WHENCE, DC_ROLE_BUF,
+	DC_ROLE_PATH,	    DC_ROLE_FD,		DC_ROLE_STREAM, DC_ROLE_HANDLE,
+	DC_ROLE_HANDLE_OUT, DC_ROLE_HANDLE_REF, DC_ROLE_COUNT,	DC_ROLE_OFFSET,
+	DC_ROLE_ITEMS,	    DC_ROLE_NEWFD,	DC_ROLE_DIRFD,	DC_ROLE_FLAGS,
+	DC_ROLE_MODE,	    DC_ROLE_WHENCE,	DC_ROLE_BUF,
 };
 
 static int ret_of(const struct xp_func *fn, const struct xp_proto *p,
-		  bool has_path)
+		  bool has_path, bool handle_out)
 {
 	const char *t = p->ret_type, *n = bare(fn->name);
 
@@ -134,7 +154,8 @@ static int ret_of(const struct xp_func *fn, const struct xp_proto *p,
 	if (is_stream(p->ret_canon))
 		return DC_RET_STREAM;
 	if (!strcmp(p->ret_canon, "int") &&
-	    ((has_path && (strstr(n, "open") || strstr(n, "creat"))) ||
+	    ((has_path && !handle_out &&
+	      (strstr(n, "open") || strstr(n, "creat"))) ||
 	     !strcmp(n, "dup") || !strcmp(n, "dup2") || !strcmp(n, "dup3")))
 		return DC_RET_FD;
 	if (!strcmp(n, "mmap") || !strcmp(n, "mmap64"))
@@ -146,13 +167,13 @@ void xp_infer(struct xp_func *fn)
 {
 	const struct xp_proto *p = fn->proto;
 	int role[DC_MAX_ARGS] = {}, counts = 0, n, kept = 0, handles = 0;
-	bool has_path = false;
+	bool has_path = false, handle_out = false;
 
 	if (!p)
 		return;
 	n = p->nparams < DC_MAX_ARGS ? p->nparams : DC_MAX_ARGS;
 	for (int i = 0; i < n; i++) {
-		role[i] = role_of(&p->params[i], &counts);
+		role[i] = role_of(fn, &p->params[i], &counts);
 		/* The object a call acts on is its first handle that is not a
 		 * property list (fapl_id, dxpl_id ...). */
 		if (role[i] == DC_ROLE_HANDLE &&
@@ -181,5 +202,7 @@ void xp_infer(struct xp_func *fn)
 		if (role[i] != DC_ROLE_NONE)
 			fn->nargs = i + 1;
 	memcpy(fn->role, role, sizeof(role));
-	fn->ret = ret_of(fn, p, has_path);
+	for (int i = 0; i < n; i++)
+		handle_out |= role[i] == DC_ROLE_HANDLE_OUT;
+	fn->ret = ret_of(fn, p, has_path, handle_out);
 }

@@ -255,8 +255,9 @@ void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm)
 	if (!p)
 		return;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
-	if (p->meta_written)
-		p->name_changed = true;
+	/* Name, command line and MPI rank all change with exec: the next
+	 * event writes them again. */
+	p->meta_written = false;
 }
 
 const char *dc_proc_cwd(struct dc_proc *p)

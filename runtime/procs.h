@@ -34,7 +34,6 @@ struct dc_proc {
 	uint32_t ppid;
 	char comm[16];
 	bool meta_written;
-	bool name_changed; /* exec'd after its metadata was written */
 	char *cwd;
 	struct dc_map fds;     /* fd + 1 -> history (struct dc_fdent) */
 	struct dc_map handles; /* library handle (hid_t, MPI_File) -> file */

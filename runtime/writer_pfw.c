@@ -98,14 +98,10 @@ static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
 	const char *cwd;
 	char *s;
 
-	if (p->meta_written && !p->name_changed)
+	if (p->meta_written)
 		return;
-	meta_name(w, "process_name", p->pid, p->pid, p->comm, mono);
-	if (p->meta_written) {
-		p->name_changed = false;
-		return;
-	}
 	p->meta_written = true;
+	meta_name(w, "process_name", p->pid, p->pid, p->comm, mono);
 	if ((s = dc_proc_read(p->pid, "cmdline"))) {
 		meta_value(w, "PR", p->pid, "cmd", s, mono);
 		free(s);

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The MPI-IO layer under OpenMPI's mpirun with 4 ranks: every rank's
+process is traced (descendants of mpirun) with its rank as PR metadata,
+exact counts per rank and function, every call named with the file through
+its MPI_File handle, offsets and item counts right, and the data reaching
+the file through POSIX/sys calls nested under the MPI calls."""
+import json
+import os
+import shutil
+import tempfile
+
+from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, skip
+
+need_bpf()
+WORK = os.path.join(BUILD, "tests", "mpiio_calls")
+if not os.path.exists(WORK) or not shutil.which("mpirun"):
+    skip("OpenMPI (libopenmpi-dev, openmpi-bin) was not found; scripts/setup installs it")
+NP = 4
+with tempfile.TemporaryDirectory() as tmp:
+    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/mpiio.yaml"])
+    path = os.path.join(tmp, "shared.dat")
+    trace = os.path.join(tmp, "mpi.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", "mpirun", "-np", str(NP), "--allow-run-as-root",
+             "--oversubscribe", WORK, path])
+    check(r.returncode == 0, "runtime: " + r.stderr[-2000:])
+    truth = json.loads(r.stdout.strip().splitlines()[-1])
+    t = Trace(trace)
+    check(not t.errors, "format: %s" % t.errors[:3])
+    check(t.end["args"]["dropped"] == 0, "nothing dropped: %s" % t.end["args"])
+    ranks = {}
+    for m in t.meta:
+        if m["name"] == "PR" and m["args"]["name"] == "rank":
+            ranks[m["pid"]] = int(m["args"]["value"])
+    mpi = t.select(cat="MPIIO")
+    pids = sorted({e["pid"] for e in mpi})
+    check(len(pids) == NP, "MPI calls from %d processes, want %d" % (len(pids), NP))
+    check(sorted(ranks.get(p, -1) for p in pids) == list(range(NP)), "each rank's PR rank: %s" % ranks)
+    blk, items = truth["block"], truth["items"]
+    for pid in pids:
+        rank = ranks.get(pid, -1)
+        for name, n in truth.items():
+            if name.startswith("MPI_File_"):
+                ev = t.select(cat="MPIIO", name=name, pid=pid)
+                check(len(ev) == n, "rank %d %s: %d calls, want %d" % (rank, name, len(ev), n))
+                check(all(t.file(e) == path for e in ev), "rank %d %s named %s" % (rank, name, path))
+        wa = t.select(cat="MPIIO", name="MPI_File_write_at", pid=pid)
+        check([e["args"]["offset"] for e in wa] == [(rank * 5 + i) * blk for i in range(5)],
+              "rank %d write_at offsets" % rank)
+        check(all(e["args"]["items"] == items for e in wa), "rank %d write_at items" % rank)
+        # The bytes of each write_at reach the file below it.
+        byid = {e["id"]: e for e in t.events if e["pid"] == pid}
+        for w in wa:
+            below = [e for e in byid.values() if e["cat"] == "sys" and t.file(e) == path
+                     and "size" in e["args"] and e["ts"] >= w["ts"] and e["ts"] <= w["ts"] + w["dur"]
+                     and e["tid"] == w["tid"]]
+            check(sum(e["args"]["size"] for e in below) == blk,
+                  "rank %d write_at at %d: %d bytes written below it" % (rank, w["args"]["offset"],
+                                                                      sum(e["args"]["size"] for e in below)))
+            for e in below:
+                anc, seen = e, 0
+                while anc["args"]["p_idx"] != -1 and seen < 20:
+                    anc, seen = byid[anc["args"]["p_idx"]], seen + 1
+                check(anc["id"] == w["id"], "sys write under MPI_File_write_at")
+done()
