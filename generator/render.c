@@ -154,37 +154,59 @@ static int render_desc(struct dc_buf *out, const char *tmpl,
 		       int id)
 {
 	const struct dc_spec_group *g = &spec->groups[p->group];
-	char ids[16], mech[32], ret[32], nslots[8], nr[16], roles[64], args[64];
-	struct dc_buf esc[5] = {};
-	const char *src[5] = { p->name, p->symbol, g->layer,
-			       g->target ? g->target : "", g->path };
-	int err = 0;
+	bool tp = g->mech == DC_MECH_TRACEPOINT;
+	char ids[16], mech[32], ret[32], nslots[8], nr[16], roles[64], args[64],
+	    size_slot[16];
+	struct dc_buf esc[6] = {}, fields = {}, keys = {};
+	const char *src[6] = {
+		p->name,  p->symbol,
+		g->layer, tp ? p->event : g->target ? g->target : "",
+		g->path,  p->end ? p->end : ""
+	};
+	int err = 0, size = -1;
+
+	for (int i = 0; i < DC_CAPTURE && !err; i++) {
+		if (i < p->nfields && p->size_field &&
+		    !strcmp(p->fields[i], p->size_field))
+			size = i;
+		err = dc_buf_addf(&fields, "%s\"%s\"", i ? ", " : "",
+				  i < p->nfields ? p->fields[i] : "");
+	}
+	for (int i = 0; i < DC_TP_KEYS && !err; i++)
+		err = dc_buf_addf(&keys, "%s\"%s\"", i ? ", " : "",
+				  i < p->nkeys ? p->keys[i] : "");
+	err = err ?: dc_buf_add(&fields, "", 1) ?: dc_buf_add(&keys, "", 1);
+	snprintf(size_slot, sizeof(size_slot), "%d", size);
 
 	snprintf(ids, sizeof(ids), "%d", id);
 	snprintf(mech, sizeof(mech), "%d /* %s */", g->mech,
 		 dc_mech_name(g->mech));
 	snprintf(ret, sizeof(ret), "%d /* %s */", p->ret, dc_ret_name(p->ret));
-	snprintf(nslots, sizeof(nslots), "%d", s->n);
+	snprintf(nslots, sizeof(nslots), "%d", tp ? p->nfields : s->n);
 	snprintf(nr, sizeof(nr), "%d", g->mech == DC_MECH_SYSCALL ? p->nr : -1);
 	snprintf(roles, sizeof(roles), "%d, %d, %d, %d", s->role[0], s->role[1],
 		 s->role[2], s->role[3]);
 	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
 		 s->arg[2], s->arg[3]);
-	for (int i = 0; i < 5 && !err; i++)
+	for (int i = 0; i < 6 && !err; i++)
 		err =
 		    dc_c_escape(&esc[i], src[i]) ?: dc_buf_add(&esc[i], "", 1);
 	if (!err) {
-		const char *kv[] = { "ID",     ids,	 "MECH",   mech,
-				     "RET",    ret,	 "NSLOTS", nslots,
-				     "NR",     nr,	 "ROLES",  roles,
-				     "ARGS",   args,	 "NAME",   esc[0].p,
-				     "SYMBOL", esc[1].p, "LAYER",  esc[2].p,
-				     "TARGET", esc[3].p, "PATH",   esc[4].p,
+		const char *kv[] = { "ID",     ids,	 "MECH",      mech,
+				     "RET",    ret,	 "NSLOTS",    nslots,
+				     "NR",     nr,	 "ROLES",     roles,
+				     "ARGS",   args,	 "NAME",      esc[0].p,
+				     "SYMBOL", esc[1].p, "LAYER",     esc[2].p,
+				     "TARGET", esc[3].p, "PATH",      esc[4].p,
+				     "END",    esc[5].p, "FIELDS",    fields.p,
+				     "KEYS",   keys.p,	 "SIZE_SLOT", size_slot,
 				     NULL };
 		err = dc_expand(out, tmpl, kv);
 	}
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		dc_buf_free(&esc[i]);
+	dc_buf_free(&fields);
+	dc_buf_free(&keys);
 	return err;
 }
 

@@ -36,6 +36,7 @@ static const char *const ret_names[DC_RET_NR] = {
 static const char *const mech_names[] = {
 	[DC_MECH_SYSCALL] = "syscall",
 	[DC_MECH_UPROBE] = "uprobe",
+	[DC_MECH_TRACEPOINT] = "tracepoint",
 };
 
 static const char *const loss_names[DC_LOSS_NR] = {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/btf.h>
 #include <yaml.h>
 
 #include "elfsym.h"
@@ -13,6 +14,7 @@
 #include "roles.h"
 #include "spec.h"
 #include "syscalls.h"
+#include "tpformat.h"
 
 void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
 		   const char *fmt, ...)
@@ -136,11 +138,81 @@ static int parse_aliases(struct parse *p, yaml_node_t *n,
 	return 0;
 }
 
+/* What a tracepoint probe needs, as far as the file alone can tell. */
+static void check_tracepoint_probe(struct dc_spec *spec,
+				   const struct dc_spec_probe *pr)
+{
+	bool found = !pr->size_field;
+
+	if (!pr->event)
+		dc_spec_error(spec, &pr->loc,
+			      "tracepoint probe has no 'event' (group/name)");
+	if (pr->nargs || pr->ret != DC_RET_STATUS)
+		dc_spec_error(
+		    spec, &pr->loc,
+		    "a tracepoint probe takes 'fields', not 'args' or 'ret'");
+	if (pr->end && !pr->nkeys)
+		dc_spec_error(spec, &pr->end_loc,
+			      "'end' needs a 'key': the fields that match an "
+			      "event to its end");
+	if (!pr->end && pr->nkeys)
+		dc_spec_error(spec, &pr->keys_loc, "'key' is only for 'end'");
+	for (int i = 0; i < pr->nfields && !found; i++)
+		found = !strcmp(pr->fields[i], pr->size_field);
+	if (!found)
+		dc_spec_error(spec, &pr->size_loc,
+			      "'size' must name one of the 'fields'");
+}
+
+/* A list of at most @max field names. */
+static int parse_names(struct parse *p, yaml_node_t *n, const char *what,
+		       char **out, int max, int *count, struct dc_loc *loc)
+{
+	*loc = loc_of(p, n);
+	if (n->type != YAML_SEQUENCE_NODE) {
+		dc_spec_error(p->spec, loc,
+			      "'%s' must be a list of field names, not %s",
+			      what, node_kind(n));
+		return -EINVAL;
+	}
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *a = yaml_document_get_node(p->doc, *it);
+		struct dc_loc aloc = loc_of(p, a);
+		const char *v = scalar(p, a, "a field name");
+
+		if (!v)
+			return -EINVAL;
+		if (*count == max) {
+			dc_spec_error(p->spec, &aloc,
+				      "'%s' takes at most %d fields", what,
+				      max);
+			return -EINVAL;
+		}
+		if (!valid_ident(v, DC_FIELD_MAX)) {
+			dc_spec_error(p->spec, &aloc,
+				      "'%s' is not a field name", v);
+			return -EINVAL;
+		}
+		out[*count] = strdup(v);
+		if (!out[(*count)++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static void free_probe(struct dc_spec_probe *pr)
 {
 	free(pr->name);
 	free(pr->symbol);
 	free(pr->proto);
+	free(pr->event);
+	free(pr->end);
+	free(pr->size_field);
+	for (int i = 0; i < pr->nfields; i++)
+		free(pr->fields[i]);
+	for (int i = 0; i < pr->nkeys; i++)
+		free(pr->keys[i]);
 	for (int i = 0; i < pr->naliases; i++)
 		free(pr->aliases[i]);
 	free(pr->aliases);
@@ -218,6 +290,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 	struct dc_spec_probe pr = { .ret = DC_RET_STATUS,
 				    .group = group,
 				    .alias_of = -1 };
+	bool tp = spec->groups[group].mech == DC_MECH_TRACEPOINT;
 	yaml_node_t *name_node = NULL;
 	const char *v;
 	int errs = spec->nerrors;
@@ -252,6 +325,26 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		} else if (!strcmp(key, "aliases")) {
 			if (parse_aliases(p, val, &pr) == -ENOMEM)
 				spec->nerrors++;
+		} else if (tp && !strcmp(key, "event")) {
+			pr.event_loc = loc_of(p, val);
+			if ((v = scalar(p, val, "'event'")))
+				pr.event = dup_or_fail(p, v);
+		} else if (tp && !strcmp(key, "end")) {
+			pr.end_loc = loc_of(p, val);
+			if ((v = scalar(p, val, "'end'")))
+				pr.end = dup_or_fail(p, v);
+		} else if (tp && !strcmp(key, "size")) {
+			pr.size_loc = loc_of(p, val);
+			if ((v = scalar(p, val, "'size'")))
+				pr.size_field = dup_or_fail(p, v);
+		} else if (tp && !strcmp(key, "fields")) {
+			if (parse_names(p, val, "fields", pr.fields, DC_CAPTURE,
+					&pr.nfields, &pr.fields_loc) == -ENOMEM)
+				spec->nerrors++;
+		} else if (tp && !strcmp(key, "key")) {
+			if (parse_names(p, val, "key", pr.keys, DC_TP_KEYS,
+					&pr.nkeys, &pr.keys_loc) == -ENOMEM)
+				spec->nerrors++;
 		} else if (!strcmp(key, "proto")) {
 			if ((v = scalar(p, val, "'proto'")))
 				pr.proto = dup_or_fail(p, v);
@@ -269,13 +362,17 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 			}
 		} else {
 			dc_spec_error(spec, &kloc,
-				      "unknown key '%s' in a probe (known: "
-				      "name, symbol, args, ret)",
-				      key);
+				      "unknown key '%s' in a probe (known: %s)",
+				      key,
+				      tp ? "name, event, end, key, fields, size"
+					 : "name, symbol, aliases, args, ret, "
+					   "proto");
 		}
 	}
 	if (!name_node)
 		dc_spec_error(spec, &pr.loc, "probe has no 'name'");
+	if (tp)
+		check_tracepoint_probe(spec, &pr);
 	else if (pr.name && !valid_name(pr.name, DC_NAME_MAX)) {
 		struct dc_loc nloc = loc_of(p, name_node);
 
@@ -356,7 +453,7 @@ static int add_group(struct parse *p, yaml_node_t *root)
 			if (g.mech <= 0)
 				dc_spec_error(spec, &vloc,
 					      "unknown mechanism '%s' (known: "
-					      "syscall, uprobe)",
+					      "syscall, uprobe, tracepoint)",
 					      v);
 		} else if (!strcmp(key, "target")) {
 			g.target_loc = vloc;
@@ -599,11 +696,96 @@ static int check_uprobes(struct dc_spec *spec)
 	return 0;
 }
 
+static bool btf_has_tracepoint(const char *event)
+{
+	static struct btf *vmlinux;
+	static bool tried;
+	const char *name = strchr(event, '/');
+	char t[128];
+
+	if (!tried) {
+		tried = true;
+		vmlinux = btf__load_vmlinux_btf();
+	}
+	if (!vmlinux || !name)
+		return true; /* cannot tell: the runtime will */
+	snprintf(t, sizeof(t), "btf_trace_%s", name + 1);
+	return btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) > 0;
+}
+
+/* The events exist and have the fields named; through tracefs when it is
+ * readable, else (not root) the events through BTF and fields later. */
+static void check_tracepoints(struct dc_spec *spec)
+{
+	struct dc_tp_format *fmt = malloc(2 * sizeof(*fmt));
+	bool warned = false;
+
+	if (!fmt) {
+		spec->nerrors++;
+		return;
+	}
+	for (size_t i = 0; i < spec->nprobes; i++) {
+		struct dc_spec_probe *pr = &spec->probes[i];
+		const char *ev[2] = { pr->event, pr->end };
+		const struct dc_loc *loc[2] = { &pr->event_loc, &pr->end_loc };
+		bool have[2] = { false, false };
+
+		if (spec->groups[pr->group].mech != DC_MECH_TRACEPOINT ||
+		    !pr->event)
+			continue;
+		for (int s = 0; s < 2 && ev[s]; s++) {
+			int err = dc_tp_format_read(ev[s], &fmt[s]);
+
+			if (err == -ENODEV) {
+				if (!btf_has_tracepoint(ev[s]))
+					dc_spec_error(
+					    spec, loc[s],
+					    "no tracepoint '%s' in this kernel",
+					    ev[s]);
+				else if (!warned)
+					fprintf(
+					    stderr,
+					    "%s:%d:%d: warning: tracefs not "
+					    "readable: tracepoint fields are "
+					    "checked when the runtime loads\n",
+					    loc[s]->file, loc[s]->line,
+					    loc[s]->col);
+				warned = true;
+				continue;
+			}
+			if (err) {
+				dc_spec_error(spec, loc[s],
+					      "no tracepoint '%s' in this "
+					      "kernel (give it as group/name, "
+					      "e.g. block/block_rq_issue)",
+					      ev[s]);
+				continue;
+			}
+			have[s] = true;
+		}
+		for (int f = 0; have[0] && f < pr->nfields; f++)
+			if (!dc_tp_format_field(&fmt[0], pr->fields[f]))
+				dc_spec_error(spec, &pr->fields_loc,
+					      "'%s' has no field '%s'",
+					      pr->event, pr->fields[f]);
+		for (int k = 0; k < pr->nkeys; k++)
+			for (int s = 0; s < 2; s++)
+				if (have[s] &&
+				    !dc_tp_format_field(&fmt[s], pr->keys[k]))
+					dc_spec_error(
+					    spec, &pr->keys_loc,
+					    "'%s' has no key field '%s'", ev[s],
+					    pr->keys[k]);
+	}
+	free(fmt);
+}
+
 int dc_spec_check(struct dc_spec *spec)
 {
 	int errs = spec->nerrors;
 
 	check_uprobes(spec);
+	check_tracepoints(spec);
 	for (size_t i = 0; i < spec->nprobes; i++) {
 		struct dc_spec_probe *pr = &spec->probes[i];
 		const struct dc_spec_group *g = &spec->groups[pr->group];

@@ -31,6 +31,15 @@ struct dc_spec_probe {
 	uint64_t offset; /* uprobes: file offset, set by dc_spec_check() */
 	int nr;		 /* syscalls: number, set by dc_spec_check() */
 	int alias_of;	 /* index of the probe at the same address, or -1 */
+	/* mechanism tracepoint */
+	char *event;		  /* "group/name" */
+	char *end;		  /* completing event, or NULL */
+	char *fields[DC_CAPTURE]; /* record fields captured */
+	int nfields;
+	char *keys[DC_TP_KEYS]; /* fields matching event to end */
+	int nkeys;
+	char *size_field; /* the field holding bytes moved, or NULL */
+	struct dc_loc event_loc, end_loc, fields_loc, keys_loc, size_loc;
 };
 
 struct dc_spec_group {

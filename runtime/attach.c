@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <bpf/bpf.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 #include "log.h"
 #include "roles.h"
 #include "runtime.h"
+#include "tpformat.h"
 
 static int add_link(struct dc_rt *rt, struct bpf_link *l)
 {
@@ -223,6 +225,108 @@ cleanup:
 	return err;
 }
 
+static int tp_field(const struct dc_tp_format *fmt, const char *name,
+		    struct dc_tp_field *out)
+{
+	const struct dc_tp_fmt_field *f = dc_tp_format_field(fmt, name);
+
+	if (!f || f->size < 1 || f->size > 8 || (f->size & (f->size - 1)) ||
+	    f->offset < 0 || f->offset > 0xfff)
+		return -ENOENT;
+	*out = (struct dc_tp_field){ f->offset, f->size, f->sign };
+	return 0;
+}
+
+/* Fill the probe's field layout for one side, from the record's format. */
+static int tp_config(const struct dc_probe_desc *d, int side,
+		     struct dc_tp_cfg *cfg)
+{
+	const char *event = side ? d->end : d->target;
+	struct dc_tp_format fmt;
+	int err = dc_tp_format_read(event, &fmt);
+
+	if (err) {
+		dc_warn("%s %s: tracepoint %s: %s; not traced", d->layer,
+			d->name, event,
+			err == -ENOENT ? "not in this kernel" : strerror(-err));
+		return err;
+	}
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->kind = side ? DC_TP_END : d->end[0] ? DC_TP_BEGIN : DC_TP_INSTANT;
+	for (int k = 0; k < DC_TP_KEYS && d->key[k][0]; k++, cfg->nkeys++)
+		if (tp_field(&fmt, d->key[k], &cfg->key[k]))
+			goto bad;
+	for (int i = 0; !side && i < d->nslots; i++, cfg->nfields++)
+		if (tp_field(&fmt, d->field[i], &cfg->field[i]))
+			goto bad;
+	return 0;
+bad:
+	dc_warn("%s %s: %s has no usable field named in the spec; not traced",
+		d->layer, d->name, event);
+	return -ENOENT;
+}
+
+/* Every tracepoint probe shares one program; the cookie (probe * 2 +
+ * side) selects its field layout in dc_tpcfg. */
+static int attach_tracepoints(struct dc_rt *rt)
+{
+	struct bpf_map *cfgmap =
+	    bpf_object__find_map_by_name(rt->obj, "dc_tpcfg");
+	struct bpf_program *p = prog(rt, "dc_tracepoint");
+	int err;
+
+	for (size_t i = 0; i < rt->nprobes; i++) {
+		const struct dc_probe_desc *d = rt->probes[i].d;
+		struct bpf_link *links[2] = {};
+		bool ok = true;
+
+		if (d->mech != DC_MECH_TRACEPOINT)
+			continue;
+		if (!p || !cfgmap)
+			return -ENOENT;
+		/* The end first: a request seen starting is then seen ending.
+		 */
+		for (int side = d->end[0] ? 1 : 0; side >= 0 && ok; side--) {
+			LIBBPF_OPTS(bpf_tracepoint_opts, opts,
+				    .bpf_cookie = d->id * 2 + side);
+			const char *event = side ? d->end : d->target;
+			char group[DC_NAME_MAX];
+			struct dc_tp_cfg cfg;
+			__u32 key = d->id * 2 + side;
+
+			if (tp_config(d, side, &cfg) ||
+			    bpf_map_update_elem(bpf_map__fd(cfgmap), &key, &cfg,
+						BPF_ANY)) {
+				ok = false;
+				break;
+			}
+			snprintf(group, sizeof(group), "%.*s",
+				 (int)strcspn(event, "/"), event);
+			links[side] = bpf_program__attach_tracepoint_opts(
+			    p, group, strchr(event, '/') + 1, &opts);
+			if (!links[side]) {
+				dc_warn(
+				    "%s %s: cannot attach %s: %s; not traced",
+				    d->layer, d->name, event, strerror(errno));
+				ok = false;
+			}
+		}
+		for (int side = 0; side < 2; side++) {
+			if (!links[side])
+				continue;
+			if (!ok) {
+				bpf_link__destroy(links[side]);
+				continue;
+			}
+			err = add_link(rt, links[side]);
+			if (err)
+				return err;
+		}
+		rt->probes[i].attached = ok;
+	}
+	return 0;
+}
+
 int dc_attach_all(struct dc_rt *rt)
 {
 	size_t attached = 0;
@@ -231,7 +335,7 @@ int dc_attach_all(struct dc_rt *rt)
 	/* Process tracking first, so no fork of a traced process is missed. */
 	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
 	      attach_prog(rt, "dc_exit_task") ?: attach_syscalls(rt) ?:
-	      attach_uprobes(rt);
+	      attach_uprobes(rt) ?: attach_tracepoints(rt);
 	if (err)
 		return err;
 	for (size_t i = 0; i < rt->nprobes; i++)

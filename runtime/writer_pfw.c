@@ -244,7 +244,10 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		dc_buf_adds(b, "\"");
 	}
 	for (int i = 0; i < d->nslots; i++) {
-		const char *key = role_key(d->slot_role[i]);
+		/* Tracepoint slots are named by their record's fields. */
+		const char *key = d->mech == DC_MECH_TRACEPOINT
+				      ? d->field[i]
+				      : role_key(d->slot_role[i]);
 
 		if (!key)
 			continue;
@@ -255,6 +258,13 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 			dc_buf_add_i64(b, (int64_t)c->val[i]);
 		else
 			dc_buf_add_u64(b, c->val[i]);
+	}
+	if (d->mech == DC_MECH_TRACEPOINT) {
+		if (d->size_slot >= 0 && d->size_slot < DC_CAPTURE) {
+			dc_buf_adds(b, ",\"size\":");
+			dc_buf_add_u64(b, c->val[d->size_slot]);
+		}
+		goto nesting;
 	}
 	dc_buf_adds(b, ",\"ret\":");
 	if ((d->ret == DC_RET_ADDR || d->ret == DC_RET_STREAM) &&
@@ -271,6 +281,7 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		dc_buf_add_u64(b, (uint64_t)c->ret *
 				      c->val[c->probe->itemsize_slot]);
 	}
+nesting:
 	dc_buf_adds(b, ",\"level\":");
 	dc_buf_add_u64(b, c->level);
 	dc_buf_adds(b, ",\"p_idx\":");

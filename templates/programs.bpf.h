@@ -115,6 +115,158 @@ int dc_sys_exit(unsigned long long *ctx)
 		       &dc_caps[probe & (DC_CAPS_SIZE - 1)]);
 }
 
+/* Tracepoint field layouts by probe * 2 + side, filled by the runtime. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DC_NPROBES * 2);
+	__type(key, __u32);
+	__type(value, struct dc_tp_cfg);
+} dc_tpcfg SEC(".maps");
+
+struct dc_tp_key {
+	__u32 probe;
+	__u32 pad;
+	__u64 k[DC_TP_KEYS];
+};
+
+struct dc_tp_open {
+	__u64 ts;
+	__u64 seq;
+	__u64 parent_seq;
+	__u64 val[DC_CAPTURE];
+	__u32 pid;
+	__u32 tid;
+	__u32 level;
+	__u32 pad;
+};
+
+/* Begin events waiting for their end (a block request in flight). LRU:
+ * an end that never comes cannot fill it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct dc_tp_key);
+	__type(value, struct dc_tp_open);
+} dc_tp_pending SEC(".maps");
+
+static __always_inline __u64 dc_tp_read(void *ctx, const struct dc_tp_field *f)
+{
+	const void *p = ctx + (f->off & 0xfff);
+	__u64 v = 0;
+
+	switch (f->size) {
+	case 1: {
+		__u8 x = 0;
+
+		bpf_probe_read_kernel(&x, 1, p);
+		v = f->sign ? (__u64)(__s8)x : x;
+		break;
+	}
+	case 2: {
+		__u16 x = 0;
+
+		bpf_probe_read_kernel(&x, 2, p);
+		v = f->sign ? (__u64)(__s16)x : x;
+		break;
+	}
+	case 4: {
+		__u32 x = 0;
+
+		bpf_probe_read_kernel(&x, 4, p);
+		v = f->sign ? (__u64)(__s32)x : x;
+		break;
+	}
+	default: bpf_probe_read_kernel(&v, 8, p);
+	}
+	return v;
+}
+
+static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
+				       __u64 now)
+{
+	struct dc_event *e = bpf_ringbuf_reserve(&dc_events, sizeof(*e), 0);
+
+	if (!e) {
+		dc_lose(probe, DC_LOSS_RINGBUF);
+		return;
+	}
+	e->kind = DC_EV_CALL;
+	e->level = o->level;
+	e->probe = probe;
+	e->pid = o->pid;
+	e->tid = o->tid;
+	e->ts = o->ts;
+	e->dur = now - o->ts;
+	e->seq = o->seq;
+	e->parent_seq = o->parent_seq;
+	e->ret = 0;
+	e->val[0] = o->val[0];
+	e->val[1] = o->val[1];
+	e->val[2] = o->val[2];
+	e->val[3] = o->val[3];
+	e->path_len = 0;
+	e->pad = 0;
+	e->sfd = -1;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/*
+ * Every tracepoint probe: the cookie says which probe and side. Kernel
+ * work is recorded only in a traced task's context, nested under the
+ * traced call it runs in; the end of a pair may run anywhere (an
+ * interrupt completing a block request) and takes the begin's task.
+ */
+SEC("tracepoint")
+int dc_tracepoint(void *ctx)
+{
+	__u32 cookie = bpf_get_attach_cookie(ctx), probe = cookie / 2;
+	struct dc_tp_key key = { .probe = probe };
+	struct dc_tp_open o = {}, *open;
+	const struct dc_tp_cfg *cfg;
+	__u64 id, now = bpf_ktime_get_ns();
+	struct dc_thread *t;
+
+	cfg = bpf_map_lookup_elem(&dc_tpcfg, &cookie);
+	if (!cfg || probe >= DC_NPROBES)
+		return 0;
+	for (int i = 0; i < DC_TP_KEYS; i++)
+		if (i < cfg->nkeys)
+			key.k[i] = dc_tp_read(ctx, &cfg->key[i]);
+	if (cfg->kind == DC_TP_END) {
+		open = bpf_map_lookup_elem(&dc_tp_pending, &key);
+		if (open) {
+			dc_tp_emit(open, probe, now);
+			bpf_map_delete_elem(&dc_tp_pending, &key);
+		}
+		return 0;
+	}
+	id = bpf_get_current_pid_tgid();
+	if (!dc_traced(id >> 32))
+		return 0;
+	o.ts = now;
+	o.pid = id >> 32;
+	o.tid = (__u32)id;
+	o.level = 1;
+	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0, 0);
+	if (t) {
+		__u32 d = t->depth;
+
+		o.seq = ++t->next_seq;
+		if (d > 0 && d <= DC_MAX_DEPTH) {
+			o.level = d + 1;
+			o.parent_seq = t->f[(d - 1) & (DC_MAX_DEPTH - 1)].seq;
+		}
+	}
+	for (int i = 0; i < DC_CAPTURE; i++)
+		if (i < cfg->nfields)
+			o.val[i] = dc_tp_read(ctx, &cfg->field[i]);
+	if (cfg->kind == DC_TP_INSTANT)
+		dc_tp_emit(&o, probe, now);
+	else if (bpf_map_update_elem(&dc_tp_pending, &key, &o, BPF_ANY))
+		dc_lose(probe, DC_LOSS_STATE);
+	return 0;
+}
+
 /* Children of traced processes are traced from their first instruction. */
 SEC("tp_btf/sched_process_fork")
 int dc_fork(unsigned long long *ctx)

@@ -21,6 +21,8 @@
 
 #define DC_SYSNR_MAX 512 /* syscall numbers below this can be traced */
 
+#define DC_FIELD_MAX  24 /* a tracepoint field name */
+#define DC_TP_KEYS    2	 /* fields matching a begin event to its end */
 #define DC_NAME_MAX   64
 #define DC_LAYER_MAX  16
 #define DC_TARGET_MAX 256
@@ -29,6 +31,7 @@
 enum dc_mech {
 	DC_MECH_SYSCALL = 1, /* raw sys_enter / sys_exit, by syscall number */
 	DC_MECH_UPROBE = 2,  /* uprobe.multi + uretprobe.multi on a library */
+	DC_MECH_TRACEPOINT = 3, /* a kernel tracepoint, or a begin/end pair */
 };
 
 /* What an argument slot holds. */
@@ -148,6 +151,36 @@ struct dc_probe_desc {
 	char layer[DC_LAYER_MAX]; /* becomes "cat" */
 	char target[DC_TARGET_MAX]; /* library as the spec named it */
 	char path[DC_TARGET_MAX];   /* library as the generator resolved it */
+	/* DC_MECH_TRACEPOINT: target is "group/event"; end, if set, the event
+	 * that completes it, matched on the key fields. */
+	char end[DC_NAME_MAX];
+	char field[DC_CAPTURE][DC_FIELD_MAX]; /* captured field of each slot */
+	char key[DC_TP_KEYS][DC_FIELD_MAX];
+	__s8 size_slot; /* slot holding the bytes moved, or -1 */
+	__u8 pad2[7];
+};
+
+/* Where a tracepoint's fields are in its record, filled by the runtime
+ * from tracefs for each probe and side (index probe * 2 + side). */
+enum dc_tp_kind {
+	DC_TP_INSTANT = 1, /* one event, no duration */
+	DC_TP_BEGIN,	   /* remember the fields under the key */
+	DC_TP_END,	   /* emit begin..end as one call */
+};
+
+struct dc_tp_field {
+	__u16 off;
+	__u8 size; /* 1, 2, 4 or 8 */
+	__u8 sign;
+};
+
+struct dc_tp_cfg {
+	__u8 kind;
+	__u8 nfields;
+	__u8 nkeys;
+	__u8 pad;
+	struct dc_tp_field field[DC_CAPTURE];
+	struct dc_tp_field key[DC_TP_KEYS];
 };
 
 struct dc_probe_table {

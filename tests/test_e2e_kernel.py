@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The kernel layer through tracepoints: block requests of O_DIRECT writes
+are nested under each write syscall and add up to its bytes; an fsync'd
+file's data reaches the device in requests nested under the fsync, issued
+by the right process; page-cache adds carry the file's inode (os.stat)."""
+import os
+import tempfile
+
+from dctest import RUNTIME, Trace, check, done, generate, need_bpf, run
+
+need_bpf()
+N, BS = 16, 65536
+# /tmp may be a tmpfs on some machines: /var/tmp is on a block device.
+with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
+    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/kernel.yaml"])
+    direct, synced = os.path.join(tmp, "direct"), os.path.join(tmp, "synced")
+    trace = os.path.join(tmp, "k.pfw.gz")
+    script = ("dd if=/dev/zero of=%s bs=%d count=%d oflag=direct status=none && "
+              "dd if=/dev/zero of=%s bs=1M count=8 conv=fsync status=none" % (direct, BS, N, synced))
+    r = run([RUNTIME, "-o", trace, obj, "--", "sh", "-c", script])
+    check(r.returncode == 0, "runtime: " + r.stderr)
+    t = Trace(trace)
+    check(not t.errors, "format: %s" % t.errors[:3])
+    check(t.end["args"]["dropped"] == 0, "nothing dropped")
+    byid = {e["id"]: e for e in t.events}
+    blocks = t.select(cat="kernel", name="block_rq")
+    dev = os.stat(direct).st_dev
+
+    writes = t.select(cat="sys", name="write", path=direct)
+    check(len(writes) == N, "O_DIRECT writes: %d, want %d" % (len(writes), N))
+    for w in writes:
+        under = [b for b in blocks if b["args"]["p_idx"] == w["id"]]
+        check(sum(b["args"]["bytes"] for b in under) == BS,
+              "block requests under write id %d: %d bytes, want %d"
+              % (w["id"], sum(b["args"]["bytes"] for b in under), BS))
+        check(all(b["pid"] == w["pid"] and b["tid"] == w["tid"] and b["args"]["level"] == 3
+                  for b in under), "issued by the writing thread, level 3 under POSIX write")
+        check(all(b["ts"] >= w["ts"] and b["ts"] + b["dur"] <= w["ts"] + w["dur"] for b in under),
+              "block requests inside the write in time")
+
+    fs = t.select(cat="sys", name="fsync", path=synced)
+    check(len(fs) == 1, "one fsync on the synced file")
+    if fs:
+        under = [b for b in blocks if b["args"]["p_idx"] == fs[0]["id"]]
+        check(sum(b["args"]["bytes"] for b in under) >= 8 << 20,
+              "fsync's requests carry the 8 MiB: %d" % sum(b["args"]["bytes"] for b in under))
+        check(all(b["pid"] == fs[0]["pid"] for b in under), "fsync's requests tied to dd")
+        syncs = [e for e in t.select(cat="kernel", name="ext4_sync_file") if e["args"]["p_idx"] == fs[0]["id"]]
+        check(len(syncs) == 1 and syncs[0]["args"]["ino"] == os.stat(synced).st_ino,
+              "ext4_sync_file under fsync with the file's inode")
+
+    ino = os.stat(synced).st_ino
+    adds = [e for e in t.select(cat="kernel", name="page_cache_add") if e["args"]["i_ino"] == ino]
+    check(adds and all(byid[e["args"]["p_idx"]]["cat"] in ("sys", "POSIX") for e in adds),
+          "page-cache adds of the buffered file, nested under its writes")
+    check(all(e["pid"] in {w["pid"] for w in t.select(cat="sys")} for e in t.select(cat="kernel")),
+          "every kernel event belongs to a traced process")
+done()
