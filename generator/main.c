@@ -161,7 +161,8 @@ int main(int argc, char **argv)
 		size_t n = 0, aliases = 0;
 
 		for (size_t i = 0; i < spec.nprobes; i++) {
-			if (spec.groups[spec.probes[i].group].skipped)
+			if (spec.groups[spec.probes[i].group].skipped ||
+			    spec.probes[i].pattern)
 				continue;
 			spec.probes[i].alias_of >= 0 ? aliases++ : n++;
 		}

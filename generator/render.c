@@ -227,7 +227,8 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 
 		/* Another name of a function already probed, or a library
 		 * not installed here (--skip-missing). */
-		if (p->alias_of >= 0 || spec->groups[p->group].skipped)
+		if (p->alias_of >= 0 || p->pattern ||
+		    spec->groups[p->group].skipped)
 			continue;
 		slots_of(p, &s);
 		err = render_capture(&caps, t_cap, p, &s, nprobes)

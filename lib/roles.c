@@ -37,6 +37,8 @@ static const char *const mech_names[] = {
 	[DC_MECH_SYSCALL] = "syscall",
 	[DC_MECH_UPROBE] = "uprobe",
 	[DC_MECH_TRACEPOINT] = "tracepoint",
+	[DC_MECH_KFUNC] = "kfunc",
+	[DC_MECH_USDT] = "usdt",
 };
 
 static const char *const loss_names[DC_LOSS_NR] = {

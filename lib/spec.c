@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "spec.h"
 #include "syscalls.h"
 #include "tpformat.h"
+#include "usdt.h"
 
 void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
 		   const char *fmt, ...)
@@ -81,7 +83,7 @@ static bool valid_ident(const char *s, size_t max)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!(s[i] == '_' || s[i] == '.' || s[i] == '@' ||
-		      (s[i] >= '0' && s[i] <= '9') ||
+		      s[i] == ':' || (s[i] >= '0' && s[i] <= '9') ||
 		      (s[i] >= 'a' && s[i] <= 'z') ||
 		      (s[i] >= 'A' && s[i] <= 'Z')))
 			return false;
@@ -198,6 +200,17 @@ static int parse_names(struct parse *p, yaml_node_t *n, const char *what,
 		if (!out[(*count)++])
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+static int grow_probes(struct dc_spec *spec)
+{
+	struct dc_spec_probe *v =
+	    realloc(spec->probes, (spec->nprobes + 64) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	spec->probes = v;
 	return 0;
 }
 
@@ -394,15 +407,9 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		free_probe(&pr);
 		return -EINVAL;
 	}
-	if (spec->nprobes % 64 == 0) {
-		struct dc_spec_probe *v2 =
-		    realloc(spec->probes, (spec->nprobes + 64) * sizeof(*v2));
-
-		if (!v2) {
-			free_probe(&pr);
-			return -ENOMEM;
-		}
-		spec->probes = v2;
+	if (spec->nprobes % 64 == 0 && grow_probes(spec)) {
+		free_probe(&pr);
+		return -ENOMEM;
 	}
 	spec->probes[spec->nprobes++] = pr;
 	return 0;
@@ -451,10 +458,11 @@ static int add_group(struct parse *p, yaml_node_t *root)
 				continue;
 			g.mech = dc_mech_parse(v);
 			if (g.mech <= 0)
-				dc_spec_error(spec, &vloc,
-					      "unknown mechanism '%s' (known: "
-					      "syscall, uprobe, tracepoint)",
-					      v);
+				dc_spec_error(
+				    spec, &vloc,
+				    "unknown mechanism '%s' (known: "
+				    "syscall, uprobe, tracepoint, kfunc, usdt)",
+				    v);
 		} else if (!strcmp(key, "target")) {
 			g.target_loc = vloc;
 			if ((v = scalar(p, val, "'target'")))
@@ -472,13 +480,17 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		dc_spec_error(spec, &g.loc, "spec has no 'layer'");
 	if (!mech_node)
 		dc_spec_error(spec, &g.loc, "spec has no 'mechanism'");
-	if (g.mech == DC_MECH_UPROBE && !g.target)
+	if ((g.mech == DC_MECH_UPROBE || g.mech == DC_MECH_USDT) && !g.target)
 		dc_spec_error(
 		    spec, &g.loc,
-		    "mechanism 'uprobe' needs a 'target' library or binary");
-	if (g.mech == DC_MECH_SYSCALL && g.target)
+		    "mechanism '%s' needs a 'target' library or binary",
+		    dc_mech_name(g.mech));
+	if ((g.mech == DC_MECH_SYSCALL || g.mech == DC_MECH_KFUNC ||
+	     g.mech == DC_MECH_TRACEPOINT) &&
+	    g.target)
 		dc_spec_error(spec, &g.target_loc,
-			      "mechanism 'syscall' takes no 'target'");
+			      "mechanism '%s' takes no 'target'",
+			      dc_mech_name(g.mech));
 	if (g.target && strlen(g.target) >= DC_TARGET_MAX)
 		dc_spec_error(spec, &g.target_loc,
 			      "target is longer than %d bytes",
@@ -601,6 +613,8 @@ static const struct dc_spec_probe *find_dup(const struct dc_spec *spec,
 			continue;
 		if (ga->mech == DC_MECH_SYSCALL && a->nr >= 0 && a->nr == b->nr)
 			return b;
+		if (ga->mech == DC_MECH_KFUNC && !strcmp(a->symbol, b->symbol))
+			return b;
 		if (ga->mech == DC_MECH_UPROBE &&
 		    !strcmp(a->symbol, b->symbol) &&
 		    !strcmp(ga->path, gb->path))
@@ -617,6 +631,115 @@ static bool same_shape(const struct dc_spec_probe *a,
 }
 
 /* Load each distinct target library once. */
+static bool is_pattern(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static bool listed(const struct dc_spec *spec, size_t group, const char *name)
+{
+	for (size_t i = 0; i < spec->nprobes; i++)
+		if (spec->probes[i].group == group &&
+		    !spec->probes[i].pattern &&
+		    !strcmp(spec->probes[i].symbol, name))
+			return true;
+	return false;
+}
+
+/*
+ * A probe named by a glob pattern ("app_step_*") stands for every function
+ * of its target that matches, each traced with the pattern's roles. The
+ * matches are added as probes of their own; a pattern matching nothing is
+ * an error, since it is most likely a typo.
+ */
+static int expand_patterns(struct dc_spec *spec, size_t gi,
+			   const struct dc_elf_syms *syms)
+{
+	size_t n = spec->nprobes;
+
+	for (size_t i = 0; i < n; i++) {
+		struct dc_spec_probe *pr = &spec->probes[i];
+		int matched = 0;
+
+		if (pr->group != gi || !is_pattern(pr->symbol))
+			continue;
+		pr->pattern = true;
+		for (size_t k = 0; k < syms->n; k++) {
+			const struct dc_elf_sym *s = &syms->v[k];
+			struct dc_spec_probe cp;
+
+			if (fnmatch(spec->probes[i].symbol, s->name, 0) ||
+			    s->ifunc || strlen(s->name) >= DC_NAME_MAX ||
+			    listed(spec, gi, s->name))
+				continue;
+			cp = spec->probes[i];
+			cp.pattern = false;
+			cp.name = strdup(s->name);
+			cp.symbol = strdup(s->name);
+			cp.aliases = NULL;
+			cp.naliases = 0;
+			cp.proto = NULL;
+			if (!cp.name || !cp.symbol ||
+			    (spec->nprobes % 64 == 0 && grow_probes(spec))) {
+				free(cp.name);
+				free(cp.symbol);
+				return -ENOMEM;
+			}
+			spec->probes[spec->nprobes++] = cp;
+			matched++;
+		}
+		if (!matched)
+			dc_spec_error(spec, &spec->probes[i].symbol_loc,
+				      "pattern '%s' matches no function of %s",
+				      spec->probes[i].symbol,
+				      spec->groups[gi].path);
+	}
+	return 0;
+}
+
+/* Each probe names "provider:name" of a note in the target, and captures
+ * no more arguments than the note has. */
+static void check_usdt_group(struct dc_spec *spec, size_t gi)
+{
+	const struct dc_spec_group *g = &spec->groups[gi];
+	struct dc_usdt_note *notes;
+	size_t n;
+	int err = dc_usdt_notes(g->path, &notes, &n);
+
+	if (err) {
+		dc_spec_error(spec, &g->target_loc, "target '%s' (%s): %s",
+			      g->target, g->path,
+			      err == -ENOEXEC ? "not a 64-bit ELF file"
+					      : strerror(-err));
+		return;
+	}
+	for (size_t i = 0; i < spec->nprobes; i++) {
+		const struct dc_spec_probe *pr = &spec->probes[i];
+		const char *colon = strchr(pr->symbol, ':');
+		int nargs = -1;
+
+		if (pr->group != gi)
+			continue;
+		for (size_t k = 0; colon && k < n && nargs < 0; k++)
+			if (!strncmp(notes[k].provider, pr->symbol,
+				     colon - pr->symbol) &&
+			    !notes[k].provider[colon - pr->symbol] &&
+			    !strcmp(notes[k].name, colon + 1))
+				nargs = dc_usdt_nargs(&notes[k]);
+		if (nargs < 0)
+			dc_spec_error(spec, &pr->symbol_loc,
+				      "no USDT probe '%s' in %s (name it "
+				      "provider:name; %zu notes there)",
+				      pr->symbol, g->path, n);
+		else if (pr->nargs > nargs)
+			dc_spec_error(spec, &pr->loc,
+				      "USDT probe '%s' has %d arguments, the "
+				      "spec names %d",
+				      pr->symbol, nargs, pr->nargs);
+	}
+	free(notes);
+}
+
 static int check_uprobes(struct dc_spec *spec)
 {
 	for (size_t gi = 0; gi < spec->ngroups; gi++) {
@@ -624,7 +747,8 @@ static int check_uprobes(struct dc_spec *spec)
 		struct dc_elf_syms syms;
 		int err;
 
-		if (g->mech != DC_MECH_UPROBE || !g->target)
+		if ((g->mech != DC_MECH_UPROBE && g->mech != DC_MECH_USDT) ||
+		    !g->target)
 			continue;
 		err = dc_resolve_library(g->target, g->path, sizeof(g->path));
 		if (err && spec->skip_missing) {
@@ -644,6 +768,10 @@ static int check_uprobes(struct dc_spec *spec)
 				      g->target);
 			continue;
 		}
+		if (g->mech == DC_MECH_USDT) {
+			check_usdt_group(spec, gi);
+			continue;
+		}
 		err = dc_elf_syms_load(g->path, &syms);
 		if (err) {
 			dc_spec_error(spec, &g->target_loc,
@@ -653,11 +781,15 @@ static int check_uprobes(struct dc_spec *spec)
 						      : strerror(-err));
 			continue;
 		}
+		if (expand_patterns(spec, gi, &syms)) {
+			dc_elf_syms_free(&syms);
+			return -ENOMEM;
+		}
 		for (size_t i = 0; i < spec->nprobes; i++) {
 			struct dc_spec_probe *pr = &spec->probes[i];
 			const struct dc_elf_sym *s;
 
-			if (pr->group != gi)
+			if (pr->group != gi || pr->pattern)
 				continue;
 			s = dc_elf_syms_find(&syms, pr->symbol);
 			if (!s) {
@@ -696,17 +828,25 @@ static int check_uprobes(struct dc_spec *spec)
 	return 0;
 }
 
-static bool btf_has_tracepoint(const char *event)
+/* The running kernel's BTF, loaded once; NULL when it has none. */
+static struct btf *vmlinux_btf(void)
 {
 	static struct btf *vmlinux;
 	static bool tried;
-	const char *name = strchr(event, '/');
-	char t[128];
 
 	if (!tried) {
 		tried = true;
 		vmlinux = btf__load_vmlinux_btf();
 	}
+	return vmlinux;
+}
+
+static bool btf_has_tracepoint(const char *event)
+{
+	struct btf *vmlinux = vmlinux_btf();
+	const char *name = strchr(event, '/');
+	char t[128];
+
 	if (!vmlinux || !name)
 		return true; /* cannot tell: the runtime will */
 	snprintf(t, sizeof(t), "btf_trace_%s", name + 1);
@@ -780,12 +920,43 @@ static void check_tracepoints(struct dc_spec *spec)
 	free(fmt);
 }
 
+/* Kernel functions: named in the kernel's BTF; arguments are kernel
+ * values, so roles that read user memory do not apply. */
+static void check_kfuncs(struct dc_spec *spec)
+{
+	struct btf *vmlinux = vmlinux_btf();
+
+	for (size_t i = 0; i < spec->nprobes; i++) {
+		struct dc_spec_probe *pr = &spec->probes[i];
+
+		if (spec->groups[pr->group].mech != DC_MECH_KFUNC)
+			continue;
+		if (vmlinux && btf__find_by_name_kind(vmlinux, pr->symbol,
+						      BTF_KIND_FUNC) < 0)
+			dc_spec_error(
+			    spec, &pr->symbol_loc,
+			    "no kernel function '%s' in this kernel's BTF",
+			    pr->symbol);
+		for (int a = 0; a < pr->nargs; a++)
+			if (pr->arg_role[a] == DC_ROLE_PATH ||
+			    pr->arg_role[a] == DC_ROLE_STREAM ||
+			    pr->arg_role[a] == DC_ROLE_HANDLE_OUT ||
+			    pr->arg_role[a] == DC_ROLE_HANDLE_REF)
+				dc_spec_error(spec, &pr->loc,
+					      "role '%s' reads user memory: "
+					      "not for kernel function '%s'",
+					      dc_role_name(pr->arg_role[a]),
+					      pr->symbol);
+	}
+}
+
 int dc_spec_check(struct dc_spec *spec)
 {
 	int errs = spec->nerrors;
 
 	check_uprobes(spec);
 	check_tracepoints(spec);
+	check_kfuncs(spec);
 	for (size_t i = 0; i < spec->nprobes; i++) {
 		struct dc_spec_probe *pr = &spec->probes[i];
 		const struct dc_spec_group *g = &spec->groups[pr->group];

@@ -31,6 +31,7 @@ struct dc_spec_probe {
 	uint64_t offset; /* uprobes: file offset, set by dc_spec_check() */
 	int nr;		 /* syscalls: number, set by dc_spec_check() */
 	int alias_of;	 /* index of the probe at the same address, or -1 */
+	bool pattern;	 /* a glob standing for the probes it was expanded to */
 	/* mechanism tracepoint */
 	char *event;		  /* "group/name" */
 	char *end;		  /* completing event, or NULL */

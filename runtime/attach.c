@@ -225,6 +225,135 @@ cleanup:
 	return err;
 }
 
+struct kmulti_ctx {
+	struct dc_rt *rt;
+	struct bpf_program *entry, *exit;
+	struct dc_probe **probes;
+	const char **syms;
+	__u64 *cookies;
+};
+
+static struct bpf_link *kmulti(struct kmulti_ctx *k, struct bpf_program *p,
+			       size_t from, size_t n, bool ret)
+{
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = k->syms + from,
+		    .cookies = k->cookies + from, .cnt = n, .retprobe = ret);
+
+	return bpf_program__attach_kprobe_multi_opts(p, NULL, &opts);
+}
+
+static int kmulti_attach(void *arg, size_t from, size_t n)
+{
+	struct kmulti_ctx *k = arg;
+	struct bpf_link *lx, *le;
+	int err;
+
+	lx = kmulti(k, k->exit, from, n, true);
+	if (!lx)
+		return -errno;
+	le = kmulti(k, k->entry, from, n, false);
+	if (!le) {
+		err = -errno;
+		bpf_link__destroy(lx);
+		return err;
+	}
+	for (size_t i = from; i < from + n; i++)
+		k->probes[i]->attached = true;
+	return add_link(k->rt, lx) ?: add_link(k->rt, le);
+}
+
+static void kmulti_refused(void *arg, size_t i, int err)
+{
+	struct kmulti_ctx *k = arg;
+	const struct dc_probe_desc *d = k->probes[i]->d;
+
+	dc_warn("%s %s: the kernel refused a kprobe on %s: %s%s; not traced",
+		d->layer, d->name, d->symbol, strerror(-err),
+		err == -ENOENT || err == -EOPNOTSUPP
+		    ? " (a kernel without CONFIG_KPROBES, or a function it "
+		      "cannot probe)"
+		    : "");
+}
+
+/* Kernel functions: one kprobe.multi pair over all of them, by name. */
+static int attach_kfuncs(struct dc_rt *rt)
+{
+	static const struct dc_bisect_ops ops = { kmulti_attach,
+						  kmulti_refused };
+	struct kmulti_ctx k = { .rt = rt };
+	size_t n = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		n += rt->probes[i].d->mech == DC_MECH_KFUNC;
+	if (!n)
+		return 0;
+	k.entry = prog(rt, "dc_kprobe_entry");
+	k.exit = prog(rt, "dc_kprobe_exit");
+	k.probes = calloc(n, sizeof(*k.probes));
+	k.syms = calloc(n, sizeof(*k.syms));
+	k.cookies = calloc(n, sizeof(*k.cookies));
+	if (!k.entry || !k.exit || !k.probes || !k.syms || !k.cookies) {
+		err = k.entry && k.exit ? -ENOMEM : -ENOENT;
+		goto cleanup;
+	}
+	n = 0;
+	for (size_t i = 0; i < rt->nprobes; i++) {
+		if (rt->probes[i].d->mech != DC_MECH_KFUNC)
+			continue;
+		k.probes[n] = &rt->probes[i];
+		k.syms[n] = rt->probes[i].d->symbol;
+		k.cookies[n++] = rt->probes[i].d->id;
+	}
+	err = dc_attach_bisect(&ops, &k, 0, n);
+cleanup:
+	free(k.probes);
+	free(k.syms);
+	free(k.cookies);
+	return err;
+}
+
+/* USDT: libbpf decodes each site's argument specs; the cookie is the id. */
+static int attach_usdts(struct dc_rt *rt)
+{
+	struct bpf_program *p = NULL;
+
+	for (size_t i = 0; i < rt->nprobes; i++) {
+		const struct dc_probe_desc *d = rt->probes[i].d;
+		LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = d->id);
+		char path[DC_TARGET_MAX], provider[DC_NAME_MAX];
+		const char *colon = strchr(d->symbol, ':');
+		struct bpf_link *l;
+		int err;
+
+		if (d->mech != DC_MECH_USDT)
+			continue;
+		if (!p && !(p = prog(rt, "dc_usdt")))
+			return -ENOENT;
+		if (!colon || resolve_target(d, path, sizeof(path))) {
+			dc_warn("%s %s: target %s not found; not traced",
+				d->layer, d->name, d->target);
+			continue;
+		}
+		snprintf(provider, sizeof(provider), "%.*s",
+			 (int)(colon - d->symbol), d->symbol);
+		l = bpf_program__attach_usdt(p, -1, path, provider, colon + 1,
+					     &opts);
+		if (!l) {
+			dc_warn("%s %s: cannot attach USDT %s in %s: %s; not "
+				"traced",
+				d->layer, d->name, d->symbol, path,
+				strerror(errno));
+			continue;
+		}
+		err = add_link(rt, l);
+		if (err)
+			return err;
+		rt->probes[i].attached = true;
+	}
+	return 0;
+}
+
 static int tp_field(const struct dc_tp_format *fmt, const char *name,
 		    struct dc_tp_field *out)
 {
@@ -335,7 +464,8 @@ int dc_attach_all(struct dc_rt *rt)
 	/* Process tracking first, so no fork of a traced process is missed. */
 	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
 	      attach_prog(rt, "dc_exit_task") ?: attach_syscalls(rt) ?:
-	      attach_uprobes(rt) ?: attach_tracepoints(rt);
+	      attach_uprobes(rt) ?: attach_tracepoints(rt) ?:
+	      attach_kfuncs(rt) ?: attach_usdts(rt);
 	if (err)
 		return err;
 	for (size_t i = 0; i < rt->nprobes; i++)

@@ -198,7 +198,8 @@ static void add_time(struct dc_pfw *w, struct dc_buf *b, uint64_t ts,
 	dc_buf_adds(b, ",\"ts\":");
 	dc_buf_add_i64(b, start / 1000);
 	dc_buf_adds(b, ",\"dur\":");
-	dc_buf_add_i64(b, (end + 999) / 1000 - start / 1000);
+	/* A point (USDT, the start and end markers) stays a point. */
+	dc_buf_add_i64(b, dur ? (end + 999) / 1000 - start / 1000 : 0);
 }
 
 static const char *role_key(int role)
@@ -259,8 +260,11 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		else
 			dc_buf_add_u64(b, c->val[i]);
 	}
-	if (d->mech == DC_MECH_TRACEPOINT) {
-		if (d->size_slot >= 0 && d->size_slot < DC_CAPTURE) {
+	/* Tracepoints and USDT probes are points or kernel work: no return
+	 * value. */
+	if (d->mech == DC_MECH_TRACEPOINT || d->mech == DC_MECH_USDT) {
+		if (d->mech == DC_MECH_TRACEPOINT && d->size_slot >= 0 &&
+		    d->size_slot < DC_CAPTURE) {
 			dc_buf_adds(b, ",\"size\":");
 			dc_buf_add_u64(b, c->val[d->size_slot]);
 		}

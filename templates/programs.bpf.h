@@ -8,6 +8,10 @@
 #define DATACRUMBS_PROGRAMS_BPF_H
 
 #include "datacrumbs.bpf.h"
+/* libbpf's USDT argument decoding; our pt_regs has the kernel's names. */
+#define __VMLINUX_H__
+#include <stdbool.h>
+#include <bpf/usdt.bpf.h>
 
 /* Sign-extend the slots holding a C int: the register's upper half is
  * undefined for them. */
@@ -48,8 +52,7 @@ static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a)
 	return dc_enter(probe, v, sfd);
 }
 
-SEC("uprobe.multi")
-int dc_uprobe_entry(struct pt_regs *ctx)
+static __always_inline int dc_regs_entry(struct pt_regs *ctx)
 {
 	__u32 probe = bpf_get_attach_cookie(ctx);
 	__u64 a[6] = { ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9 };
@@ -59,8 +62,7 @@ int dc_uprobe_entry(struct pt_regs *ctx)
 	return dc_capture_enter(probe, a);
 }
 
-SEC("uretprobe.multi")
-int dc_uprobe_exit(struct pt_regs *ctx)
+static __always_inline int dc_regs_exit(struct pt_regs *ctx)
 {
 	__u32 probe = bpf_get_attach_cookie(ctx);
 	const struct dc_capture *c;
@@ -72,6 +74,32 @@ int dc_uprobe_exit(struct pt_regs *ctx)
 	if (c->ret_int)
 		ret = (int)ret;
 	return dc_exit(probe, ret, c);
+}
+
+/* Functions in user space (uprobes) and in the kernel (kprobes) pass
+ * arguments the same way; one body serves both. */
+SEC("uprobe.multi")
+int dc_uprobe_entry(struct pt_regs *ctx)
+{
+	return dc_regs_entry(ctx);
+}
+
+SEC("uretprobe.multi")
+int dc_uprobe_exit(struct pt_regs *ctx)
+{
+	return dc_regs_exit(ctx);
+}
+
+SEC("kprobe.multi")
+int dc_kprobe_entry(struct pt_regs *ctx)
+{
+	return dc_regs_entry(ctx);
+}
+
+SEC("kretprobe.multi")
+int dc_kprobe_exit(struct pt_regs *ctx)
+{
+	return dc_regs_exit(ctx);
 }
 
 static __always_inline __u32 dc_sys_probe(long nr)
@@ -264,6 +292,45 @@ int dc_tracepoint(void *ctx)
 		dc_tp_emit(&o, probe, now);
 	else if (bpf_map_update_elem(&dc_tp_pending, &key, &o, BPF_ANY))
 		dc_lose(probe, DC_LOSS_STATE);
+	return 0;
+}
+
+/* A USDT probe is a point, not a call: one event of no duration, nested
+ * under the traced call it fires in. */
+SEC("usdt")
+int dc_usdt(struct pt_regs *ctx)
+{
+	__u32 probe = bpf_usdt_cookie(ctx);
+	const struct dc_capture *c;
+	struct dc_tp_open o = {};
+	__u64 id = bpf_get_current_pid_tgid();
+	struct dc_thread *t;
+	long v;
+
+	if (probe >= DC_NPROBES || !dc_traced(id >> 32))
+		return 0;
+	c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
+	for (int i = 0; i < DC_CAPTURE; i++) {
+		if (i >= c->nslots)
+			break;
+		if (!bpf_usdt_arg(ctx, c->slot_arg[i], &v))
+			o.val[i] = v;
+	}
+	o.ts = bpf_ktime_get_ns();
+	o.pid = id >> 32;
+	o.tid = (__u32)id;
+	o.level = 1;
+	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0, 0);
+	if (t) {
+		__u32 d = t->depth;
+
+		o.seq = ++t->next_seq;
+		if (d > 0 && d <= DC_MAX_DEPTH) {
+			o.level = d + 1;
+			o.parent_seq = t->f[(d - 1) & (DC_MAX_DEPTH - 1)].seq;
+		}
+	}
+	dc_tp_emit(&o, probe, o.ts);
 	return 0;
 }
 

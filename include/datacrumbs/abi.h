@@ -32,6 +32,8 @@ enum dc_mech {
 	DC_MECH_SYSCALL = 1, /* raw sys_enter / sys_exit, by syscall number */
 	DC_MECH_UPROBE = 2,  /* uprobe.multi + uretprobe.multi on a library */
 	DC_MECH_TRACEPOINT = 3, /* a kernel tracepoint, or a begin/end pair */
+	DC_MECH_KFUNC = 4,	/* kprobe.multi + kretprobe.multi */
+	DC_MECH_USDT = 5,	/* a USDT probe (an instant) */
 };
 
 /* What an argument slot holds. */
