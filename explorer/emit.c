@@ -10,6 +10,7 @@
 #include "explore.h"
 #include "libpath.h"
 #include "roles.h"
+#include "usdt.h"
 
 static int scalar(yaml_emitter_t *e, const char *v)
 {
@@ -115,27 +116,85 @@ static const char *spec_target(const struct xp_target *t)
 	return t->path;
 }
 
-static int emit_group(yaml_emitter_t *e, const struct xp_target *t,
-		      const char *layer)
+int xp_doc_begin(yaml_emitter_t *e, const char *layer, const char *mech,
+		 const char *target)
 {
 	yaml_event_t ev;
-	int err;
 
 	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);
 	if (!yaml_emitter_emit(e, &ev))
 		return -EIO;
-	err = map(e, true, false) ?: scalar(e, "layer") ?: scalar(e, layer) ?:
-	      scalar(e, "mechanism") ?: scalar(e, "uprobe") ?:
-	      scalar(e, "target") ?: scalar(e, spec_target(t)) ?:
-	      scalar(e, "probes") ?: seq(e, true, false);
-	for (size_t i = 0; i < t->nfuncs && !err; i++)
-		if (!t->funcs[i].refused && !strcmp(t->funcs[i].layer, layer))
-			err = emit_func(e, &t->funcs[i]);
-	err = err ?: seq(e, false, false) ?: map(e, false, false);
+	return map(e, true, false) ?: scalar(e, "layer") ?: scalar(e, layer) ?:
+	       scalar(e, "mechanism") ?: scalar(e, mech) ?:
+	       (target ? scalar(e, "target") ?: scalar(e, target) : 0) ?:
+	       scalar(e, "probes") ?: seq(e, true, false);
+}
+
+int xp_doc_end(yaml_emitter_t *e)
+{
+	yaml_event_t ev;
+	int err = seq(e, false, false) ?: map(e, false, false);
+
 	if (err)
 		return err;
 	yaml_document_end_event_initialize(&ev, 1);
 	return yaml_emitter_emit(e, &ev) ? 0 : -EIO;
+}
+
+/* One probe as a flow mapping: @kv holds key, value pairs (a NULL value
+ * is left out); @list_key, if set, takes the list @list. */
+int xp_probe(yaml_emitter_t *e, const char *const *kv, const char *list_key,
+	     char *const *list, int nlist)
+{
+	int err = map(e, true, true);
+
+	for (int i = 0; kv[i] && !err; i += 2)
+		if (kv[i + 1])
+			err = scalar(e, kv[i]) ?: scalar(e, kv[i + 1]);
+	if (!err && list_key && nlist) {
+		err = scalar(e, list_key) ?: seq(e, true, true);
+		for (int i = 0; i < nlist && !err; i++)
+			err = scalar(e, list[i]);
+		err = err ?: seq(e, false, true);
+	}
+	return err ?: map(e, false, true);
+}
+
+static int emit_group(yaml_emitter_t *e, const struct xp_target *t,
+		      const char *layer)
+{
+	int err = xp_doc_begin(e, layer, "uprobe", spec_target(t));
+
+	for (size_t i = 0; i < t->nfuncs && !err; i++)
+		if (!t->funcs[i].refused && !strcmp(t->funcs[i].layer, layer))
+			err = emit_func(e, &t->funcs[i]);
+	return err ?: xp_doc_end(e);
+}
+
+/* Each provider:name once (libbpf attaches every site of it). */
+static int emit_usdt(yaml_emitter_t *e, const struct xp_target *t)
+{
+	int err = xp_doc_begin(e, t->layer, "usdt", spec_target(t));
+
+	for (size_t i = 0; i < t->nnotes && !err; i++) {
+		char name[160], proto[320];
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(t->notes[k].provider,
+				       t->notes[i].provider) &&
+			       !strcmp(t->notes[k].name, t->notes[i].name);
+		if (seen)
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", t->notes[i].provider,
+			 t->notes[i].name);
+		snprintf(proto, sizeof(proto), "%d args: %s",
+			 dc_usdt_nargs(&t->notes[i]), t->notes[i].args);
+		const char *kv[] = { "name", name, "proto", proto, NULL };
+
+		err = xp_probe(e, kv, NULL, NULL, 0);
+	}
+	return err ?: xp_doc_end(e);
 }
 
 static void header(FILE *out, const struct xp_target *t, bool checked)
@@ -166,11 +225,36 @@ static void header(FILE *out, const struct xp_target *t, bool checked)
 				strerror(t->funcs[i].refused_err));
 }
 
+int xp_out_begin(yaml_emitter_t *e, FILE *out)
+{
+	yaml_event_t ev;
+
+	if (!yaml_emitter_initialize(e))
+		return -ENOMEM;
+	yaml_emitter_set_output_file(e, out);
+	yaml_emitter_set_width(e, -1);
+	yaml_emitter_set_unicode(e, 1);
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	return yaml_emitter_emit(e, &ev) ? 0 : -EIO;
+}
+
+int xp_out_end(yaml_emitter_t *e, int err)
+{
+	yaml_event_t ev;
+
+	if (!err) {
+		yaml_stream_end_event_initialize(&ev);
+		if (!yaml_emitter_emit(e, &ev) || !yaml_emitter_flush(e))
+			err = -EIO;
+	}
+	yaml_emitter_delete(e);
+	return err;
+}
+
 int xp_emit(FILE *out, struct xp_target *targets, size_t n, bool checked)
 {
 	yaml_emitter_t e;
-	yaml_event_t ev;
-	int err = 0;
+	int err;
 
 	fprintf(
 	    out,
@@ -178,14 +262,7 @@ int xp_emit(FILE *out, struct xp_target *targets, size_t n, bool checked)
 	    DC_VERSION);
 	for (size_t i = 0; i < n; i++)
 		header(out, &targets[i], checked);
-	if (!yaml_emitter_initialize(&e))
-		return -ENOMEM;
-	yaml_emitter_set_output_file(&e, out);
-	yaml_emitter_set_width(&e, -1);
-	yaml_emitter_set_unicode(&e, 1);
-	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-	if (!yaml_emitter_emit(&e, &ev))
-		err = -EIO;
+	err = xp_out_begin(&e, out);
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct xp_target *t = &targets[i];
 
@@ -199,12 +276,8 @@ int xp_emit(FILE *out, struct xp_target *targets, size_t n, bool checked)
 			if (!seen)
 				err = emit_group(&e, t, t->funcs[f].layer);
 		}
+		if (!err && t->nnotes)
+			err = emit_usdt(&e, t);
 	}
-	if (!err) {
-		yaml_stream_end_event_initialize(&ev);
-		if (!yaml_emitter_emit(&e, &ev) || !yaml_emitter_flush(&e))
-			err = -EIO;
-	}
-	yaml_emitter_delete(&e);
-	return err;
+	return xp_out_end(&e, err);
 }

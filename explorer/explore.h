@@ -8,6 +8,9 @@
 #include <stdint.h>
 
 #include <datacrumbs/abi.h>
+#include <yaml.h>
+
+#include "usdt.h"
 
 /* A function's prototype, from the library's headers. */
 struct xp_param {
@@ -50,10 +53,12 @@ struct xp_target {
 	char build_id[41]; /* hex, or "" */
 	struct xp_func *funcs;
 	size_t nfuncs;
-	size_t found;	   /* functions before filtering */
-	size_t ifuncs;	   /* IFUNC resolvers left out */
-	const char *layer; /* default layer */
-	char soname[256];  /* DT_SONAME, or "" */
+	size_t found;		    /* functions before filtering */
+	size_t ifuncs;		    /* IFUNC resolvers left out */
+	const char *layer;	    /* default layer */
+	char soname[256];	    /* DT_SONAME, or "" */
+	struct dc_usdt_note *notes; /* --usdt */
+	size_t nnotes;
 };
 
 struct xp_filter {
@@ -85,7 +90,17 @@ void xp_infer(struct xp_func *fn);
 /* check.c: attach every function of @t for real; mark the refused. */
 int xp_check(struct xp_target *t, size_t *refused);
 
-/* emit.c */
+/* emit.c: specs through libyaml's emitter. */
 int xp_emit(FILE *out, struct xp_target *targets, size_t n, bool checked);
+int xp_out_begin(yaml_emitter_t *e, FILE *out);
+int xp_out_end(yaml_emitter_t *e, int err);
+int xp_doc_begin(yaml_emitter_t *e, const char *layer, const char *mech,
+		 const char *target);
+int xp_doc_end(yaml_emitter_t *e);
+int xp_probe(yaml_emitter_t *e, const char *const *kv, const char *list_key,
+	     char *const *list, int nlist);
+
+/* kernel.c: --kernel */
+int xp_kernel(FILE *out, const struct xp_filter *f);
 
 #endif

@@ -308,6 +308,8 @@ void xp_target_free(struct xp_target *t)
 		free(fn->aliases);
 	}
 	free(t->funcs);
+	free(t->notes);
 	t->funcs = NULL;
-	t->nfuncs = 0;
+	t->notes = NULL;
+	t->nfuncs = t->nnotes = 0;
 }

@@ -31,6 +31,9 @@ static const char usage[] =
     "library\n"
     "  -c, --check           attach every probe now; leave out what the kernel "
     "refuses\n"
+    "  -u, --usdt            also list the targets' USDT probes (any "
+    "provider)\n"
+    "  -k, --kernel          list syscalls and I/O tracepoints (no TARGET)\n"
     "  -o, --output FILE     write to FILE (default: standard output)\n"
     "  -h, --help            show this help\n";
 
@@ -41,6 +44,8 @@ struct opts {
 	int ncargs;
 	struct xp_filter filter;
 	bool check;
+	bool usdt;
+	bool kernel;
 	const char *output;
 };
 
@@ -64,13 +69,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "layer", required_argument, NULL, 'l' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "usdt", no_argument, NULL, 'u' },
+		{ "kernel", no_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	int opt, err = 0;
 
-	while (!err && (opt = getopt_long(argc, argv, "H:I:D:m:x:l:aco:h",
+	while (!err && (opt = getopt_long(argc, argv, "H:I:D:m:x:l:acukho:",
 					  lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'H': err = push(&o->headers, &o->nheaders, optarg); break;
@@ -96,12 +103,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'a': o->filter.all = true; break;
 		case 'c': o->check = true; break;
+		case 'u': o->usdt = true; break;
+		case 'k': o->kernel = true; break;
 		case 'o': o->output = optarg; break;
 		case 'h': printf(usage, dc_prog()); exit(0);
 		default: fprintf(stderr, usage, dc_prog()); return -EINVAL;
 		}
 	}
-	if (!err && optind == argc) {
+	if (!err && optind == argc && !o->kernel) {
 		fprintf(stderr, usage, dc_prog());
 		return -EINVAL;
 	}
@@ -160,6 +169,12 @@ int main(int argc, char **argv)
 		t->arg = argv[i];
 		if (xp_load(t, &o.filter))
 			goto cleanup;
+		if (o.usdt &&
+		    (err = dc_usdt_notes(t->path, &t->notes, &t->nnotes))) {
+			dc_err("%s: cannot read USDT notes: %s", t->path,
+			       strerror(-err));
+			goto cleanup;
+		}
 		for (size_t f = 0; f < t->nfuncs; f++) {
 			struct xp_func *fn = &t->funcs[f];
 
@@ -190,10 +205,14 @@ int main(int argc, char **argv)
 		}
 	}
 	mem = open_memstream(&text, &len);
-	if (!mem || xp_emit(mem, targets, ntargets, o.check)) {
-		dc_err("cannot write the specs");
+	if (!mem)
 		goto cleanup;
-	}
+	if (o.kernel)
+		err = xp_kernel(mem, &o.filter);
+	else if ((err = xp_emit(mem, targets, ntargets, o.check)))
+		dc_err("cannot write the specs");
+	if (err)
+		goto cleanup;
 	fclose(mem);
 	mem = NULL;
 	err = write_out(o.output, text, len);

@@ -45,4 +45,15 @@ with tempfile.TemporaryDirectory() as tmp:
     check(len(rd) == truth["read"] and all(e["args"]["count"] == 64 for e in rd), "dct_read")
     check(len(ev.get("dct_flush", [])) == 1 and ev["dct_flush"][0]["args"]["stream"] > 0, "dct_flush stream")
     check(len(ev.get("dct_close", [])) == 1, "dct_close")
+
+    # The kernel: tracefs is mounted by now (the runtime mounts it).
+    kspec = os.path.join(tmp, "kernel.yaml")
+    r = run([EXPLORE, "--kernel", "-o", kspec])
+    check(r.returncode == 0, "--kernel: " + r.stderr)
+    k = open(kspec).read()
+    check("- {name: block_rq_issue, event: block/block_rq_issue" in k and
+          "fields: [dev, sector, nr_sector, bytes]" in k, "--kernel lists block_rq_issue with fields")
+    check("layer: sys" in k and "- {name: write}" in k and "- {name: pread64}" in k, "--kernel lists syscalls")
+    check("Kernel functions (mechanism kfunc):" in k, "--kernel says whether kfuncs work here")
+    check(run([GEN, "-n", kspec]).returncode == 0, "gen accepts --kernel output")
 done()

@@ -56,6 +56,16 @@ with tempfile.TemporaryDirectory() as tmp:
     a = run([EXPLORE, "-H", HDR, LIB], env=env).stdout
     check(a == run([EXPLORE, "-H", HDR, LIB], env=env).stdout, "deterministic")
 
+    # USDT notes of any provider, as a usdt spec gen accepts.
+    app = os.path.join(BUILD, "tests", "app_probes")
+    r = run([EXPLORE, "--usdt", "--match", "^app_step", app])
+    check("- {name: 'dcapp:iteration', proto: '2 args:" in r.stdout and
+          "- {name: 'dcapp:done', proto: '1 args:" in r.stdout and "mechanism: usdt" in r.stdout,
+          "--usdt lists the notes: " + r.stdout[-300:])
+    spec = os.path.join(tmp, "usdt.yaml")
+    open(spec, "w").write(r.stdout)
+    check(run([GEN, "-n", spec]).returncode == 0, "gen accepts --usdt output")
+
     # Real libraries.
     r = run([EXPLORE, "-D_GNU_SOURCE", "-H", "/usr/include/unistd.h", "-H", "/usr/include/stdio.h",
              "libc.so.6"])
