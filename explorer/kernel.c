@@ -4,6 +4,7 @@
  * tracefs: each event with its first scalar fields captured and every
  * field listed in its proto, ready to trim.
  */
+#include <bpf/btf.h>
 #include <dirent.h>
 #include <errno.h>
 #include <regex.h>
@@ -135,6 +136,33 @@ static int emit_group(yaml_emitter_t *e, const char *events, const char *group,
 	return err ?: xp_doc_end(e);
 }
 
+/* Kernel functions from BTF matching --match: only where kprobes work. */
+static int emit_kfuncs(yaml_emitter_t *e, const regex_t *m, const regex_t *x)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int err, n;
+
+	if (!btf)
+		return 0;
+	n = btf__type_cnt(btf);
+	err = xp_doc_begin(e, "kfunc", "kfunc", NULL);
+	for (int id = 1; id < n && !err; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name;
+
+		if (!btf_is_func(t))
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		if (!name || !wanted(name, m, x))
+			continue;
+		const char *kv[] = { "name", name, NULL };
+
+		err = xp_probe(e, kv, NULL, NULL, 0);
+	}
+	btf__free(btf);
+	return err ?: xp_doc_end(e);
+}
+
 int xp_kernel(FILE *out, const struct xp_filter *f)
 {
 	const char *events = dc_tracefs_events();
@@ -142,6 +170,7 @@ int xp_kernel(FILE *out, const struct xp_filter *f)
 	bool have_m = false, have_x = false;
 	yaml_emitter_t e;
 	char kp[512];
+	bool kprobes;
 	int err;
 
 	if (!events) {
@@ -170,9 +199,11 @@ int xp_kernel(FILE *out, const struct xp_filter *f)
 		DC_CAPTURE);
 	/* CONFIG_KPROBES gives tracefs a kprobe_events file. */
 	snprintf(kp, sizeof(kp), "%s/../kprobe_events", events);
+	kprobes = !access(kp, F_OK);
 	fprintf(out, "# Kernel functions (mechanism kfunc): %s\n",
-		access(kp, F_OK) ? "this kernel cannot probe them (no kprobes)"
-				 : "probeable; name them in a kfunc spec");
+		!kprobes ? "this kernel cannot probe them (no kprobes)"
+		: have_m ? "the ones matching --match are listed"
+			 : "probeable; give --match to list them");
 	err = xp_out_begin(&e, out);
 	if (!err)
 		err = emit_syscalls(&e, events, have_m ? &m : NULL,
@@ -180,6 +211,8 @@ int xp_kernel(FILE *out, const struct xp_filter *f)
 	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]) && !err; i++)
 		err = emit_group(&e, events, groups[i], have_m ? &m : NULL,
 				 have_x ? &x : NULL);
+	if (!err && kprobes && have_m)
+		err = emit_kfuncs(&e, &m, have_x ? &x : NULL);
 	err = xp_out_end(&e, err);
 	if (have_m)
 		regfree(&m);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The MPI-IO layer under OpenMPI's mpirun with 4 ranks: every rank's
+"""The MPI-IO layer under an MPI launcher with 4 ranks (OpenMPI's mpirun,
+or MPICH's mpiexec with the argument 'mpich'): every rank's
 process is traced (descendants of mpirun) with its rank as PR metadata,
 exact counts per rank and function, every call named with the file through
 its MPI_File handle, offsets and item counts right, and the data reaching
@@ -8,21 +9,29 @@ the file through POSIX/sys calls nested under the MPI calls."""
 import json
 import os
 import shutil
+import sys
 import tempfile
 
 from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, skip
 
 need_bpf()
-WORK = os.path.join(BUILD, "tests", "mpiio_calls")
-if not os.path.exists(WORK) or not shutil.which("mpirun"):
-    skip("OpenMPI (libopenmpi-dev, openmpi-bin) was not found; scripts/setup installs it")
 NP = 4
+if sys.argv[1:] == ["mpich"]:
+    WORK = os.path.join(BUILD, "tests", "mpiio_calls_mpich")
+    SPEC, LAUNCH = "probes.d/mpiio-mpich.yaml", ["mpiexec.mpich", "-n", str(NP)]
+    WHAT = "MPICH (libmpich-dev, mpich)"
+else:
+    WORK = os.path.join(BUILD, "tests", "mpiio_calls")
+    SPEC = "probes.d/mpiio.yaml"
+    LAUNCH = ["mpirun", "-np", str(NP), "--allow-run-as-root", "--oversubscribe"]
+    WHAT = "OpenMPI (libopenmpi-dev, openmpi-bin)"
+if not os.path.exists(WORK) or not shutil.which(LAUNCH[0]):
+    skip("%s was not found; scripts/setup installs it" % WHAT)
 with tempfile.TemporaryDirectory() as tmp:
-    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/mpiio.yaml"])
+    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", SPEC])
     path = os.path.join(tmp, "shared.dat")
     trace = os.path.join(tmp, "mpi.pfw.gz")
-    r = run([RUNTIME, "-o", trace, obj, "--", "mpirun", "-np", str(NP), "--allow-run-as-root",
-             "--oversubscribe", WORK, path])
+    r = run([RUNTIME, "-o", trace, obj, "--"] + LAUNCH + [WORK, path])
     check(r.returncode == 0, "runtime: " + r.stderr[-2000:])
     truth = json.loads(r.stdout.strip().splitlines()[-1])
     t = Trace(trace)
