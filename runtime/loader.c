@@ -25,6 +25,14 @@ static char *json_dup(const char *s)
 	return b.p;
 }
 
+static int flags_slot(const struct dc_probe *pr)
+{
+	for (int s = 0; s < pr->d->nslots; s++)
+		if (pr->d->slot_role[s] == DC_ROLE_FLAGS)
+			return s;
+	return -1;
+}
+
 static enum dc_fd_effect fd_effect(const struct dc_probe *pr)
 {
 	const char *sym = pr->d->symbol;
@@ -39,6 +47,9 @@ static enum dc_fd_effect fd_effect(const struct dc_probe *pr)
 		return DC_FD_CLOSE;
 	if (!strcmp(sym, "fclose"))
 		return DC_FD_CLOSE_STREAM;
+	if ((!strcmp(sym, "fcntl") || !strcmp(sym, "fcntl64")) &&
+	    pr->fd_slot >= 0 && flags_slot(pr) >= 0)
+		return DC_FD_DUPFD;
 	if (!strcmp(sym, "close_range") && pr->fd_slot >= 0 &&
 	    pr->newfd_slot >= 0)
 		return DC_FD_CLOSE_RANGE;
@@ -78,6 +89,7 @@ static int init_probes(struct dc_rt *rt)
 			}
 		}
 		pr->fd_effect = fd_effect(pr);
+		pr->dupfd_cmd_slot = flags_slot(pr);
 		/* H5Fclose, H5Dclose, MPI_File_close: the handle ends. */
 		pr->closes = strstr(pr->d->symbol, "close") != NULL;
 		pr->name_json = json_dup(pr->d->name);
@@ -88,49 +100,101 @@ static int init_probes(struct dc_rt *rt)
 	return 0;
 }
 
-/* Write dc_cfg into .rodata before load, located through the BTF datasec
- * as a skeleton would. */
-static int set_config(struct bpf_object *obj, const struct dc_config *cfg)
+/*
+ * The memory of global variable @name in @section (".rodata", ".bss"),
+ * located through the BTF datasec as a skeleton would: before load the
+ * initial value libbpf will use, after load the live mmap'ed map.
+ */
+void *dc_global(struct bpf_object *obj, const char *section, const char *name,
+		size_t *size)
 {
 	struct btf *btf = bpf_object__btf(obj);
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *sec;
 	struct bpf_map *map;
-	size_t size;
+	size_t msize;
 	char *data;
 	int id;
 
-	bpf_object__for_each_map(
-	    map, obj) if (bpf_map__is_internal(map) &&
-			  strstr(bpf_map__name(map), ".rodata")) break;
+	bpf_object__for_each_map (map, obj)
+		if (bpf_map__is_internal(map) &&
+		    strstr(bpf_map__name(map), section))
+			break;
 	if (!map || !btf)
-		return -ENOENT;
-	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
+		return NULL;
+	id = btf__find_by_name_kind(btf, section, BTF_KIND_DATASEC);
 	if (id < 0)
-		return -ENOENT;
+		return NULL;
 	sec = btf__type_by_id(btf, id);
-	data = bpf_map__initial_value(map, &size);
+	data = bpf_map__initial_value(map, &msize);
 	vs = btf_var_secinfos(sec);
-	for (int i = 0; i < btf_vlen(sec); i++, vs++) {
+	for (int i = 0; data && i < btf_vlen(sec); i++, vs++) {
 		const struct btf_type *var = btf__type_by_id(btf, vs->type);
 
-		if (strcmp(btf__name_by_offset(btf, var->name_off), "dc_cfg"))
+		if (strcmp(btf__name_by_offset(btf, var->name_off), name) ||
+		    vs->offset + vs->size > msize)
 			continue;
-		if (!data || vs->offset + sizeof(*cfg) > size)
-			return -EINVAL;
-		memcpy(data + vs->offset, cfg, sizeof(*cfg));
-		return 0;
+		*size = vs->size;
+		return data + vs->offset;
 	}
-	return -ENOENT;
+	return NULL;
 }
 
-int dc_load(struct dc_rt *rt, const char *path, bool trace_all,
+/* Profile mode needs to know, per probe, which calls change what an fd or
+ * handle means (sent as events) and how the others name their file. */
+static void profile_caps(struct dc_rt *rt, struct dc_capture *caps,
+			 size_t ncaps)
+{
+	for (size_t i = 0; i < rt->nprobes && i < ncaps; i++) {
+		const struct dc_probe *pr = &rt->probes[i];
+		struct dc_capture *c = &caps[i];
+		int stream = -1;
+
+		for (int s = 0; s < pr->d->nslots; s++)
+			if (pr->d->slot_role[s] == DC_ROLE_STREAM)
+				stream = s;
+		c->track = pr->path_slot >= 0 || pr->fd_effect != DC_FD_KEEP ||
+			   pr->d->ret == DC_RET_HANDLE || pr->handle_out ||
+			   (pr->closes && pr->handle_slot >= 0);
+		c->obj_slot = -1;
+		c->obj_kind = DC_OBJ_NONE;
+		if (pr->fd_slot >= 0) {
+			c->obj_kind = DC_OBJ_FD;
+			c->obj_slot = pr->fd_slot;
+		} else if (stream >= 0) {
+			c->obj_kind = DC_OBJ_STREAM;
+		} else if (pr->handle_slot >= 0) {
+			c->obj_kind = DC_OBJ_HANDLE;
+			c->obj_slot = pr->handle_slot;
+		}
+		c->gen_slot = -1;
+		c->gen_what = pr->fd_effect == DC_FD_NEW	  ? DC_GEN_RET
+			      : pr->fd_effect == DC_FD_NEW_STREAM ? DC_GEN_SFD
+			      : pr->fd_effect == DC_FD_NEW_AT_NEWFD
+				  ? DC_GEN_SLOT
+				  : DC_GEN_NONE;
+		if (c->gen_what == DC_GEN_SLOT)
+			c->gen_slot = pr->newfd_slot;
+		if (pr->fd_effect == DC_FD_DUPFD) {
+			c->gen_what = DC_GEN_RET_IF_DUP;
+			c->gen_slot = flags_slot(pr);
+		}
+		c->size_kind = pr->d->ret;
+		c->size_slot = pr->itemsize_slot;
+	}
+}
+
+int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size)
 {
+	struct dc_capture *caps;
+	size_t size, size_caps;
+	void *gcfg;
 	/* Streams are glibc's: the runtime is built against the same ABI. */
 	struct dc_config cfg = { .trace_all = trace_all,
 				 .self_pid = getpid(),
-				 .fileno_off = offsetof(FILE, _fileno) };
+				 .fileno_off = offsetof(FILE, _fileno),
+				 .profile = profile };
 	struct bpf_map *rb;
 	int err;
 
@@ -161,11 +225,17 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all,
 		dc_err("%s: cannot open BPF object: %s", path, strerror(errno));
 		return err;
 	}
-	err = set_config(rt->obj, &cfg);
-	if (err) {
-		dc_err("%s: no dc_cfg in .rodata: %s", path, strerror(-err));
-		return err;
+	gcfg = dc_global(rt->obj, ".rodata", "dc_cfg", &size);
+	caps = dc_global(rt->obj, ".rodata", "dc_caps", &size_caps);
+	if (!gcfg || size != sizeof(cfg) || !caps) {
+		dc_err("%s: no dc_cfg or dc_caps in .rodata: not made by this "
+		       "datacrumbs-gen",
+		       path);
+		return -ENOENT;
 	}
+	memcpy(gcfg, &cfg, sizeof(cfg));
+	if (profile)
+		profile_caps(rt, caps, size_caps / sizeof(*caps));
 	rb = bpf_object__find_map_by_name(rt->obj, "dc_events");
 	if (!rb) {
 		dc_err("%s: no dc_events ring buffer", path);

@@ -18,6 +18,7 @@
 #include "json.h"
 #include "launch.h"
 #include "log.h"
+#include "profile.h"
 #include "roles.h"
 #include "runtime.h"
 #include "sysenv.h"
@@ -35,6 +36,9 @@ static const char usage[] =
     "  -p, --pid PID           trace PID and its future children (repeatable)\n"
     "  -a, --all               trace every process on the machine\n"
     "  -d, --duration SECONDS  stop after SECONDS\n"
+    "  -m, --mode MODE         trace (every call) or profile (counters per\n"
+    "                          interval, aggregated in the kernel)\n"
+    "  -i, --interval SECONDS  profile interval (default 1)\n"
     "      --ringbuf-size SIZE ring buffer size, e.g. 64M (default 64M)\n"
     "      --member-size SIZE  gzip member size (default 1M)\n"
     "      --level N           gzip level 1-9 (default 1)\n"
@@ -55,6 +59,8 @@ struct opts {
 	size_t member_size;
 	int level;
 	bool strict;
+	bool profile;
+	double interval;
 	bool quiet;
 	bool verbose;
 };
@@ -127,6 +133,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "interval", required_argument, NULL, 'i' },
 		{ "ringbuf-size", required_argument, NULL, O_RINGBUF },
 		{ "member-size", required_argument, NULL, O_MEMBER },
 		{ "level", required_argument, NULL, O_LEVEL },
@@ -139,8 +147,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	char *end;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+o:p:ad:qvh", lopts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, "+o:p:ad:m:i:qvh", lopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'o': o->output = optarg; break;
 		case 'p': {
@@ -164,6 +172,24 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->duration = strtod(optarg, &end);
 			if (*end || o->duration <= 0) {
 				dc_err("--duration: '%s' is not a number of "
+				       "seconds",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'm':
+			if (strcmp(optarg, "trace") &&
+			    strcmp(optarg, "profile")) {
+				dc_err("--mode: '%s' is not trace or profile",
+				       optarg);
+				return -EINVAL;
+			}
+			o->profile = !strcmp(optarg, "profile");
+			break;
+		case 'i':
+			o->interval = strtod(optarg, &end);
+			if (*end || o->interval < 0.01 || o->interval > 86400) {
+				dc_err("--interval: '%s' is not 0.01 to 86400 "
 				       "seconds",
 				       optarg);
 				return -EINVAL;
@@ -273,9 +299,13 @@ static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
 		dc_buf_adds(b, o->all ? "\"--all\"" : "\"--pid\"");
 	}
 	dc_buf_addf(b,
-		    ",\"version\":\"%s\",\"date\":\"%s\",\"mode\":\"trace\","
+		    ",\"version\":\"%s\",\"date\":\"%s\",\"mode\":\"%s\","
 		    "\"probes\":%zu",
-		    DC_VERSION, date, attached);
+		    DC_VERSION, date, o->profile ? "profile" : "trace",
+		    attached);
+	if (o->profile)
+		dc_buf_addf(b, ",\"interval_us\":%llu",
+			    (unsigned long long)(o->interval * 1e6));
 }
 
 /* Report losses; returns how many events were lost in all. */
@@ -359,6 +389,8 @@ static int finish(struct dc_rt *rt, const struct opts *o, const char *path,
 	/* No new events past this point; then take everything in flight. */
 	dc_detach_all(rt);
 	dc_ringbuf_drain(rt);
+	if (rt->profile && dc_profile_tick(rt, now_ns(), true))
+		dc_err("reading the profile maps failed; counters are missing");
 	lost = end_args(&args, rt, o->quiet);
 	dc_buf_add(&args, "", 1);
 	dc_pfw_marker(&rt->w, "end", now_ns(), args.p);
@@ -388,9 +420,11 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	uint64_t deadline = 0;
 	int err, fd = -1, status, ret = 1;
 	bool writer = false, started = false;
+	struct dc_proc *p;
 	pid_t child = 0;
 
-	if (dc_sysenv_check() || dc_load(&rt, obj, o->all, o->ringbuf_size) ||
+	if (dc_sysenv_check() ||
+	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||
 	    output_path(o->output, cmd ? cmd[0] : "trace", path, sizeof(path)))
 		goto cleanup;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
@@ -431,6 +465,9 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			dc_err("--pid %d: no such process", o->pids[i]);
 			goto cleanup;
 		}
+		p = dc_proc_get(&rt.ps, o->pids[i]);
+		if (p)
+			dc_fd_snapshot(&rt.ps, p); /* its files opened so far */
 		if ((err = dc_trace_pid(&rt, o->pids[i]))) {
 			dc_err("cannot register pid %d: %s", o->pids[i],
 			       strerror(-err));
@@ -454,6 +491,9 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 		dc_err("cannot start pid %d: %s", child, strerror(-err));
 		goto cleanup;
 	}
+	if (o->profile &&
+	    dc_profile_init(&rt, (uint64_t)(o->interval * 1e9), now_ns()))
+		goto cleanup;
 	started = true;
 	ret = 0;
 
@@ -464,6 +504,11 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			break;
 		}
 		dc_pfw_tick(&rt.w, now_ns());
+		if (rt.profile &&
+		    (err = dc_profile_tick(&rt, now_ns(), false))) {
+			dc_err("reading the profile maps: %s", strerror(-err));
+			break;
+		}
 		if (child && waitpid(child, &status, WNOHANG) == child) {
 			ret = dc_exit_code(status);
 			child = 0;
@@ -499,6 +544,7 @@ cleanup:
 	}
 	if (fd >= 0 && !started)
 		unlink(path);
+	dc_profile_free(&rt);
 	dc_unload(&rt);
 	dc_procs_free(&rt.ps);
 	dc_buf_free(&args);
@@ -509,7 +555,8 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .ringbuf_size = 64 << 20,
 			  .member_size = 1 << 20,
-			  .level = 1 };
+			  .level = 1,
+			  .interval = 1 };
 	char **cmd = NULL;
 	int ret;
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -129,6 +130,43 @@ struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 	return f;
 }
 
+struct dc_file *dc_fd_initial(struct dc_procs *ps, struct dc_proc *p,
+			      int64_t fd)
+{
+	struct dc_fdent *e;
+
+	if (fd < 0 || fd > INT_MAX)
+		return NULL;
+	e = dc_map_get(&p->fds, fd_key(fd));
+	if (!e)
+		return dc_fd_lookup(ps, p, fd, 0);
+	while (e->older)
+		e = e->older;
+	return e->from == 0 ? e->f : NULL;
+}
+
+void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p)
+{
+	char dir[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%u/fd", p->pid);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long fd = strtol(de->d_name, &end, 10);
+
+		if (*end || end == de->d_name ||
+		    dc_map_get(&p->fds, fd_key(fd)))
+			continue;
+		dc_fd_lookup(ps, p, fd, 0);
+	}
+	closedir(d);
+}
+
 void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts)
 {
 	struct dc_fdent *head, *e;
@@ -213,6 +251,8 @@ static void copy_fds(struct dc_proc *p, const struct dc_proc *parent)
 		if (!e)
 			return;
 		*e = *(const struct dc_fdent *)parent->fds.vals[i];
+		/* To the child, inherited fds predate its tracing. */
+		e->from = 0;
 		e->older = NULL;
 		if (dc_map_put(&p->fds, parent->fds.keys[i], e))
 			free(e);
@@ -373,6 +413,7 @@ static void free_proc(void *v)
 
 	dc_map_free(&p->fds, free_chain);
 	dc_map_free(&p->handles, NULL);
+	dc_map_free(&p->fdgens, NULL);
 	free(p->cwd);
 	free(p);
 }

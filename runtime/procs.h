@@ -37,6 +37,7 @@ struct dc_proc {
 	char *cwd;
 	struct dc_map fds;     /* fd + 1 -> history (struct dc_fdent) */
 	struct dc_map handles; /* library handle (hid_t, MPI_File) -> file */
+	struct dc_map fdgens;  /* profile mode: fd | generation << 32 -> file */
 };
 
 struct dc_procs {
@@ -56,6 +57,13 @@ struct dc_file *dc_file_intern(struct dc_procs *ps, const char *name);
 struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 			     uint64_t ts);
 void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts);
+/* What @fd referred to before any traced call gave it another file. */
+struct dc_file *dc_fd_initial(struct dc_procs *ps, struct dc_proc *p,
+			      int64_t fd);
+/* Name every fd the process has open now and the tracer has not seen:
+ * done while it is alive (registered, exec'd), since a later lookup in
+ * /proc may find it gone. */
+void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p);
 void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts);
 struct dc_file *dc_handle_lookup(struct dc_proc *p, uint64_t h);
 void dc_handle_set(struct dc_proc *p, uint64_t h, struct dc_file *f);

@@ -5,6 +5,7 @@
 
 #include "log.h"
 #include "nesting.h"
+#include "profile.h"
 #include "runtime.h"
 
 /* The file a call concerns: its path, else its fd, the fd behind its
@@ -54,6 +55,21 @@ static void track(struct dc_proc *p, const struct dc_probe *pr,
 		dc_handle_close(p, e->val[pr->handle_slot]);
 	if (e->ret < 0 && d->ret != DC_RET_ADDR && d->ret != DC_RET_STREAM)
 		return;
+	/* Profile mode: aggregates name an fd by its generation. */
+	if (e->gen) {
+		int64_t fd =
+		    pr->fd_effect == DC_FD_NEW || pr->fd_effect == DC_FD_DUPFD
+			? e->ret
+		    : pr->fd_effect == DC_FD_NEW_STREAM ? e->sfd
+		    : pr->fd_effect == DC_FD_NEW_AT_NEWFD
+			? (int64_t)e->val[pr->newfd_slot]
+			: -1;
+
+		if (fd >= 0 && f)
+			dc_map_put(
+			    &p->fdgens,
+			    (uint64_t)(uint32_t)fd | (uint64_t)e->gen << 32, f);
+	}
 	switch (pr->fd_effect) {
 	case DC_FD_NEW: dc_fd_set(p, e->ret, f, e->ts); break;
 	case DC_FD_NEW_AT_NEWFD:
@@ -67,6 +83,12 @@ static void track(struct dc_proc *p, const struct dc_probe *pr,
 		dc_fd_close(p, (int64_t)e->val[pr->fd_slot], e->ts);
 		break;
 	case DC_FD_CLOSE_STREAM: dc_fd_close(p, e->sfd, e->ts); break;
+	case DC_FD_DUPFD:
+		/* F_DUPFD and F_DUPFD_CLOEXEC; other commands return flags. */
+		if (e->val[pr->dupfd_cmd_slot] == 0 ||
+		    e->val[pr->dupfd_cmd_slot] == 1030)
+			dc_fd_set(p, e->ret, f, e->ts);
+		break;
 	case DC_FD_CLOSE_RANGE:
 		for (uint64_t fd = e->val[pr->fd_slot];
 		     fd <= e->val[pr->newfd_slot] && fd < 65536; fd++)
@@ -109,6 +131,10 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	};
 	memcpy(c.val, e->val, sizeof(c.val));
 	track(p, pr, e, c.file);
+	if (rt->profile) {
+		dc_profile_call(rt, &c);
+		return 0;
+	}
 	return dc_nest_add(&rt->w, t, &c);
 }
 
@@ -117,6 +143,7 @@ static int on_record(void *ctx, void *data, size_t size)
 	const struct dc_proc_event *pe = data;
 	struct dc_rt *rt = ctx;
 	struct dc_thread *t;
+	struct dc_proc *p;
 	char comm[17];
 
 	rt->records++;
@@ -137,7 +164,12 @@ static int on_record(void *ctx, void *data, size_t size)
 		if (pe->pid != pe->ppid)
 			dc_proc_fork(&rt->ps, pe->ppid, pe->pid, comm);
 		break;
-	case DC_EV_EXEC: dc_proc_exec(&rt->ps, pe->pid, comm); break;
+	case DC_EV_EXEC:
+		dc_proc_exec(&rt->ps, pe->pid, comm);
+		p = dc_proc_get(&rt->ps, pe->pid);
+		if (p)
+			dc_fd_snapshot(&rt->ps, p);
+		break;
 	case DC_EV_EXIT:
 		t = dc_map_get(&rt->ps.threads, pe->tid);
 		if (t && t->pid == pe->pid) {

@@ -24,6 +24,7 @@ struct dc_rt {
 	struct dc_pfw w;
 	uint64_t records;     /* ring buffer records consumed */
 	uint64_t bad_records; /* malformed records (a bug if ever non-zero) */
+	struct dc_profile *profile; /* profile mode, else NULL */
 	bool verbose;
 };
 
@@ -38,8 +39,10 @@ int dc_attach_all(struct dc_rt *rt);
 void dc_detach_all(struct dc_rt *rt);
 
 /* loader.c */
-int dc_load(struct dc_rt *rt, const char *path, bool trace_all,
+int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size);
+void *dc_global(struct bpf_object *obj, const char *section, const char *name,
+		size_t *size);
 int dc_trace_pid(struct dc_rt *rt, int pid);
 /* Whether any traced process (given, or a descendant) still runs. */
 bool dc_traced_alive(struct dc_rt *rt);

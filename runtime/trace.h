@@ -2,6 +2,7 @@
 #ifndef DC_TRACE_H
 #define DC_TRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <datacrumbs/abi.h>
@@ -17,6 +18,7 @@ enum dc_fd_effect {
 	DC_FD_CLOSE_RANGE,  /* close_range(fd, newfd) */
 	DC_FD_NEW_STREAM,   /* fopen: the stream's fd is for the file */
 	DC_FD_CLOSE_STREAM, /* fclose: the stream's fd is closed */
+	DC_FD_DUPFD,	    /* fcntl: with F_DUPFD, ret is a copy of fd */
 };
 
 /* The runtime's view of one probe of the loaded object. */
@@ -32,8 +34,9 @@ struct dc_probe {
 	int newfd_slot;	 /* slot of the newfd role, or -1 */
 	int handle_slot; /* slot of a handle, handle_ref or handle_out, or -1 */
 	bool handle_out; /* ... and the call creates that handle */
-	int itemsize_slot; /* bytes per item (fread), or -1 */
-	bool closes;	   /* the call ends its fd, stream or handle */
+	int itemsize_slot;  /* bytes per item (fread), or -1 */
+	int dupfd_cmd_slot; /* fcntl's command, for DC_FD_DUPFD */
+	bool closes;	    /* the call ends its fd, stream or handle */
 	enum dc_fd_effect fd_effect;
 	bool attached;
 };

@@ -297,6 +297,56 @@ nesting:
 	return id;
 }
 
+void dc_pfw_counter(struct dc_pfw *w, uint32_t pid, uint32_t tid,
+		    const struct dc_probe *probe, struct dc_file *file,
+		    const struct dc_agg_val *v, uint64_t mono)
+{
+	struct dc_proc *p = dc_proc_get(w->ps, pid);
+	struct dc_thread *t = dc_thread_get(w->ps, tid, pid);
+	struct dc_buf *b = dc_gz_buf(&w->gz);
+
+	if (p)
+		proc_meta(w, p, mono);
+	if (t)
+		thread_meta(w, t, mono);
+	if (file && !file->fh_written) {
+		file->fh_written = true;
+		meta_value(w, "FH", pid, file->name, file->hash, mono);
+	}
+	/* No id: Perfetto would split a counter track per distinct id. */
+	dc_buf_adds(b, "{\"name\":");
+	dc_buf_adds(b, probe->name_json);
+	dc_buf_adds(b, ",\"cat\":");
+	dc_buf_adds(b, probe->cat_json);
+	dc_buf_adds(b, ",\"pid\":");
+	dc_buf_add_u64(b, pid);
+	dc_buf_adds(b, ",\"tid\":");
+	dc_buf_add_u64(b, tid);
+	dc_buf_adds(b, ",\"ts\":");
+	dc_buf_add_i64(b, ((int64_t)mono + w->clock_offset_ns) / 1000);
+	dc_buf_adds(b, ",\"dur\":0,\"ph\":\"C\",\"args\":{\"hhash\":\"");
+	dc_buf_adds(b, w->hhash);
+	dc_buf_adds(b, "\"");
+	if (file) {
+		dc_buf_adds(b, ",\"fhash\":\"");
+		dc_buf_adds(b, file->hash);
+		dc_buf_adds(b, "\"");
+	}
+	dc_buf_adds(b, ",\"count\":");
+	dc_buf_add_u64(b, v->count);
+	dc_buf_adds(b, ",\"dur_sum\":");
+	dc_buf_add_u64(b, (v->dur_sum + 500) / 1000);
+	dc_buf_adds(b, ",\"dur_min\":");
+	dc_buf_add_u64(b, (v->dur_min + 500) / 1000);
+	dc_buf_adds(b, ",\"dur_max\":");
+	dc_buf_add_u64(b, (v->dur_max + 500) / 1000);
+	dc_buf_adds(b, ",\"size_sum\":");
+	dc_buf_add_u64(b, v->size_sum);
+	dc_buf_adds(b, "}}\n");
+	w->counters++;
+	line_done(w, mono);
+}
+
 int dc_pfw_marker(struct dc_pfw *w, const char *name, uint64_t mono_ns,
 		  const char *args_json)
 {

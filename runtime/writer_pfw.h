@@ -17,7 +17,8 @@ struct dc_pfw {
 	char hhash[DC_HASH_HEX];
 	int64_t clock_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint32_t self_pid;
-	uint64_t calls; /* call events written */
+	uint64_t calls;	   /* call events written */
+	uint64_t counters; /* profile mode: counter records written */
 };
 
 struct dc_pfw_opts {
@@ -32,6 +33,10 @@ int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
 		const struct dc_pfw_opts *o);
 /* Write one call; returns its id. Metadata it needs comes first. */
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
+/* Profile mode: one aggregate of the interval starting at @mono. */
+void dc_pfw_counter(struct dc_pfw *w, uint32_t pid, uint32_t tid,
+		    const struct dc_probe *probe, struct dc_file *file,
+		    const struct dc_agg_val *v, uint64_t mono);
 /* At a thread's exit: name it if it had no name yet, or was renamed. */
 void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
 			uint64_t mono);

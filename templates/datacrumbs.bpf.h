@@ -76,6 +76,65 @@ struct {
 	__type(value, struct dc_path_event);
 } dc_scratch SEC(".maps");
 
+/* Profile mode: aggregates of the current and the previous interval. The
+ * runtime flips dc_epoch, then drains the map no longer written. */
+struct dc_agg_map {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct dc_agg_key);
+	__type(value, struct dc_agg_val);
+};
+
+struct dc_agg_map dc_agg0 SEC(".maps");
+struct dc_agg_map dc_agg1 SEC(".maps");
+
+__u32 dc_epoch;
+
+/* Aggregations under way on this CPU: after flipping dc_epoch the runtime
+ * waits to see each CPU at 0 before draining the old map, so no update is
+ * lost between its lookup and delete. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} dc_inflight SEC(".maps");
+
+/* Each fd's generation: bumped when a tracked call gives it a new file,
+ * so aggregates of an fd reused within one interval stay apart. */
+struct dc_fd_key {
+	__u32 pid;
+	__s32 fd;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct dc_fd_key);
+	__type(value, __u32);
+} dc_fdgen SEC(".maps");
+
+static __always_inline void dc_lose(__u32 probe, __u32 reason);
+
+static __always_inline __u32 dc_gen_of(__u32 pid, __s32 fd)
+{
+	struct dc_fd_key k = { pid, fd };
+	__u32 *g = bpf_map_lookup_elem(&dc_fdgen, &k);
+
+	return g ? *g : 0;
+}
+
+static __always_inline __u32 dc_gen_bump(__u32 pid, __s32 fd)
+{
+	struct dc_fd_key k = { pid, fd };
+	__u32 g = dc_gen_of(pid, fd) + 1;
+
+	if (fd < 0)
+		return 0;
+	bpf_map_update_elem(&dc_fdgen, &k, &g, BPF_ANY);
+	return g;
+}
+
 static __always_inline void dc_lose(__u32 probe, __u32 reason)
 {
 	__u32 key = probe * DC_LOSS_NR + reason;
@@ -179,6 +238,8 @@ static __always_inline void dc_fill(struct dc_event *e, struct dc_thread *t,
 	e->val[3] = f->val[3];
 	e->path_len = 0;
 	e->pad = 0;
+	e->pad2 = 0;
+	e->gen = 0;
 	e->sfd = f->sfd;
 }
 
@@ -203,7 +264,7 @@ static __always_inline __s32 dc_stream_fd(__u64 stream)
 }
 
 /* Out parameters are read at return: the call has filled them in. */
-static __always_inline void dc_fix_exit(const struct dc_capture *c,
+static __always_inline void dc_fix_exit(const volatile struct dc_capture *c,
 					struct dc_frame *f, long ret)
 {
 	for (int i = 0; i < DC_CAPTURE; i++)
@@ -213,9 +274,100 @@ static __always_inline void dc_fix_exit(const struct dc_capture *c,
 		f->sfd = dc_stream_fd(ret);
 }
 
-static __always_inline int dc_exit(__u32 probe, long ret,
-				   const struct dc_capture *c)
+static __always_inline void dc_agg_add(void *map, const struct dc_agg_key *k,
+				       __u64 dur, __u64 size, __u32 probe)
 {
+	struct dc_agg_val *v = bpf_map_lookup_elem(map, k);
+
+	if (!v) {
+		struct dc_agg_val init = { 1, dur, dur, dur, size };
+
+		if (!bpf_map_update_elem(map, k, &init, BPF_NOEXIST))
+			return;
+		/* Another CPU created it: add to this CPU's copy. */
+		v = bpf_map_lookup_elem(map, k);
+		if (!v) {
+			dc_lose(probe, DC_LOSS_AGG_FULL);
+			return;
+		}
+	}
+	v->count++;
+	v->dur_sum += dur;
+	if (dur < v->dur_min || !v->dur_min)
+		v->dur_min = dur;
+	if (dur > v->dur_max)
+		v->dur_max = dur;
+	v->size_sum += size;
+}
+
+/* Profile mode: fold a call into its interval's aggregate. */
+static __always_inline void dc_aggregate(const volatile struct dc_capture *c,
+					 const struct dc_frame *f, __u32 probe,
+					 __u64 id, __u64 now, long ret)
+{
+	struct dc_agg_key k = { .pid = id >> 32,
+				.tid = (__u32)id,
+				.probe = probe,
+				.kind = c->obj_kind };
+	__s8 slot = c->obj_slot;
+	__u64 size = 0;
+	__s32 fd;
+
+	if (c->obj_kind == DC_OBJ_HANDLE && slot >= 0)
+		k.obj = f->val[slot & (DC_CAPTURE - 1)];
+	else if (c->obj_kind == DC_OBJ_FD || c->obj_kind == DC_OBJ_STREAM) {
+		fd = c->obj_kind == DC_OBJ_FD && slot >= 0
+			 ? (__s32)f->val[slot & (DC_CAPTURE - 1)]
+			 : f->sfd;
+		k.obj = (__u32)fd | (__u64)dc_gen_of(k.pid, fd) << 32;
+	}
+	if (ret >= 0 &&
+	    (c->size_kind == DC_RET_SIZE || c->size_kind == DC_RET_ISIZE))
+		size = ret;
+	else if (ret >= 0 && c->size_kind == DC_RET_ITEMS && c->size_slot >= 0)
+		size = ret * f->val[c->size_slot & (DC_CAPTURE - 1)];
+	__u32 zero = 0;
+	__u64 *fl = bpf_map_lookup_elem(&dc_inflight, &zero);
+
+	/* An atomic add is a full barrier: the epoch is read after it. */
+	if (fl)
+		__sync_fetch_and_add(fl, 1);
+	if (*(volatile __u32 *)&dc_epoch & 1)
+		dc_agg_add(&dc_agg1, &k, now - f->ts, size, probe);
+	else
+		dc_agg_add(&dc_agg0, &k, now - f->ts, size, probe);
+	if (fl)
+		__sync_fetch_and_add(fl, -1);
+}
+
+/* Profile mode: the generation a tracked call gives its new fd. */
+static __always_inline __u32 dc_track_gen(const volatile struct dc_capture *c,
+					  const struct dc_frame *f, __u64 id,
+					  long ret)
+{
+	if (ret < 0 && c->gen_what != DC_GEN_SFD)
+		return 0;
+	switch (c->gen_what) {
+	case DC_GEN_RET: return dc_gen_bump(id >> 32, ret);
+	case DC_GEN_SLOT:
+		return dc_gen_bump(
+		    id >> 32, (__s32)f->val[c->gen_slot & (DC_CAPTURE - 1)]);
+	case DC_GEN_SFD: return ret ? dc_gen_bump(id >> 32, f->sfd) : 0;
+	case DC_GEN_RET_IF_DUP: {
+		/* fcntl: F_DUPFD (0) and F_DUPFD_CLOEXEC (1030) return a new
+		 * fd; other commands return flags, not an fd. */
+		__u64 cmd = f->val[c->gen_slot & (DC_CAPTURE - 1)];
+
+		return cmd == 0 || cmd == 1030 ? dc_gen_bump(id >> 32, ret) : 0;
+	}
+	}
+	return 0;
+}
+
+static __always_inline int dc_exit(__u32 probe, long ret,
+				   const volatile struct dc_capture *c)
+{
+	__u32 gen = 0;
 	int path_slot = c->path_slot;
 
 	__u64 now = bpf_ktime_get_ns();
@@ -232,6 +384,13 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 	if (!f)
 		return 0;
 	dc_fix_exit(c, f, ret);
+	if (dc_cfg.profile) {
+		if (!c->track) {
+			dc_aggregate(c, f, probe, id, now, ret);
+			return 0;
+		}
+		gen = dc_track_gen(c, f, id, ret);
+	}
 
 	if (path_slot < 0) {
 		struct dc_event *e;
@@ -242,6 +401,7 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 			return 0;
 		}
 		dc_fill(e, t, f, id, now, ret);
+		e->gen = gen;
 		bpf_ringbuf_submit(e, 0);
 		return 0;
 	}
@@ -254,6 +414,7 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 	if (!pe)
 		return 0;
 	dc_fill(&pe->ev, t, f, id, now, ret);
+	pe->ev.gen = gen;
 	/* Read at return: the kernel has faulted the string in by now. */
 	n = bpf_probe_read_user_str(
 	    pe->path, sizeof(pe->path),

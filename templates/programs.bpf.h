@@ -15,7 +15,8 @@
 
 /* Sign-extend the slots holding a C int: the register's upper half is
  * undefined for them. */
-static __always_inline __u64 dc_fix(const struct dc_capture *c, int i, __u64 v)
+static __always_inline __u64 dc_fix(const volatile struct dc_capture *c, int i,
+				    __u64 v)
 {
 	return c->int_mask & (1 << i) ? (__u64)(__s64)(int)v : v;
 }
@@ -36,7 +37,8 @@ static __always_inline __u64 dc_pick(const __u64 *a, __u8 n)
 
 static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a)
 {
-	const struct dc_capture *c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
+	const volatile struct dc_capture *c =
+	    &dc_caps[probe & (DC_CAPS_SIZE - 1)];
 	__u64 v[DC_CAPTURE] = {};
 	__s32 sfd = -1;
 
@@ -65,7 +67,7 @@ static __always_inline int dc_regs_entry(struct pt_regs *ctx)
 static __always_inline int dc_regs_exit(struct pt_regs *ctx)
 {
 	__u32 probe = bpf_get_attach_cookie(ctx);
-	const struct dc_capture *c;
+	const volatile struct dc_capture *c;
 	long ret = ctx->ax;
 
 	if (probe >= DC_NPROBES)
@@ -235,6 +237,8 @@ static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
 	e->path_len = 0;
 	e->pad = 0;
 	e->sfd = -1;
+	e->gen = 0;
+	e->pad2 = 0;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -301,7 +305,7 @@ SEC("usdt")
 int dc_usdt(struct pt_regs *ctx)
 {
 	__u32 probe = bpf_usdt_cookie(ctx);
-	const struct dc_capture *c;
+	const volatile struct dc_capture *c;
 	struct dc_tp_open o = {};
 	__u64 id = bpf_get_current_pid_tgid();
 	struct dc_thread *t;

@@ -78,6 +78,7 @@ enum dc_loss {
 	DC_LOSS_STATE,	     /* per-thread state could not be allocated */
 	DC_LOSS_DEPTH,	     /* nesting deeper than DC_MAX_DEPTH */
 	DC_LOSS_NORETURN,    /* entry seen, its return never came */
+	DC_LOSS_AGG_FULL,    /* profile mode: aggregation map full */
 	DC_LOSS_NR,
 };
 
@@ -104,6 +105,8 @@ struct dc_event {
 	__u16 path_len; /* bytes of path that follow, NUL included; 0: none */
 	__u16 pad;
 	__s32 sfd; /* descriptor behind the call's FILE *, or -1 */
+	__u32 gen; /* profile mode: the generation given to a new fd */
+	__u32 pad2;
 };
 
 struct dc_proc_event {
@@ -128,6 +131,48 @@ struct dc_capture {
 	__s8 stream_slot;      /* slot holding a FILE *, or -1 */
 	__u8 ret_int;	       /* return value is a C int */
 	__u8 ret_stream;       /* return value is a FILE * */
+	/* Profile mode, set by the runtime before load: */
+	__u8 track;	/* always sent as an event (opens, closes, paths) */
+	__s8 obj_slot;	/* slot naming the file: fd, stream or handle; -1 */
+	__u8 obj_kind;	/* enum dc_obj_kind of obj_slot */
+	__s8 gen_slot;	/* fd given a new file by this call: a slot, */
+	__u8 gen_what;	/* ... or enum dc_gen_what */
+	__s8 size_slot; /* itemsize slot for items returns, or -1 */
+	__u8 size_kind; /* enum dc_ret of the return, for bytes moved */
+};
+
+/* How an aggregated call names its file (profile mode). */
+enum dc_obj_kind {
+	DC_OBJ_NONE = 0,
+	DC_OBJ_FD,     /* an fd, with its generation */
+	DC_OBJ_STREAM, /* the fd behind a FILE *, with its generation */
+	DC_OBJ_HANDLE, /* a library handle */
+};
+
+/* Which fd a tracked call gives a new file (its generation is bumped). */
+enum dc_gen_what {
+	DC_GEN_NONE = 0,
+	DC_GEN_RET,	   /* the returned fd (open, dup) */
+	DC_GEN_SLOT,	   /* the fd in gen_slot (dup2's newfd) */
+	DC_GEN_SFD,	   /* the fd behind the returned stream (fopen) */
+	DC_GEN_RET_IF_DUP, /* the returned fd, if gen_slot holds F_DUPFD */
+};
+
+/* Profile mode: one aggregate per process, thread, probe, file, epoch. */
+struct dc_agg_key {
+	__u32 pid;
+	__u32 tid;
+	__u32 probe;
+	__u32 kind; /* enum dc_obj_kind */
+	__u64 obj;  /* fd | generation << 32, or the handle */
+};
+
+struct dc_agg_val {
+	__u64 count;
+	__u64 dur_sum;
+	__u64 dur_min;
+	__u64 dur_max;
+	__u64 size_sum;
 };
 
 /* Set by the runtime in .rodata before the object is loaded. */
@@ -135,6 +180,7 @@ struct dc_config {
 	__u32 trace_all;  /* trace every process, not only dc_pids */
 	__u32 self_pid;	  /* the runtime itself, never traced */
 	__u32 fileno_off; /* offsetof(FILE, _fileno) in the C library */
+	__u32 profile;	  /* aggregate untracked calls instead of sending */
 };
 
 /* One entry of the probe table, fixed size so the section needs no

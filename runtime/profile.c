@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hash.h"
+#include "log.h"
+#include "profile.h"
+#include "runtime.h"
+
+/* One aggregate of the current interval. */
+struct agg {
+	uint32_t pid, tid;
+	struct dc_probe *probe;
+	struct dc_file *file;
+	struct dc_agg_val v;
+};
+
+struct dc_profile {
+	uint64_t interval_ns;
+	uint64_t start_ns; /* of the current interval, CLOCK_MONOTONIC */
+	__u32 *epoch;	   /* dc_epoch in the live .bss */
+	int maps[2];
+	int inflight; /* per-CPU aggregations under way */
+	int ncpu;
+	struct dc_agg_val *percpu;
+	struct dc_map table; /* hash of (pid, tid, probe, file) -> agg */
+};
+
+static uint64_t agg_hash(uint32_t pid, uint32_t tid, const struct dc_probe *p,
+			 const struct dc_file *f)
+{
+	uint64_t k[4] = { pid, tid, (uintptr_t)p, (uintptr_t)f };
+	uint64_t h = dc_hash((const char *)k, sizeof(k));
+
+	return h ? h : 1;
+}
+
+static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
+		struct dc_probe *probe, struct dc_file *file,
+		const struct dc_agg_val *v)
+{
+	uint64_t h = agg_hash(pid, tid, probe, file);
+	struct agg *a;
+
+	/* Distinct keys with one hash take the next free slot. */
+	for (;; h = h + 1 ? h + 1 : 1) {
+		a = dc_map_get(&pf->table, h);
+		if (!a || (a->pid == pid && a->tid == tid &&
+			   a->probe == probe && a->file == file))
+			break;
+	}
+	if (!a) {
+		a = calloc(1, sizeof(*a));
+		if (!a || dc_map_put(&pf->table, h, a)) {
+			free(a);
+			return;
+		}
+		*a = (struct agg){ pid, tid, probe, file, *v };
+		return;
+	}
+	if (!a->v.count || (v->dur_min && v->dur_min < a->v.dur_min))
+		a->v.dur_min = v->dur_min;
+	if (v->dur_max > a->v.dur_max)
+		a->v.dur_max = v->dur_max;
+	a->v.count += v->count;
+	a->v.dur_sum += v->dur_sum;
+	a->v.size_sum += v->size_sum;
+}
+
+int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
+{
+	struct bpf_map *m0 = bpf_object__find_map_by_name(rt->obj, "dc_agg0");
+	struct bpf_map *m1 = bpf_object__find_map_by_name(rt->obj, "dc_agg1");
+	struct bpf_map *fl =
+	    bpf_object__find_map_by_name(rt->obj, "dc_inflight");
+	struct dc_profile *pf;
+	size_t size;
+
+	pf = calloc(1, sizeof(*pf));
+	if (!pf)
+		return -ENOMEM;
+	pf->interval_ns = interval_ns;
+	pf->start_ns = now;
+	pf->epoch = dc_global(rt->obj, ".bss", "dc_epoch", &size);
+	pf->ncpu = libbpf_num_possible_cpus();
+	if (!m0 || !m1 || !fl || !pf->epoch || pf->ncpu <= 0) {
+		free(pf);
+		dc_err("%s: no profile maps: regenerate it with this "
+		       "datacrumbs-gen",
+		       rt->obj_path);
+		return -ENOENT;
+	}
+	pf->maps[0] = bpf_map__fd(m0);
+	pf->maps[1] = bpf_map__fd(m1);
+	pf->inflight = bpf_map__fd(fl);
+	pf->percpu = calloc(pf->ncpu, sizeof(*pf->percpu));
+	if (!pf->percpu) {
+		free(pf);
+		return -ENOMEM;
+	}
+	rt->profile = pf;
+	return 0;
+}
+
+/* (fd, generation) -> file: from the tracked open that gave it; with
+ * generation 0, the file it had before tracing began. */
+static struct dc_file *fd_file(struct dc_rt *rt, struct dc_proc *p, int32_t fd,
+			       uint32_t gen)
+{
+	struct dc_file *f =
+	    gen ? dc_map_get(&p->fdgens,
+			     (uint64_t)(uint32_t)fd | (uint64_t)gen << 32)
+		: NULL;
+
+	return f ? f : gen ? NULL : dc_fd_initial(&rt->ps, p, fd);
+}
+
+static struct dc_file *agg_file(struct dc_rt *rt, const struct dc_agg_key *k)
+{
+	struct dc_proc *p = dc_proc_get(&rt->ps, k->pid);
+
+	if (!p)
+		return NULL;
+	switch (k->kind) {
+	case DC_OBJ_FD:
+	case DC_OBJ_STREAM:
+		return fd_file(rt, p, (int32_t)k->obj, k->obj >> 32);
+	case DC_OBJ_HANDLE: return dc_handle_lookup(p, k->obj);
+	}
+	return NULL;
+}
+
+void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
+{
+	const struct dc_probe_desc *d = c->probe->d;
+	struct dc_agg_val v = { 1, c->dur, c->dur, c->dur, 0 };
+
+	if (c->ret >= 0 && (d->ret == DC_RET_SIZE || d->ret == DC_RET_ISIZE))
+		v.size_sum = c->ret;
+	else if (c->ret >= 0 && d->ret == DC_RET_ITEMS &&
+		 c->probe->itemsize_slot >= 0)
+		v.size_sum = c->ret * c->val[c->probe->itemsize_slot];
+	add(rt->profile, c->pid, c->tid, c->probe, c->file, &v);
+}
+
+/* Wait until every CPU has been seen with no aggregation under way: all
+ * that began before the epoch flip have then finished. */
+static int quiesce(struct dc_profile *pf)
+{
+	__u64 *v = calloc(pf->ncpu, sizeof(*v));
+	bool *seen = calloc(pf->ncpu, sizeof(*seen));
+	__u32 zero = 0;
+	int left = pf->ncpu, err = 0;
+
+	if (!v || !seen) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (int tries = 0; left && tries < 100000; tries++) {
+		if (bpf_map_lookup_elem(pf->inflight, &zero, v)) {
+			err = -errno;
+			break;
+		}
+		for (int c = 0; c < pf->ncpu; c++)
+			if (!seen[c] && !v[c]) {
+				seen[c] = true;
+				left--;
+			}
+		if (left)
+			usleep(10);
+	}
+	if (left && !err)
+		err = -ETIMEDOUT;
+cleanup:
+	free(v);
+	free(seen);
+	return err;
+}
+
+/* Move every aggregate of @map into the table, emptying it. */
+static int drain(struct dc_rt *rt, int map)
+{
+	struct dc_profile *pf = rt->profile;
+	struct dc_agg_key key, next, *keys = NULL;
+	size_t n = 0, cap = 0;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(map, prev, &next)) {
+		if (n == cap) {
+			struct dc_agg_key *k;
+
+			cap = cap ? cap * 2 : 256;
+			k = realloc(keys, cap * sizeof(*k));
+			if (!k) {
+				free(keys);
+				return -ENOMEM;
+			}
+			keys = k;
+		}
+		keys[n++] = next;
+		key = next;
+		prev = &key;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct dc_agg_val sum = {};
+
+		if (bpf_map_lookup_elem(map, &keys[i], pf->percpu))
+			continue;
+		for (int c = 0; c < pf->ncpu; c++) {
+			const struct dc_agg_val *v = &pf->percpu[c];
+
+			if (!v->count)
+				continue;
+			if (!sum.count || v->dur_min < sum.dur_min)
+				sum.dur_min = v->dur_min;
+			if (v->dur_max > sum.dur_max)
+				sum.dur_max = v->dur_max;
+			sum.count += v->count;
+			sum.dur_sum += v->dur_sum;
+			sum.size_sum += v->size_sum;
+		}
+		bpf_map_delete_elem(map, &keys[i]);
+		if (sum.count && keys[i].probe < rt->nprobes)
+			add(pf, keys[i].pid, keys[i].tid,
+			    &rt->probes[keys[i].probe], agg_file(rt, &keys[i]),
+			    &sum);
+	}
+	free(keys);
+	return 0;
+}
+
+int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
+{
+	struct dc_profile *pf = rt->profile;
+	__u32 old;
+	int err;
+
+	if (!force && now - pf->start_ns < pf->interval_ns)
+		return 0;
+	/* Events of tracked calls first: they say what fds now mean. */
+	err = dc_ringbuf_poll(rt, 0);
+	if (err < 0)
+		return err;
+	old = __atomic_load_n(pf->epoch, __ATOMIC_RELAXED);
+	__atomic_store_n(pf->epoch, old ^ 1, __ATOMIC_SEQ_CST);
+	err = quiesce(pf);
+	if (err)
+		return err;
+	err = drain(rt, pf->maps[old & 1]);
+	if (force && !err)
+		err = drain(rt, pf->maps[(old & 1) ^ 1]);
+	if (err)
+		return err;
+	dc_map_foreach (&pf->table, i) {
+		struct agg *a = pf->table.vals[i];
+
+		dc_pfw_counter(&rt->w, a->pid, a->tid, a->probe, a->file, &a->v,
+			       pf->start_ns);
+		a->probe->calls += a->v.count;
+		free(a);
+	}
+	dc_map_free(&pf->table, NULL);
+	pf->start_ns = now;
+	return 0;
+}
+
+void dc_profile_free(struct dc_rt *rt)
+{
+	struct dc_profile *pf = rt->profile;
+
+	if (!pf)
+		return;
+	dc_map_free(&pf->table, free);
+	free(pf->percpu);
+	free(pf);
+	rt->profile = NULL;
+}

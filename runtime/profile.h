@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_PROFILE_H
+#define DC_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+struct dc_rt;
+
+/*
+ * Profile mode. The BPF side folds calls into per-CPU aggregates, in one
+ * of two maps chosen by dc_epoch; calls that change what an fd or handle
+ * means still arrive as events (dc_profile_call). Every interval the
+ * runtime flips the epoch, drains the map no longer written, resolves each
+ * aggregate's file and writes one counter record per process, thread,
+ * probe and file.
+ */
+int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now);
+/* A tracked call (an open, a close, a path): resolved like in trace mode
+ * and counted into the current interval. */
+void dc_profile_call(struct dc_rt *rt, const struct dc_call *c);
+/* End the interval if it is over (or @force): write its counters. */
+int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force);
+void dc_profile_free(struct dc_rt *rt);
+
+#endif
