@@ -47,6 +47,7 @@ static const char *const loss_names[DC_LOSS_NR] = {
 	[DC_LOSS_DEPTH] = "too_deep",
 	[DC_LOSS_NORETURN] = "no_return",
 	[DC_LOSS_AGG_FULL] = "profile_map_full",
+	[DC_SKIP_SHORT] = "filtered_short",
 };
 
 static int lookup(const char *const *names, int n, const char *name)

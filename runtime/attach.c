@@ -65,7 +65,8 @@ static int attach_syscalls(struct dc_rt *rt)
 	int err;
 
 	for (size_t i = 0; i < rt->nprobes; i++)
-		any |= rt->probes[i].d->mech == DC_MECH_SYSCALL;
+		any |= rt->probes[i].d->mech == DC_MECH_SYSCALL &&
+		       !rt->probes[i].disabled;
 	if (!any)
 		return 0;
 	/* Exit first: a call caught entering is then caught returning. */
@@ -73,7 +74,8 @@ static int attach_syscalls(struct dc_rt *rt)
 	if (err)
 		return err;
 	for (size_t i = 0; i < rt->nprobes; i++)
-		if (rt->probes[i].d->mech == DC_MECH_SYSCALL)
+		if (rt->probes[i].d->mech == DC_MECH_SYSCALL &&
+		    !rt->probes[i].disabled)
 			rt->probes[i].attached = true;
 	return 0;
 }
@@ -171,7 +173,8 @@ static int attach_uprobes(struct dc_rt *rt)
 		struct dc_elf_syms syms;
 		char path[DC_TARGET_MAX];
 
-		if (done[i] || d->mech != DC_MECH_UPROBE)
+		if (done[i] || d->mech != DC_MECH_UPROBE ||
+		    rt->probes[i].disabled)
 			continue;
 		for (size_t j = i; j < rt->nprobes; j++)
 			if (!strcmp(rt->probes[j].d->target, d->target))
@@ -195,7 +198,7 @@ static int attach_uprobes(struct dc_rt *rt)
 			struct dc_probe *pj = &rt->probes[j];
 			const struct dc_elf_sym *s;
 
-			if (pj->d->mech != DC_MECH_UPROBE ||
+			if (pj->d->mech != DC_MECH_UPROBE || pj->disabled ||
 			    strcmp(pj->d->target, d->target))
 				continue;
 			s = dc_elf_syms_find(&syms, pj->d->symbol);
@@ -285,7 +288,8 @@ static int attach_kfuncs(struct dc_rt *rt)
 	int err = 0;
 
 	for (size_t i = 0; i < rt->nprobes; i++)
-		n += rt->probes[i].d->mech == DC_MECH_KFUNC;
+		n += rt->probes[i].d->mech == DC_MECH_KFUNC &&
+		     !rt->probes[i].disabled;
 	if (!n)
 		return 0;
 	k.entry = prog(rt, "dc_kprobe_entry");
@@ -299,7 +303,8 @@ static int attach_kfuncs(struct dc_rt *rt)
 	}
 	n = 0;
 	for (size_t i = 0; i < rt->nprobes; i++) {
-		if (rt->probes[i].d->mech != DC_MECH_KFUNC)
+		if (rt->probes[i].d->mech != DC_MECH_KFUNC ||
+		    rt->probes[i].disabled)
 			continue;
 		k.probes[n] = &rt->probes[i];
 		k.syms[n] = rt->probes[i].d->symbol;
@@ -324,9 +329,8 @@ static int attach_usdts(struct dc_rt *rt)
 		char path[DC_TARGET_MAX], provider[DC_NAME_MAX];
 		const char *colon = strchr(d->symbol, ':');
 		struct bpf_link *l;
-		int err;
 
-		if (d->mech != DC_MECH_USDT)
+		if (d->mech != DC_MECH_USDT || rt->probes[i].disabled)
 			continue;
 		if (!p && !(p = prog(rt, "dc_usdt")))
 			return -ENOENT;
@@ -346,9 +350,17 @@ static int attach_usdts(struct dc_rt *rt)
 				strerror(errno));
 			continue;
 		}
-		err = add_link(rt, l);
-		if (err)
-			return err;
+		/* libbpf's USDT bookkeeping is not thread-safe: these links
+		 * are destroyed one by one, not by the detach threads. */
+		struct bpf_link **v =
+		    realloc(rt->usdt_links, (rt->nusdt_links + 1) * sizeof(*v));
+
+		if (!v) {
+			bpf_link__destroy(l);
+			return -ENOMEM;
+		}
+		rt->usdt_links = v;
+		rt->usdt_links[rt->nusdt_links++] = l;
 		rt->probes[i].attached = true;
 	}
 	return 0;
@@ -409,7 +421,7 @@ static int attach_tracepoints(struct dc_rt *rt)
 		struct bpf_link *links[2] = {};
 		bool ok = true;
 
-		if (d->mech != DC_MECH_TRACEPOINT)
+		if (d->mech != DC_MECH_TRACEPOINT || rt->probes[i].disabled)
 			continue;
 		if (!p || !cfgmap)
 			return -ENOENT;
@@ -461,6 +473,9 @@ int dc_attach_all(struct dc_rt *rt)
 	size_t attached = 0;
 	int err;
 
+	for (size_t i = 0; i < rt->nprobes; i++)
+		rt->probes[i].disabled =
+		    !dc_layer_enabled(rt, rt->probes[i].d->layer);
 	/* Process tracking first, so no fork of a traced process is missed. */
 	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
 	      attach_prog(rt, "dc_exit_task") ?: attach_syscalls(rt) ?:
@@ -506,6 +521,11 @@ void dc_detach_all(struct dc_rt *rt)
 	bool started[MAX_THREADS] = {};
 	size_t n = rt->nlinks < MAX_THREADS ? rt->nlinks : MAX_THREADS;
 
+	for (size_t i = 0; i < rt->nusdt_links; i++)
+		bpf_link__destroy(rt->usdt_links[i]);
+	free(rt->usdt_links);
+	rt->usdt_links = NULL;
+	rt->nusdt_links = 0;
 	for (size_t i = 0; i < n; i++) {
 		slices[i] =
 		    (struct detach_slice){ rt->links + i, rt->nlinks - i, n };

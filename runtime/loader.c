@@ -140,10 +140,10 @@ void *dc_global(struct bpf_object *obj, const char *section, const char *name,
 	return NULL;
 }
 
-/* Profile mode needs to know, per probe, which calls change what an fd or
- * handle means (sent as events) and how the others name their file. */
-static void profile_caps(struct dc_rt *rt, struct dc_capture *caps,
-			 size_t ncaps)
+/* Which calls change what an fd or handle means (always sent as events,
+ * never filtered) and how the others name their file (profile mode). */
+static void classify_caps(struct dc_rt *rt, struct dc_capture *caps,
+			  size_t ncaps)
 {
 	for (size_t i = 0; i < rt->nprobes && i < ncaps; i++) {
 		const struct dc_probe *pr = &rt->probes[i];
@@ -184,17 +184,46 @@ static void profile_caps(struct dc_rt *rt, struct dc_capture *caps,
 	}
 }
 
+bool dc_layer_enabled(const struct dc_rt *rt, const char *layer)
+{
+	const char *l = rt->layers;
+	size_t n = strlen(layer);
+
+	if (!l)
+		return true;
+	while (*l) {
+		size_t k = strcspn(l, ",");
+
+		if (k == n && !strncmp(l, layer, n))
+			return true;
+		l += k + (l[k] == ',');
+	}
+	return false;
+}
+
+/* --layers: a syscall of a disabled layer leaves the table, so the raw
+ * sys_enter program returns at once for it. */
+static void disable_syscalls(struct dc_rt *rt, __u32 *sysnr, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (sysnr[i] && sysnr[i] <= rt->nprobes &&
+		    !dc_layer_enabled(rt, rt->probes[sysnr[i] - 1].d->layer))
+			sysnr[i] = 0;
+}
+
 int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size)
 {
 	struct dc_capture *caps;
-	size_t size, size_caps;
+	__u32 *sysnr;
+	size_t size, size_caps, size_sysnr = 0;
 	void *gcfg;
 	/* Streams are glibc's: the runtime is built against the same ABI. */
 	struct dc_config cfg = { .trace_all = trace_all,
 				 .self_pid = getpid(),
 				 .fileno_off = offsetof(FILE, _fileno),
-				 .profile = profile };
+				 .profile = profile,
+				 .min_dur_ns = rt->min_dur_ns };
 	struct bpf_map *rb;
 	int err;
 
@@ -227,6 +256,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	}
 	gcfg = dc_global(rt->obj, ".rodata", "dc_cfg", &size);
 	caps = dc_global(rt->obj, ".rodata", "dc_caps", &size_caps);
+	sysnr = dc_global(rt->obj, ".rodata", "dc_sysnr", &size_sysnr);
 	if (!gcfg || size != sizeof(cfg) || !caps) {
 		dc_err("%s: no dc_cfg or dc_caps in .rodata: not made by this "
 		       "datacrumbs-gen",
@@ -234,8 +264,9 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 		return -ENOENT;
 	}
 	memcpy(gcfg, &cfg, sizeof(cfg));
-	if (profile)
-		profile_caps(rt, caps, size_caps / sizeof(*caps));
+	classify_caps(rt, caps, size_caps / sizeof(*caps));
+	if (sysnr)
+		disable_syscalls(rt, sysnr, size_sysnr / sizeof(*sysnr));
 	rb = bpf_object__find_map_by_name(rt->obj, "dc_events");
 	if (!rb) {
 		dc_err("%s: no dc_events ring buffer", path);

@@ -36,16 +36,18 @@ static const char usage[] =
     "  -p, --pid PID           trace PID and its future children (repeatable)\n"
     "  -a, --all               trace every process on the machine\n"
     "  -d, --duration SECONDS  stop after SECONDS\n"
-    "  -m, --mode MODE         trace (every call) or profile (counters per\n"
-    "                          interval, aggregated in the kernel)\n"
+    "  -m, --mode MODE         trace (every call) or profile (kernel-side "
+    "counters)\n"
     "  -i, --interval SECONDS  profile interval (default 1)\n"
-    "      --ringbuf-size SIZE ring buffer size, e.g. 64M (default 64M)\n"
-    "      --member-size SIZE  gzip member size (default 1M)\n"
-    "      --level N           gzip level 1-9 (default 1)\n"
+    "  -l, --layers LIST       trace only these layers (e.g. POSIX,sys)\n"
+    "      --min-duration SEC  drop calls shorter than SEC (counted)\n"
+    "      --paths PREFIX      only calls on files under PREFIX (repeatable)\n"
+    "      --exclude-paths P   not calls on files under P (repeatable)\n"
+    "      --ringbuf-size SIZE ring buffer size (default 64M)\n"
+    "      --member-size SIZE, --level N   gzip member size (1M), level (1)\n"
     "      --strict            exit with status 3 if any event was lost\n"
-    "  -q, --quiet             no summary\n"
-    "  -v, --verbose           show libbpf's log\n"
-    "  -h, --help              show this help\n"
+    "  -q, --quiet, -v, --verbose, -h, --help   no summary; libbpf's log; "
+    "this\n"
     "\n"
     "Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
 
@@ -61,6 +63,10 @@ struct opts {
 	bool strict;
 	bool profile;
 	double interval;
+	const char *layers;
+	uint64_t min_dur_ns;
+	const char **paths, **xpaths;
+	int npaths, nxpaths;
 	bool quiet;
 	bool verbose;
 };
@@ -127,7 +133,15 @@ static int parse_size(const char *s, size_t *out)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_RINGBUF = 256, O_MEMBER, O_LEVEL, O_STRICT };
+	enum {
+		O_RINGBUF = 256,
+		O_MEMBER,
+		O_LEVEL,
+		O_STRICT,
+		O_MINDUR,
+		O_PATHS,
+		O_XPATHS
+	};
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -135,6 +149,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "layers", required_argument, NULL, 'l' },
+		{ "min-duration", required_argument, NULL, O_MINDUR },
+		{ "paths", required_argument, NULL, O_PATHS },
+		{ "exclude-paths", required_argument, NULL, O_XPATHS },
 		{ "ringbuf-size", required_argument, NULL, O_RINGBUF },
 		{ "member-size", required_argument, NULL, O_MEMBER },
 		{ "level", required_argument, NULL, O_LEVEL },
@@ -147,7 +165,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	char *end;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+o:p:ad:m:i:qvh", lopts,
+	while ((opt = getopt_long(argc, argv, "+o:p:ad:m:i:l:qvh", lopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'o': o->output = optarg; break;
@@ -195,6 +213,32 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return -EINVAL;
 			}
 			break;
+		case 'l': o->layers = optarg; break;
+		case O_MINDUR: {
+			double sec = strtod(optarg, &end);
+
+			if (*end || sec < 0 || sec > 3600) {
+				dc_err("--min-duration: '%s' is not 0 to 3600 "
+				       "seconds",
+				       optarg);
+				return -EINVAL;
+			}
+			o->min_dur_ns = sec * 1e9;
+			break;
+		}
+		case O_PATHS:
+		case O_XPATHS: {
+			const char ***v =
+			    opt == O_PATHS ? &o->paths : &o->xpaths;
+			int *n = opt == O_PATHS ? &o->npaths : &o->nxpaths;
+			const char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			nv[(*n)++] = optarg;
+			*v = nv;
+			break;
+		}
 		case O_RINGBUF:
 			if (parse_size(optarg, &o->ringbuf_size) ||
 			    (o->ringbuf_size & (o->ringbuf_size - 1)) ||
@@ -321,6 +365,9 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 			if (!p->lost[r])
 				continue;
 			by_reason[r] += p->lost[r];
+			/* Calls dropped by --min-duration were asked for. */
+			if (r == DC_SKIP_SHORT)
+				continue;
 			total += p->lost[r];
 			if (!quiet)
 				dc_warn("lost %llu %s %s events (%s)",
@@ -334,7 +381,8 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 	for (int r = 0; r < DC_LOSS_NR; r++)
 		dc_buf_addf(b, ",\"%s\":%llu", dc_loss_name(r),
 			    (unsigned long long)by_reason[r]);
-	dc_buf_addf(b, ",\"bad_records\":%llu",
+	dc_buf_addf(b, ",\"filtered_paths\":%llu,\"bad_records\":%llu",
+		    (unsigned long long)rt->w.filtered,
 		    (unsigned long long)rt->bad_records);
 	/* Per probe, so a reader can add lost to written for each call. */
 	dc_buf_adds(b, ",\"lost\":{");
@@ -343,7 +391,7 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 		uint64_t sum = 0;
 
 		for (int r = 0; r < DC_LOSS_NR; r++)
-			sum += p->lost[r];
+			sum += r == DC_SKIP_SHORT ? 0 : p->lost[r];
 		if (!sum)
 			continue;
 		dc_buf_addf(b, "%s\"%s/%s\":%llu", n++ ? "," : "", p->d->layer,
@@ -423,6 +471,8 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	struct dc_proc *p;
 	pid_t child = 0;
 
+	rt.layers = o->layers;
+	rt.min_dur_ns = o->min_dur_ns;
 	if (dc_sysenv_check() ||
 	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||
 	    output_path(o->output, cmd ? cmd[0] : "trace", path, sizeof(path)))
@@ -438,6 +488,10 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 				   .member_size = o->member_size,
 				   .interval_ns = 1000000000ull };
 	writer = !dc_pfw_open(&rt.w, fd, &rt.ps, &wo);
+	rt.w.paths = o->paths;
+	rt.w.npaths = o->npaths;
+	rt.w.xpaths = o->xpaths;
+	rt.w.nxpaths = o->nxpaths;
 	if (!writer || dc_ringbuf_open(&rt)) {
 		dc_err("cannot set up the trace writer");
 		goto cleanup;
@@ -573,5 +627,7 @@ int main(int argc, char **argv)
 	libbpf_set_print(o.verbose ? libbpf_log : libbpf_quiet);
 	ret = run(&o, argv[optind], cmd);
 	free(o.pids);
+	free(o.paths);
+	free(o.xpaths);
 	return ret;
 }

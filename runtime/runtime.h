@@ -19,12 +19,16 @@ struct dc_rt {
 	size_t nprobes;
 	struct bpf_link **links;
 	size_t nlinks;
+	struct bpf_link **usdt_links; /* destroyed serially (see attach.c) */
+	size_t nusdt_links;
 	struct ring_buffer *rb;
 	struct dc_procs ps;
 	struct dc_pfw w;
 	uint64_t records;     /* ring buffer records consumed */
 	uint64_t bad_records; /* malformed records (a bug if ever non-zero) */
 	struct dc_profile *profile; /* profile mode, else NULL */
+	const char *layers;	    /* --layers: comma-separated, or NULL */
+	uint64_t min_dur_ns;	    /* --min-duration */
 	bool verbose;
 };
 
@@ -46,6 +50,8 @@ void *dc_global(struct bpf_object *obj, const char *section, const char *name,
 int dc_trace_pid(struct dc_rt *rt, int pid);
 /* Whether any traced process (given, or a descendant) still runs. */
 bool dc_traced_alive(struct dc_rt *rt);
+/* Whether --layers lets @layer be traced. */
+bool dc_layer_enabled(const struct dc_rt *rt, const char *layer);
 /* Sum the per-CPU loss counters into rt->probes[].lost. */
 int dc_read_losses(struct dc_rt *rt);
 void dc_unload(struct dc_rt *rt);

@@ -39,6 +39,7 @@ struct dc_probe {
 	bool closes;	    /* the call ends its fd, stream or handle */
 	enum dc_fd_effect fd_effect;
 	bool attached;
+	bool disabled; /* its layer is not in --layers */
 };
 
 /* One call, decoded and resolved, waiting to be written. */

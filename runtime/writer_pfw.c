@@ -207,6 +207,27 @@ static const char *role_key(int role)
 	return role == DC_ROLE_PATH ? NULL : dc_role_name(role);
 }
 
+static bool under(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return !strncmp(name, prefix, n) &&
+	       (!name[n] || name[n] == '/' || (n && prefix[n - 1] == '/'));
+}
+
+/* Whether --paths/--exclude-paths keep calls on @f. With --paths, calls
+ * that concern no file are left out too. */
+static bool path_ok(const struct dc_pfw *w, const struct dc_file *f)
+{
+	bool in = !w->npaths;
+
+	for (int i = 0; i < w->npaths && !in && f; i++)
+		in = under(f->name, w->paths[i]);
+	for (int i = 0; i < w->nxpaths && in && f; i++)
+		in = !under(f->name, w->xpaths[i]);
+	return in;
+}
+
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 {
 	const struct dc_probe_desc *d = c->probe->d;
@@ -215,6 +236,11 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	struct dc_buf *b = dc_gz_buf(&w->gz);
 	uint64_t id;
 
+	/* Filtered calls still take an id, so nesting stays consistent. */
+	if (!path_ok(w, c->file)) {
+		w->filtered++;
+		return w->next_id++;
+	}
 	if (p)
 		proc_meta(w, p, c->ts);
 	if (t)
@@ -305,6 +331,10 @@ void dc_pfw_counter(struct dc_pfw *w, uint32_t pid, uint32_t tid,
 	struct dc_thread *t = dc_thread_get(w->ps, tid, pid);
 	struct dc_buf *b = dc_gz_buf(&w->gz);
 
+	if (!path_ok(w, file)) {
+		w->filtered += v->count;
+		return;
+	}
 	if (p)
 		proc_meta(w, p, mono);
 	if (t)

@@ -19,6 +19,10 @@ struct dc_pfw {
 	uint32_t self_pid;
 	uint64_t calls;	   /* call events written */
 	uint64_t counters; /* profile mode: counter records written */
+	/* --paths / --exclude-paths: prefixes of the files written about */
+	const char **paths, **xpaths;
+	int npaths, nxpaths;
+	uint64_t filtered; /* calls left out by them */
 };
 
 struct dc_pfw_opts {

@@ -384,6 +384,12 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 	if (!f)
 		return 0;
 	dc_fix_exit(c, f, ret);
+	/* --min-duration, in the kernel: a short call costs no event. Calls
+	 * that change what an fd means are kept, or names would go stale. */
+	if (now - f->ts < dc_cfg.min_dur_ns && !c->track && !c->gen_what) {
+		dc_lose(probe, DC_SKIP_SHORT);
+		return 0;
+	}
 	if (dc_cfg.profile) {
 		if (!c->track) {
 			dc_aggregate(c, f, probe, id, now, ret);

@@ -79,6 +79,7 @@ enum dc_loss {
 	DC_LOSS_DEPTH,	     /* nesting deeper than DC_MAX_DEPTH */
 	DC_LOSS_NORETURN,    /* entry seen, its return never came */
 	DC_LOSS_AGG_FULL,    /* profile mode: aggregation map full */
+	DC_SKIP_SHORT,	     /* not a loss: shorter than --min-duration */
 	DC_LOSS_NR,
 };
 
@@ -181,6 +182,8 @@ struct dc_config {
 	__u32 self_pid;	  /* the runtime itself, never traced */
 	__u32 fileno_off; /* offsetof(FILE, _fileno) in the C library */
 	__u32 profile;	  /* aggregate untracked calls instead of sending */
+	__u32 pad;
+	__u64 min_dur_ns; /* drop calls shorter than this (counted) */
 };
 
 /* One entry of the probe table, fixed size so the section needs no
