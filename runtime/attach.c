@@ -15,7 +15,7 @@
 #include "runtime.h"
 #include "tpformat.h"
 
-static int add_link(struct dc_rt *rt, struct bpf_link *l)
+int dc_add_link(struct dc_rt *rt, struct bpf_link *l)
 {
 	struct bpf_link **v;
 
@@ -55,7 +55,7 @@ static int attach_prog(struct dc_rt *rt, const char *name)
 		       strerror(errno));
 		return err;
 	}
-	return add_link(rt, l);
+	return dc_add_link(rt, l);
 }
 
 /* One raw sys_enter/sys_exit pair serves every syscall probe. */
@@ -122,7 +122,7 @@ static int multi_attach(void *arg, size_t from, size_t n)
 	}
 	for (size_t i = from; i < from + n; i++)
 		m->b->probes[i]->attached = true;
-	return add_link(m->rt, lx) ?: add_link(m->rt, le);
+	return dc_add_link(m->rt, lx) ?: dc_add_link(m->rt, le);
 }
 
 static void multi_refused(void *arg, size_t i, int err)
@@ -262,7 +262,7 @@ static int kmulti_attach(void *arg, size_t from, size_t n)
 	}
 	for (size_t i = from; i < from + n; i++)
 		k->probes[i]->attached = true;
-	return add_link(k->rt, lx) ?: add_link(k->rt, le);
+	return dc_add_link(k->rt, lx) ?: dc_add_link(k->rt, le);
 }
 
 static void kmulti_refused(void *arg, size_t i, int err)
@@ -459,7 +459,7 @@ static int attach_tracepoints(struct dc_rt *rt)
 				bpf_link__destroy(links[side]);
 				continue;
 			}
-			err = add_link(rt, links[side]);
+			err = dc_add_link(rt, links[side]);
 			if (err)
 				return err;
 		}

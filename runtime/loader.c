@@ -101,9 +101,9 @@ static int init_probes(struct dc_rt *rt)
 }
 
 /*
- * The memory of global variable @name in @section (".rodata", ".bss"),
- * located through the BTF datasec as a skeleton would: before load the
- * initial value libbpf will use, after load the live mmap'ed map.
+ * The initial value of global variable @name in @section (".rodata"),
+ * located through the BTF datasec as a skeleton would: what is written
+ * there before load is what the programs see.
  */
 void *dc_global(struct bpf_object *obj, const char *section, const char *name,
 		size_t *size)

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,34 +22,35 @@
 #include "profile.h"
 #include "roles.h"
 #include "runtime.h"
+#include "server.h"
 #include "sysenv.h"
 
 #define EXIT_LOST 3 /* --strict and events were lost */
 
 static const char usage[] =
-    "Usage: %s [OPTIONS] OBJECT [-- COMMAND [ARGS...]]\n"
-    "\n"
-    "Load an object made by datacrumbs-gen, trace COMMAND and its\n"
-    "descendants (or -p PIDs, or --all) and write a DFTracer trace.\n"
-    "\n"
-    "  -o, --output PATH       trace file (.pfw.gz or .pfw) or directory\n"
-    "                          (default: NAME-HOST-RUNID.pfw.gz in .)\n"
-    "  -p, --pid PID           trace PID and its future children (repeatable)\n"
-    "  -a, --all               trace every process on the machine\n"
-    "  -d, --duration SECONDS  stop after SECONDS\n"
-    "  -m, --mode MODE         trace (every call) or profile (kernel-side "
+    "Usage: %1$s [OPTIONS] OBJECT [-- COMMAND [ARGS...]]\n"
+    "       %1$s --server [OPTIONS] OBJECT\n"
+    "       %1$s --track PID | --untrack PID | --status | --follow-cgroup DIR\n"
+    "Trace COMMAND and its descendants (or -p, --all, or processes that join "
+    "a\n"
+    "server) with an object made by datacrumbs-gen; write a DFTracer trace.\n"
+    "  -o, --output PATH        trace file (.pfw.gz, .pfw) or directory (.)\n"
+    "  -p, --pid PID            trace PID and its future children "
+    "(repeatable)\n"
+    "  -a, --all                trace every process on the machine\n"
+    "  -d, --duration SECONDS   stop after SECONDS\n"
+    "  -m, --mode MODE          trace (every call) or profile (kernel "
     "counters)\n"
-    "  -i, --interval SECONDS  profile interval (default 1)\n"
-    "  -l, --layers LIST       trace only these layers (e.g. POSIX,sys)\n"
-    "      --min-duration SEC  drop calls shorter than SEC (counted)\n"
-    "      --paths PREFIX      only calls on files under PREFIX (repeatable)\n"
-    "      --exclude-paths P   not calls on files under P (repeatable)\n"
-    "      --ringbuf-size SIZE ring buffer size (default 64M)\n"
-    "      --member-size SIZE, --level N   gzip member size (1M), level (1)\n"
-    "      --strict            exit with status 3 if any event was lost\n"
-    "  -q, --quiet, -v, --verbose, -h, --help   no summary; libbpf's log; "
-    "this\n"
-    "\n"
+    "  -i, --interval SECONDS   profile interval (default 1)\n"
+    "  -l, --layers LIST        trace only these layers (e.g. POSIX,sys)\n"
+    "      --min-duration SEC   drop calls shorter than SEC (counted)\n"
+    "      --paths/--exclude-paths PREFIX   keep/drop calls on files under it\n"
+    "      --server             run as a collector: --socket PATH (default\n"
+    "                           " DC_DEFAULT_SOCKET "), --ready-file PATH,\n"
+    "                           --client-lib PATH (libdatacrumbs-client.so)\n"
+    "      --ringbuf-size SIZE  (64M); --member-size SIZE (1M); --level N (1)\n"
+    "      --strict             exit with status 3 if any event was lost\n"
+    "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help\n"
     "Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
 
 struct opts {
@@ -63,6 +65,12 @@ struct opts {
 	bool strict;
 	bool profile;
 	double interval;
+	bool server;
+	const char *socket;
+	const char *ready_file;
+	const char *client_lib;
+	const char *request; /* client mode: the line sent to the server */
+	char request_buf[4200];
 	const char *layers;
 	uint64_t min_dur_ns;
 	const char **paths, **xpaths;
@@ -140,7 +148,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		O_STRICT,
 		O_MINDUR,
 		O_PATHS,
-		O_XPATHS
+		O_XPATHS,
+		O_SERVER,
+		O_SOCKET,
+		O_READY,
+		O_CLIENTLIB,
+		O_TRACK,
+		O_UNTRACK,
+		O_STATUS,
+		O_CGROUP
 	};
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -153,6 +169,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "min-duration", required_argument, NULL, O_MINDUR },
 		{ "paths", required_argument, NULL, O_PATHS },
 		{ "exclude-paths", required_argument, NULL, O_XPATHS },
+		{ "server", no_argument, NULL, O_SERVER },
+		{ "socket", required_argument, NULL, O_SOCKET },
+		{ "ready-file", required_argument, NULL, O_READY },
+		{ "client-lib", required_argument, NULL, O_CLIENTLIB },
+		{ "track", required_argument, NULL, O_TRACK },
+		{ "untrack", required_argument, NULL, O_UNTRACK },
+		{ "status", no_argument, NULL, O_STATUS },
+		{ "follow-cgroup", required_argument, NULL, O_CGROUP },
 		{ "ringbuf-size", required_argument, NULL, O_RINGBUF },
 		{ "member-size", required_argument, NULL, O_MEMBER },
 		{ "level", required_argument, NULL, O_LEVEL },
@@ -239,6 +263,23 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			*v = nv;
 			break;
 		}
+		case O_SERVER: o->server = true; break;
+		case O_SOCKET: o->socket = optarg; break;
+		case O_READY: o->ready_file = optarg; break;
+		case O_CLIENTLIB: o->client_lib = optarg; break;
+		case O_TRACK:
+		case O_UNTRACK:
+		case O_STATUS:
+		case O_CGROUP:
+			snprintf(o->request_buf, sizeof(o->request_buf),
+				 "%s %s\n",
+				 opt == O_TRACK	    ? "track"
+				 : opt == O_UNTRACK ? "untrack"
+				 : opt == O_STATUS  ? "status"
+						    : "follow-cgroup",
+				 opt == O_STATUS ? "" : optarg);
+			o->request = o->request_buf;
+			break;
 		case O_RINGBUF:
 			if (parse_size(optarg, &o->ringbuf_size) ||
 			    (o->ringbuf_size & (o->ringbuf_size - 1)) ||
@@ -272,11 +313,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		default: fprintf(stderr, usage, dc_prog()); return -EINVAL;
 		}
 	}
+	if (o->request)
+		return optind == argc ? 0 : -EINVAL;
 	if (optind >= argc) {
 		fprintf(stderr, usage, dc_prog());
 		return -EINVAL;
 	}
-	if (optind + 1 == argc && !o->all && !o->npids) {
+	if (o->server && optind + 1 < argc) {
+		dc_err("--server traces processes that join it, not a COMMAND");
+		return -EINVAL;
+	}
+	if (optind + 1 == argc && !o->all && !o->npids && !o->server) {
 		dc_err("nothing to trace: give a COMMAND after '--', -p PID or "
 		       "--all");
 		return -EINVAL;
@@ -426,6 +473,47 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 	}
 }
 
+/* Every few seconds, free processes long gone (long runs, servers). */
+static void reap(struct dc_rt *rt, const struct opts *o)
+{
+	static uint64_t last;
+	uint64_t now = now_ns(), age = 5000000000ull;
+
+	if (now - last < 1000000000ull)
+		return;
+	last = now;
+	if (o->profile && o->interval * 3e9 > age)
+		age = o->interval * 3e9;
+	dc_procs_reap(&rt->ps, now, age);
+}
+
+static int touch(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* Server mode: wait for events or a request; 2 when a request is there. */
+static int wait_any(struct dc_rt *rt, int lfd)
+{
+	struct pollfd p[2] = { { ring_buffer__epoll_fd(rt->rb), POLLIN, 0 },
+			       { lfd, POLLIN, 0 } };
+	int n = poll(p, 2, 100);
+
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (p[0].revents) {
+		n = ring_buffer__consume(rt->rb);
+		if (n < 0)
+			return n;
+	}
+	return p[1].revents & POLLIN ? 2 : 0;
+}
+
 /* After the traced work: take what is in flight, close the trace. */
 static int finish(struct dc_rt *rt, const struct opts *o, const char *path,
 		  int ret)
@@ -466,7 +554,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	struct dc_pfw_opts wo;
 	char path[PATH_MAX] = "";
 	uint64_t deadline = 0;
-	int err, fd = -1, status, ret = 1;
+	int err, fd = -1, lfd = -1, status, ret = 1;
 	bool writer = false, started = false;
 	struct dc_proc *p;
 	pid_t child = 0;
@@ -475,7 +563,11 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	rt.min_dur_ns = o->min_dur_ns;
 	if (dc_sysenv_check() ||
 	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||
-	    output_path(o->output, cmd ? cmd[0] : "trace", path, sizeof(path)))
+	    output_path(o->output,
+			cmd	    ? cmd[0]
+			: o->server ? "server"
+				    : "trace",
+			path, sizeof(path)))
 		goto cleanup;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 		  0640);
@@ -530,6 +622,21 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	}
 	if (dc_attach_all(&rt))
 		goto cleanup;
+	if (o->server) {
+		const char *lib = o->client_lib ? o->client_lib
+				  : !access(DC_BUILD_CLIENT_LIB, R_OK)
+				      ? DC_BUILD_CLIENT_LIB
+				      : DC_INSTALL_CLIENT_LIB;
+		const char *sock = o->socket ? o->socket : DC_DEFAULT_SOCKET;
+
+		if (dc_server_attach_client(&rt, lib))
+			goto cleanup;
+		lfd = dc_server_listen(sock);
+		if (lfd < 0) {
+			dc_err("cannot listen on %s: %s", sock, strerror(-lfd));
+			goto cleanup;
+		}
+	}
 	start_args(&args, &rt, cmd, o);
 	dc_buf_add(&args, "", 1);
 	dc_pfw_marker(&rt.w, "start", now_ns(), args.p);
@@ -551,12 +658,19 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	started = true;
 	ret = 0;
 
+	if (o->ready_file && (err = touch(o->ready_file))) {
+		dc_err("cannot create %s: %s", o->ready_file, strerror(-err));
+		goto cleanup;
+	}
 	while (!stop_signal) {
-		err = dc_ringbuf_poll(&rt, 100);
+		err = lfd >= 0 ? wait_any(&rt, lfd) : dc_ringbuf_poll(&rt, 100);
 		if (err < 0) {
 			dc_err("reading the ring buffer: %s", strerror(-err));
 			break;
 		}
+		if (err == 2)
+			dc_server_serve(&rt, lfd, path);
+		reap(&rt, o);
 		dc_pfw_tick(&rt.w, now_ns());
 		if (rt.profile &&
 		    (err = dc_profile_tick(&rt, now_ns(), false))) {
@@ -598,6 +712,12 @@ cleanup:
 	}
 	if (fd >= 0 && !started)
 		unlink(path);
+	if (lfd >= 0) {
+		close(lfd);
+		unlink(o->socket ? o->socket : DC_DEFAULT_SOCKET);
+	}
+	if (o->ready_file)
+		unlink(o->ready_file);
 	dc_profile_free(&rt);
 	dc_unload(&rt);
 	dc_procs_free(&rt.ps);
@@ -617,6 +737,9 @@ int main(int argc, char **argv)
 	dc_log_init(argv[0]);
 	if (parse_args(argc, argv, &o))
 		return 2;
+	if (o.request)
+		return dc_server_request(
+		    o.socket ? o.socket : DC_DEFAULT_SOCKET, o.request);
 	/* getopt stops at OBJECT, so a "--" after it is still here. */
 	if (optind + 1 < argc)
 		cmd = argv + optind + 1 + !strcmp(argv[optind + 1], "--");

@@ -418,12 +418,15 @@ static void free_proc(void *v)
 	free(p);
 }
 
-static void free_thread(void *v)
+void dc_thread_free(struct dc_thread *t)
 {
-	struct dc_thread *t = v;
-
 	free(t->pending);
 	free(t);
+}
+
+static void free_thread(void *v)
+{
+	dc_thread_free(v);
 }
 
 static void free_file(void *v)
@@ -432,6 +435,25 @@ static void free_file(void *v)
 
 	free(f->name);
 	free(f);
+}
+
+void dc_procs_reap(struct dc_procs *ps, uint64_t now, uint64_t age_ns)
+{
+	size_t i = 0;
+
+	/* dc_map_del re-seats entries, so restart the scan after each. */
+	while (i < ps->procs.cap) {
+		struct dc_proc *p =
+		    ps->procs.keys[i] ? ps->procs.vals[i] : NULL;
+
+		if (p && p->exited_ns && now - p->exited_ns > age_ns) {
+			dc_map_del(&ps->procs, p->pid);
+			free_proc(p);
+			i = 0;
+			continue;
+		}
+		i++;
+	}
 }
 
 void dc_procs_free(struct dc_procs *ps)

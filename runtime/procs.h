@@ -34,6 +34,7 @@ struct dc_proc {
 	uint32_t ppid;
 	char comm[16];
 	bool meta_written;
+	uint64_t exited_ns; /* when its leader exited; 0 while it runs */
 	char *cwd;
 	struct dc_map fds;     /* fd + 1 -> history (struct dc_fdent) */
 	struct dc_map handles; /* library handle (hid_t, MPI_File) -> file */
@@ -85,6 +86,10 @@ char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
 char *dc_proc_read(uint32_t pid, const char *what);
 char *dc_proc_env(uint32_t pid, const char *name);
 
+void dc_thread_free(struct dc_thread *t);
+/* Free processes whose leader exited more than @age_ns before @now:
+ * late events of their other threads and profile drains are done. */
+void dc_procs_reap(struct dc_procs *ps, uint64_t now, uint64_t age_ns);
 void dc_procs_free(struct dc_procs *ps);
 
 #endif

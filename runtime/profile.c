@@ -21,7 +21,8 @@ struct agg {
 struct dc_profile {
 	uint64_t interval_ns;
 	uint64_t start_ns; /* of the current interval, CLOCK_MONOTONIC */
-	__u32 *epoch;	   /* dc_epoch in the live .bss */
+	int epoch;	   /* dc_epoch map: which aggregate map is written */
+	__u32 cur;
 	int maps[2];
 	int inflight; /* per-CPU aggregations under way */
 	int ncpu;
@@ -76,17 +77,17 @@ int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
 	struct bpf_map *m1 = bpf_object__find_map_by_name(rt->obj, "dc_agg1");
 	struct bpf_map *fl =
 	    bpf_object__find_map_by_name(rt->obj, "dc_inflight");
+	struct bpf_map *ep;
 	struct dc_profile *pf;
-	size_t size;
 
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)
 		return -ENOMEM;
 	pf->interval_ns = interval_ns;
 	pf->start_ns = now;
-	pf->epoch = dc_global(rt->obj, ".bss", "dc_epoch", &size);
+	ep = bpf_object__find_map_by_name(rt->obj, "dc_epoch");
 	pf->ncpu = libbpf_num_possible_cpus();
-	if (!m0 || !m1 || !fl || !pf->epoch || pf->ncpu <= 0) {
+	if (!m0 || !m1 || !fl || !ep || pf->ncpu <= 0) {
 		free(pf);
 		dc_err("%s: no profile maps: regenerate it with this "
 		       "datacrumbs-gen",
@@ -96,6 +97,7 @@ int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
 	pf->maps[0] = bpf_map__fd(m0);
 	pf->maps[1] = bpf_map__fd(m1);
 	pf->inflight = bpf_map__fd(fl);
+	pf->epoch = bpf_map__fd(ep);
 	pf->percpu = calloc(pf->ncpu, sizeof(*pf->percpu));
 	if (!pf->percpu) {
 		free(pf);
@@ -244,8 +246,10 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 	err = dc_ringbuf_poll(rt, 0);
 	if (err < 0)
 		return err;
-	old = __atomic_load_n(pf->epoch, __ATOMIC_RELAXED);
-	__atomic_store_n(pf->epoch, old ^ 1, __ATOMIC_SEQ_CST);
+	old = pf->cur;
+	pf->cur ^= 1;
+	if (bpf_map_update_elem(pf->epoch, &(__u32){ 0 }, &pf->cur, BPF_ANY))
+		return -errno;
 	err = quiesce(pf);
 	if (err)
 		return err;

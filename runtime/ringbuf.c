@@ -175,7 +175,15 @@ static int on_record(void *ctx, void *data, size_t size)
 		if (t && t->pid == pe->pid) {
 			dc_nest_flush(&rt->w, t);
 			dc_pfw_thread_name(&rt->w, t, comm, pe->ts);
+			/* A long-running tracer must not keep the dead: a
+			 * thread's state goes when it exits. */
+			dc_map_del(&rt->ps.threads, pe->tid);
+			dc_thread_free(t);
 		}
+		p = pe->tid == pe->pid ? dc_map_get(&rt->ps.procs, pe->pid)
+				       : NULL;
+		if (p)
+			p->exited_ns = pe->ts;
 		break;
 	default: rt->bad_records++;
 	}

@@ -40,6 +40,8 @@ int dc_ringbuf_drain(struct dc_rt *rt);
 
 /* attach.c */
 int dc_attach_all(struct dc_rt *rt);
+/* Keep @l to destroy at detach; on failure it is destroyed. */
+int dc_add_link(struct dc_rt *rt, struct bpf_link *l);
 void dc_detach_all(struct dc_rt *rt);
 
 /* loader.c */

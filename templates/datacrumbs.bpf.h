@@ -32,6 +32,14 @@ struct {
 	__type(value, __u8);
 } dc_pids SEC(".maps");
 
+/* Server mode: cgroups (v2 ids) whose tasks are traced, e.g. a job's. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, __u8);
+} dc_cgroups SEC(".maps");
+
 /* Losses per probe and reason, index probe * DC_LOSS_NR + reason. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -88,7 +96,14 @@ struct dc_agg_map {
 struct dc_agg_map dc_agg0 SEC(".maps");
 struct dc_agg_map dc_agg1 SEC(".maps");
 
-__u32 dc_epoch;
+/* Which of the two the programs write: set by the runtime through the
+ * bpf() syscall, so no mmap coherence is assumed. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} dc_epoch SEC(".maps");
 
 /* Aggregations under way on this CPU: after flipping dc_epoch the runtime
  * waits to see each CPU at 0 before draining the old map, so no update is
@@ -146,9 +161,16 @@ static __always_inline void dc_lose(__u32 probe, __u32 reason)
 
 static __always_inline int dc_traced(__u32 tgid)
 {
+	__u64 cg;
+
 	if (tgid == dc_cfg.self_pid)
 		return 0;
-	return dc_cfg.trace_all || bpf_map_lookup_elem(&dc_pids, &tgid);
+	if (dc_cfg.trace_all || bpf_map_lookup_elem(&dc_pids, &tgid))
+		return 1;
+	if (!dc_cfg.cgroups)
+		return 0;
+	cg = bpf_get_current_cgroup_id();
+	return bpf_map_lookup_elem(&dc_cgroups, &cg) != 0;
 }
 
 static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
@@ -326,13 +348,14 @@ static __always_inline void dc_aggregate(const volatile struct dc_capture *c,
 		size = ret;
 	else if (ret >= 0 && c->size_kind == DC_RET_ITEMS && c->size_slot >= 0)
 		size = ret * f->val[c->size_slot & (DC_CAPTURE - 1)];
-	__u32 zero = 0;
+	__u32 zero = 0, *epoch;
 	__u64 *fl = bpf_map_lookup_elem(&dc_inflight, &zero);
 
 	/* An atomic add is a full barrier: the epoch is read after it. */
 	if (fl)
 		__sync_fetch_and_add(fl, 1);
-	if (*(volatile __u32 *)&dc_epoch & 1)
+	epoch = bpf_map_lookup_elem(&dc_epoch, &zero);
+	if (epoch && (*(volatile __u32 *)epoch & 1))
 		dc_agg_add(&dc_agg1, &k, now - f->ts, size, probe);
 	else
 		dc_agg_add(&dc_agg0, &k, now - f->ts, size, probe);

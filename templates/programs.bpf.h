@@ -338,6 +338,21 @@ int dc_usdt(struct pt_regs *ctx)
 	return 0;
 }
 
+/* Server mode: a process that loads libdatacrumbs-client.so calls its
+ * datacrumbs_client_join() once; from then on it and its children are
+ * traced. */
+SEC("uprobe")
+int dc_client_join(struct pt_regs *ctx)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u8 one = 1;
+
+	(void)ctx;
+	if (tgid != dc_cfg.self_pid)
+		bpf_map_update_elem(&dc_pids, &tgid, &one, BPF_ANY);
+	return 0;
+}
+
 /* Children of traced processes are traced from their first instruction. */
 SEC("tp_btf/sched_process_fork")
 int dc_fork(unsigned long long *ctx)

@@ -182,7 +182,7 @@ struct dc_config {
 	__u32 self_pid;	  /* the runtime itself, never traced */
 	__u32 fileno_off; /* offsetof(FILE, _fileno) in the C library */
 	__u32 profile;	  /* aggregate untracked calls instead of sending */
-	__u32 pad;
+	__u32 cgroups;	  /* also trace tasks in the cgroups of dc_cgroups */
 	__u64 min_dur_ns; /* drop calls shorter than this (counted) */
 };
 

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "elfsym.h"
+#include "log.h"
+#include "runtime.h"
+#include "server.h"
+
+static int sockaddr(const char *path, struct sockaddr_un *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa->sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa->sun_path, path);
+	return 0;
+}
+
+int dc_server_listen(const char *path)
+{
+	struct sockaddr_un sa;
+	int fd, err;
+
+	err = sockaddr(path, &sa);
+	if (err)
+		return err;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	unlink(path); /* a socket left by a server that did not exit */
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 16) ||
+	    chmod(path, 0666)) { /* anyone may ask; SO_PEERCRED decides */
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* The owner of a process or a cgroup: whom it belongs to. */
+static int owner(const char *path, uid_t *uid)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	*uid = st.st_uid;
+	return 0;
+}
+
+static int set_pid(struct dc_rt *rt, int pid, bool on)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
+	__u32 key = pid;
+
+	if (!m)
+		return -ENOENT;
+	if (on)
+		return dc_trace_pid(rt, pid);
+	return bpf_map_delete_elem(bpf_map__fd(m), &key) ? -errno : 0;
+}
+
+static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
+	struct bpf_map *cg =
+	    bpf_object__find_map_by_name(rt->obj, "dc_cgroups");
+	__u32 key, next;
+	__u64 ckey, cnext;
+	size_t n = 0, ncg = 0, len;
+	uint64_t lost = 0;
+	void *prev = NULL;
+
+	while (m && !bpf_map_get_next_key(bpf_map__fd(m), prev, &next)) {
+		n++;
+		key = next;
+		prev = &key;
+	}
+	for (prev = NULL;
+	     cg && !bpf_map_get_next_key(bpf_map__fd(cg), prev, &cnext);
+	     prev = &ckey) {
+		ncg++;
+		ckey = cnext;
+	}
+	dc_read_losses(rt);
+	for (size_t i = 0; i < rt->nprobes; i++)
+		for (int r = 0; r < DC_LOSS_NR; r++)
+			lost += r == DC_SKIP_SHORT ? 0 : rt->probes[i].lost[r];
+	len = snprintf(out, size,
+		       "ok tracing %zu processes, %zu cgroups; %llu events, "
+		       "%llu lost; trace %s; pids",
+		       n, ncg, (unsigned long long)rt->w.calls,
+		       (unsigned long long)lost, trace);
+	for (prev = NULL; m && len < size &&
+			  !bpf_map_get_next_key(bpf_map__fd(m), prev, &next);
+	     prev = &key) {
+		len += snprintf(out + len, size - len, " %u", next);
+		key = next;
+	}
+}
+
+/* Answer one request line from a caller with credentials @cred. */
+static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
+		   const char *trace, char *out, size_t size)
+{
+	char *arg = strchr(line, ' '), proc[64];
+	uid_t uid = (uid_t)-1;
+	int err;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	if (arg)
+		*arg++ = '\0';
+	if (!strcmp(line, "status")) {
+		status(rt, trace, out, size);
+		return;
+	}
+	if (!arg || !*arg) {
+		snprintf(out, size, "error: unknown request '%s'", line);
+		return;
+	}
+	if (!strcmp(line, "track") || !strcmp(line, "untrack")) {
+		char *end;
+		long pid = strtol(arg, &end, 10);
+
+		snprintf(proc, sizeof(proc), "/proc/%ld", pid);
+		if (*end || pid <= 0 || owner(proc, &uid)) {
+			snprintf(out, size, "error: no process %s", arg);
+			return;
+		}
+		if (cred->uid && cred->uid != uid) {
+			snprintf(out, size,
+				 "error: process %ld belongs to uid %u, not to "
+				 "you (uid %u)",
+				 pid, uid, cred->uid);
+			return;
+		}
+		err = set_pid(rt, pid, !strcmp(line, "track"));
+		if (err && err != -ENOENT)
+			snprintf(out, size, "error: %s", strerror(-err));
+		else
+			snprintf(out, size, "ok %sed %ld", line, pid);
+		return;
+	}
+	if (!strcmp(line, "follow-cgroup")) {
+		struct bpf_map *cg =
+		    bpf_object__find_map_by_name(rt->obj, "dc_cgroups");
+		struct stat st;
+		__u8 one = 1;
+		__u64 id;
+
+		/* On cgroup v2 a cgroup's id is its directory's inode. */
+		if (stat(arg, &st) || !S_ISDIR(st.st_mode)) {
+			snprintf(out, size, "error: no cgroup directory %s",
+				 arg);
+			return;
+		}
+		if (cred->uid && cred->uid != st.st_uid) {
+			snprintf(out, size, "error: cgroup %s is not yours",
+				 arg);
+			return;
+		}
+		id = st.st_ino;
+		if (!cg ||
+		    bpf_map_update_elem(bpf_map__fd(cg), &id, &one, BPF_ANY))
+			snprintf(out, size, "error: %s", strerror(errno));
+		else
+			snprintf(out, size, "ok following cgroup %s (id %llu)",
+				 arg, (unsigned long long)id);
+		return;
+	}
+	snprintf(out, size, "error: unknown request '%s'", line);
+}
+
+void dc_server_serve(struct dc_rt *rt, int lfd, const char *trace)
+{
+	struct timeval tv = { .tv_sec = 1 };
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	char line[4200], out[8192];
+	ssize_t n;
+	int fd;
+
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* A client that does not speak within a second is dropped. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+		close(fd);
+		return;
+	}
+	n = read(fd, line, sizeof(line) - 1);
+	if (n > 0) {
+		line[n] = '\0';
+		answer(rt, &cred, line, trace, out, sizeof(out));
+		dc_info("request from uid %u pid %d: %s -> %s", cred.uid,
+			cred.pid, line, out);
+		strcat(out, "\n");
+		if (write(fd, out, strlen(out)) < 0)
+			dc_warn("cannot answer pid %d: %s", cred.pid,
+				strerror(errno));
+	}
+	close(fd);
+}
+
+int dc_server_attach_client(struct dc_rt *rt, const char *lib)
+{
+	struct bpf_program *p =
+	    bpf_object__find_program_by_name(rt->obj, "dc_client_join");
+	const struct dc_elf_sym *s;
+	struct dc_elf_syms syms;
+	struct bpf_link *l;
+	int err;
+
+	if (!p)
+		return -ENOENT;
+	err = dc_elf_syms_load(lib, &syms);
+	if (err) {
+		dc_err("client library %s: %s", lib, strerror(-err));
+		return err;
+	}
+	s = dc_elf_syms_find(&syms, "datacrumbs_client_join");
+	if (!s) {
+		dc_elf_syms_free(&syms);
+		dc_err("%s has no datacrumbs_client_join", lib);
+		return -ENOENT;
+	}
+	l = bpf_program__attach_uprobe(p, false, -1, lib, s->offset);
+	dc_elf_syms_free(&syms);
+	if (!l) {
+		err = -errno;
+		dc_err("cannot attach to %s: %s", lib, strerror(errno));
+		return err;
+	}
+	return dc_add_link(rt, l);
+}
+
+int dc_server_request(const char *path, const char *request)
+{
+	struct sockaddr_un sa;
+	char reply[8192];
+	ssize_t n, len = 0;
+	int fd;
+
+	if (sockaddr(path, &sa))
+		return 2;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		dc_err("no server at %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	if (write(fd, request, strlen(request)) < 0 || shutdown(fd, SHUT_WR)) {
+		dc_err("%s: %s", path, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	while ((n = read(fd, reply + len, sizeof(reply) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	reply[len] = '\0';
+	fputs(reply, stdout);
+	return strncmp(reply, "ok", 2) ? 1 : 0;
+}

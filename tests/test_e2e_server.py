@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Server mode: a collector started once; programs join it by loading
+libdatacrumbs-client.so (LD_PRELOAD) or by --track PID over the control
+socket; their children follow; one joined program is killed with SIGKILL
+mid-run; a program that never joins is not in the trace; --status reports;
+SIGTERM drains and closes the trace."""
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run
+
+need_bpf()
+CLIENT = os.path.join(BUILD, "client", "libdatacrumbs-client.so")
+
+
+def writer(path, n, wait=None):
+    """A shell that (after reading a FIFO) writes n lines to path, in a child."""
+    pre = "read x < %s; " % wait if wait else ""
+    return ["sh", "-c", pre + "i=0; while [ $i -lt %d ]; do echo line >> %s; i=$((i+1)); done" % (n, path)]
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    os.chmod(tmp, 0o711)  # so that another user can reach the socket
+    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml"])
+    sock, ready = os.path.join(tmp, "dc.sock"), os.path.join(tmp, "ready")
+    trace = os.path.join(tmp, "server.pfw.gz")
+    srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
+                            "-o", trace, obj], stderr=subprocess.PIPE, text=True)
+    for _ in range(200):
+        if os.path.exists(ready):
+            break
+        time.sleep(0.05)
+    check(os.path.exists(ready), "ready file appears")
+
+    # (a) joins by loading the client library.
+    a = os.path.join(tmp, "a.txt")
+    r = run(writer(a, 40), env=dict(os.environ, LD_PRELOAD=CLIENT))
+    check(r.returncode == 0, "preloaded program ran")
+    # (b) joins by --track before it does its I/O.
+    b, fifo = os.path.join(tmp, "b.txt"), os.path.join(tmp, "go")
+    os.mkfifo(fifo)
+    pb = subprocess.Popen(writer(b, 25, fifo))
+    r = run([RUNTIME, "--socket", sock, "--track", str(pb.pid)])
+    check(r.returncode == 0 and r.stdout.startswith("ok tracked"), "--track: " + r.stdout + r.stderr)
+    with open(fifo, "w") as f:
+        f.write("go\n")
+    pb.wait()
+    # (c) never joins.
+    c = os.path.join(tmp, "c.txt")
+    run(writer(c, 30))
+    # (d) joins, then is killed mid-run.
+    d = os.path.join(tmp, "d.txt")
+    pd = subprocess.Popen(["sh", "-c", "while :; do echo x >> %s; done" % d],
+                          env=dict(os.environ, LD_PRELOAD=CLIENT))
+    time.sleep(0.5)
+    pd.kill()
+    pd.wait()
+    # Bad requests get errors; a user may not track another's process.
+    r = run([RUNTIME, "--socket", sock, "--track", "999999999"])
+    check(r.returncode == 1 and "error" in r.stdout, "--track of no process fails")
+    r = run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", RUNTIME,
+             "--socket", sock, "--track", "1"])
+    check(r.returncode == 1 and "not to you" in r.stdout, "SO_PEERCRED: nobody cannot track pid 1: "
+          + r.stdout + r.stderr)
+    r = run([RUNTIME, "--socket", sock, "--status"])
+    check(r.returncode == 0 and r.stdout.startswith("ok tracing") and trace in r.stdout,
+          "--status: " + r.stdout)
+    time.sleep(0.3)
+    srv.send_signal(signal.SIGTERM)
+    err = srv.communicate(timeout=30)[1]
+    check(srv.returncode == 0, "server exit %s: %s" % (srv.returncode, err[-500:]))
+    check(not os.path.exists(sock) and not os.path.exists(ready), "socket and ready file removed")
+
+    t = Trace(trace)
+    check(not t.errors and t.end is not None, "complete trace: %s" % t.errors[:3])
+    for path, n, how in ((a, 40, "client library"), (b, 25, "--track")):
+        w = t.select(cat="sys", name="write", path=path)
+        check(len(w) == n, "%s: %d writes, want %d" % (how, len(w), n))
+        check(len({e["pid"] for e in w}) == 1, "%s: written by the shell itself" % how)
+    check(not t.select(path=c), "a program that never joined is not traced")
+    dw = t.select(cat="sys", name="write", path=d)
+    lines = open(d).read().count("x\n")
+    check(0 < len(dw) <= lines and len(dw) >= lines - 1,
+          "killed program: %d writes traced of %d made" % (len(dw), lines))
+done()
