@@ -291,12 +291,11 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 int dc_trace_pid(struct dc_rt *rt, int pid)
 {
 	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
-	__u32 key = pid;
-	__u8 one = 1;
+	__u32 key = pid, job = pid; /* a process named starts its own job */
 
 	if (!m)
 		return -ENOENT;
-	return bpf_map_update_elem(bpf_map__fd(m), &key, &one, BPF_ANY) ? -errno
+	return bpf_map_update_elem(bpf_map__fd(m), &key, &job, BPF_ANY) ? -errno
 									: 0;
 }
 

@@ -23,6 +23,7 @@
 #include "roles.h"
 #include "runtime.h"
 #include "server.h"
+#include "sinks.h"
 #include "sysenv.h"
 
 #define EXIT_LOST 3 /* --strict and events were lost */
@@ -400,6 +401,16 @@ static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
 }
 
 /* Report losses; returns how many events were lost in all. */
+/* Calls written, in every trace of the run. */
+static uint64_t calls(const struct dc_rt *rt)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		n += rt->probes[i].calls;
+	return n;
+}
+
 static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 {
 	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0;
@@ -424,7 +435,7 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 		}
 	}
 	dc_buf_addf(b, "\"num_events\":%llu,\"dropped\":%llu",
-		    (unsigned long long)rt->w.calls, (unsigned long long)total);
+		    (unsigned long long)calls(rt), (unsigned long long)total);
 	for (int r = 0; r < DC_LOSS_NR; r++)
 		dc_buf_addf(b, ",\"%s\":%llu", dc_loss_name(r),
 			    (unsigned long long)by_reason[r]);
@@ -529,6 +540,8 @@ static int finish(struct dc_rt *rt, const struct opts *o, const char *path,
 		dc_err("reading the profile maps failed; counters are missing");
 	lost = end_args(&args, rt, o->quiet);
 	dc_buf_add(&args, "", 1);
+	if (rt->server)
+		dc_info("closed %zu job traces", dc_sinks_close(rt, args.p));
 	dc_pfw_marker(&rt->w, "end", now_ns(), args.p);
 	dc_buf_free(&args);
 	err = dc_pfw_close(&rt->w);
@@ -552,7 +565,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	struct dc_buf args = {};
 	struct sigaction sa = {};
 	struct dc_pfw_opts wo;
-	char path[PATH_MAX] = "";
+	char path[PATH_MAX] = "", sink_dir[PATH_MAX];
 	uint64_t deadline = 0;
 	int err, fd = -1, lfd = -1, status, ret = 1;
 	bool writer = false, started = false;
@@ -580,6 +593,16 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 				   .member_size = o->member_size,
 				   .interval_ns = 1000000000ull };
 	writer = !dc_pfw_open(&rt.w, fd, &rt.ps, &wo);
+	rt.wo = wo;
+	rt.w_path = path;
+	rt.server = o->server;
+	/* Job traces go beside the server's own. */
+	snprintf(sink_dir, sizeof(sink_dir), "%s", path);
+	if (strrchr(sink_dir, '/'))
+		*strrchr(sink_dir, '/') = '\0';
+	else
+		strcpy(sink_dir, ".");
+	rt.sink_dir = sink_dir;
 	rt.w.paths = o->paths;
 	rt.w.npaths = o->npaths;
 	rt.w.xpaths = o->xpaths;

@@ -12,7 +12,6 @@
 struct dc_file {
 	char *name;
 	char hash[DC_HASH_HEX];
-	bool fh_written;
 };
 
 struct dc_call;
@@ -35,6 +34,7 @@ struct dc_proc {
 	char comm[16];
 	bool meta_written;
 	uint64_t exited_ns; /* when its leader exited; 0 while it runs */
+	uint32_t job;	    /* the job it belongs to (server: its trace) */
 	char *cwd;
 	struct dc_map fds;     /* fd + 1 -> history (struct dc_fdent) */
 	struct dc_map handles; /* library handle (hid_t, MPI_File) -> file */

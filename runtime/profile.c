@@ -9,6 +9,7 @@
 #include "log.h"
 #include "profile.h"
 #include "runtime.h"
+#include "sinks.h"
 
 /* One aggregate of the current interval. */
 struct agg {
@@ -261,8 +262,8 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 	dc_map_foreach (&pf->table, i) {
 		struct agg *a = pf->table.vals[i];
 
-		dc_pfw_counter(&rt->w, a->pid, a->tid, a->probe, a->file, &a->v,
-			       pf->start_ns);
+		dc_pfw_counter(dc_sink_of_pid(rt, a->pid), a->pid, a->tid,
+			       a->probe, a->file, &a->v, pf->start_ns);
 		a->probe->calls += a->v.count;
 		free(a);
 	}

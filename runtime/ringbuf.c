@@ -6,6 +6,7 @@
 #include "log.h"
 #include "nesting.h"
 #include "profile.h"
+#include "sinks.h"
 #include "runtime.h"
 
 /* The file a call concerns: its path, else its fd, the fd behind its
@@ -131,11 +132,13 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	};
 	memcpy(c.val, e->val, sizeof(c.val));
 	track(p, pr, e, c.file);
+	if (e->job)
+		p->job = e->job;
 	if (rt->profile) {
 		dc_profile_call(rt, &c);
 		return 0;
 	}
-	return dc_nest_add(&rt->w, t, &c);
+	return dc_nest_add(dc_sink(rt, p), t, &c);
 }
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -173,8 +176,10 @@ static int on_record(void *ctx, void *data, size_t size)
 	case DC_EV_EXIT:
 		t = dc_map_get(&rt->ps.threads, pe->tid);
 		if (t && t->pid == pe->pid) {
-			dc_nest_flush(&rt->w, t);
-			dc_pfw_thread_name(&rt->w, t, comm, pe->ts);
+			struct dc_pfw *w = dc_sink_of_pid(rt, t->pid);
+
+			dc_nest_flush(w, t);
+			dc_pfw_thread_name(w, t, comm, pe->ts);
 			/* A long-running tracer must not keep the dead: a
 			 * thread's state goes when it exits. */
 			dc_map_del(&rt->ps.threads, pe->tid);
@@ -217,9 +222,10 @@ int dc_ringbuf_drain(struct dc_rt *rt)
 		struct dc_thread *t = rt->ps.threads.vals[i];
 		struct dc_proc *p = dc_map_get(&rt->ps.procs, t->pid);
 
-		dc_nest_flush(&rt->w, t);
+		dc_nest_flush(dc_sink(rt, p), t);
 		if (t->name_pending)
-			dc_pfw_thread_name(&rt->w, t, p ? p->comm : "?", 0);
+			dc_pfw_thread_name(dc_sink(rt, p), t, p ? p->comm : "?",
+					   0);
 	}
 	return n < 0 ? n : 0;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "map.h"
 #include "procs.h"
 #include "trace.h"
 #include "writer_pfw.h"
@@ -28,7 +29,12 @@ struct dc_rt {
 	uint64_t bad_records; /* malformed records (a bug if ever non-zero) */
 	struct dc_profile *profile; /* profile mode, else NULL */
 	const char *layers;	    /* --layers: comma-separated, or NULL */
-	uint64_t min_dur_ns;	    /* --min-duration */
+	bool server;		    /* one trace per job (sinks.c) */
+	const char *sink_dir;	    /* where job traces are created */
+	const char *w_path;	    /* the run's own trace */
+	struct dc_pfw_opts wo;
+	struct dc_map sinks; /* job -> struct dc_sink */
+	uint64_t min_dur_ns; /* --min-duration */
 	bool verbose;
 };
 

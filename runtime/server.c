@@ -77,7 +77,7 @@ static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
 	__u32 key, next;
 	__u64 ckey, cnext;
 	size_t n = 0, ncg = 0, len;
-	uint64_t lost = 0;
+	uint64_t lost = 0, calls = 0;
 	void *prev = NULL;
 
 	while (m && !bpf_map_get_next_key(bpf_map__fd(m), prev, &next)) {
@@ -93,12 +93,14 @@ static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
 	}
 	dc_read_losses(rt);
 	for (size_t i = 0; i < rt->nprobes; i++)
+		calls += rt->probes[i].calls;
+	for (size_t i = 0; i < rt->nprobes; i++)
 		for (int r = 0; r < DC_LOSS_NR; r++)
 			lost += r == DC_SKIP_SHORT ? 0 : rt->probes[i].lost[r];
 	len = snprintf(out, size,
 		       "ok tracing %zu processes, %zu cgroups; %llu events, "
 		       "%llu lost; trace %s; pids",
-		       n, ncg, (unsigned long long)rt->w.calls,
+		       n, ncg, (unsigned long long)calls,
 		       (unsigned long long)lost, trace);
 	for (prev = NULL; m && len < size &&
 			  !bpf_map_get_next_key(bpf_map__fd(m), prev, &next);
@@ -153,8 +155,9 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 	if (!strcmp(line, "follow-cgroup")) {
 		struct bpf_map *cg =
 		    bpf_object__find_map_by_name(rt->obj, "dc_cgroups");
+		static __u32 jobs = 0x80000000; /* apart from pids */
 		struct stat st;
-		__u8 one = 1;
+		__u32 job = ++jobs;
 		__u64 id;
 
 		/* On cgroup v2 a cgroup's id is its directory's inode. */
@@ -170,7 +173,7 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		}
 		id = st.st_ino;
 		if (!cg ||
-		    bpf_map_update_elem(bpf_map__fd(cg), &id, &one, BPF_ANY))
+		    bpf_map_update_elem(bpf_map__fd(cg), &id, &job, BPF_ANY))
 			snprintf(out, size, "error: %s", strerror(errno));
 		else
 			snprintf(out, size, "ok following cgroup %s (id %llu)",

@@ -245,8 +245,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		proc_meta(w, p, c->ts);
 	if (t)
 		thread_meta(w, t, c->ts);
-	if (c->file && !c->file->fh_written) {
-		c->file->fh_written = true;
+	if (c->file && !dc_map_get(&w->fh, (uintptr_t)c->file)) {
+		dc_map_put(&w->fh, (uintptr_t)c->file, w);
 		meta_value(w, "FH", c->pid, c->file->name, c->file->hash,
 			   c->ts);
 	}
@@ -339,8 +339,8 @@ void dc_pfw_counter(struct dc_pfw *w, uint32_t pid, uint32_t tid,
 		proc_meta(w, p, mono);
 	if (t)
 		thread_meta(w, t, mono);
-	if (file && !file->fh_written) {
-		file->fh_written = true;
+	if (file && !dc_map_get(&w->fh, (uintptr_t)file)) {
+		dc_map_put(&w->fh, (uintptr_t)file, w);
 		meta_value(w, "FH", pid, file->name, file->hash, mono);
 	}
 	/* No id: Perfetto would split a counter track per distinct id. */
@@ -406,6 +406,7 @@ int dc_pfw_tick(struct dc_pfw *w, uint64_t mono_ns)
 
 int dc_pfw_close(struct dc_pfw *w)
 {
+	dc_map_free(&w->fh, NULL);
 	dc_buf_adds(dc_gz_buf(&w->gz), "]\n");
 	return dc_gz_close(&w->gz);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "gzout.h"
+#include "map.h"
 #include "procs.h"
 #include "trace.h"
 
@@ -23,6 +24,7 @@ struct dc_pfw {
 	const char **paths, **xpaths;
 	int npaths, nxpaths;
 	uint64_t filtered; /* calls left out by them */
+	struct dc_map fh;  /* files whose FH record this trace has */
 };
 
 struct dc_pfw_opts {

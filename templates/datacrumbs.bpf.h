@@ -24,20 +24,21 @@ struct {
 	__uint(max_entries, 16 << 20);
 } dc_events SEC(".maps");
 
-/* Processes being traced (tgid); their children join at fork. */
+/* Processes being traced (tgid) and the job each belongs to (the server
+ * writes one trace per job); children join their parent's job at fork. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
-	__type(value, __u8);
+	__type(value, __u32);
 } dc_pids SEC(".maps");
 
-/* Server mode: cgroups (v2 ids) whose tasks are traced, e.g. a job's. */
+/* Server mode: cgroups (v2 ids) whose tasks are traced, and their jobs. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u64);
-	__type(value, __u8);
+	__type(value, __u32);
 } dc_cgroups SEC(".maps");
 
 /* Losses per probe and reason, index probe * DC_LOSS_NR + reason. */
@@ -159,18 +160,24 @@ static __always_inline void dc_lose(__u32 probe, __u32 reason)
 		*n += 1;
 }
 
-static __always_inline int dc_traced(__u32 tgid)
+/* The job of a traced process, or 0 when it is not traced. */
+static __always_inline __u32 dc_traced(__u32 tgid)
 {
+	__u32 *job;
 	__u64 cg;
 
 	if (tgid == dc_cfg.self_pid)
 		return 0;
-	if (dc_cfg.trace_all || bpf_map_lookup_elem(&dc_pids, &tgid))
+	if (dc_cfg.trace_all)
 		return 1;
+	job = bpf_map_lookup_elem(&dc_pids, &tgid);
+	if (job)
+		return *job;
 	if (!dc_cfg.cgroups)
 		return 0;
 	cg = bpf_get_current_cgroup_id();
-	return bpf_map_lookup_elem(&dc_cgroups, &cg) != 0;
+	job = bpf_map_lookup_elem(&dc_cgroups, &cg);
+	return job ? *job : 0;
 }
 
 static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
@@ -260,7 +267,7 @@ static __always_inline void dc_fill(struct dc_event *e, struct dc_thread *t,
 	e->val[3] = f->val[3];
 	e->path_len = 0;
 	e->pad = 0;
-	e->pad2 = 0;
+	e->job = 0;
 	e->gen = 0;
 	e->sfd = f->sfd;
 }
@@ -395,10 +402,11 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 
 	__u64 now = bpf_ktime_get_ns();
 	__u64 id = bpf_get_current_pid_tgid();
+	__u32 job = dc_traced(id >> 32);
 	struct dc_thread *t;
 	struct dc_frame *f;
 
-	if (!dc_traced(id >> 32))
+	if (!job)
 		return 0;
 	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0, 0);
 	if (!t)
@@ -431,6 +439,7 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 		}
 		dc_fill(e, t, f, id, now, ret);
 		e->gen = gen;
+		e->job = job;
 		bpf_ringbuf_submit(e, 0);
 		return 0;
 	}
@@ -444,6 +453,7 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 		return 0;
 	dc_fill(&pe->ev, t, f, id, now, ret);
 	pe->ev.gen = gen;
+	pe->ev.job = job;
 	/* Read at return: the kernel has faulted the string in by now. */
 	n = bpf_probe_read_user_str(
 	    pe->path, sizeof(pe->path),

@@ -167,7 +167,7 @@ struct dc_tp_open {
 	__u32 pid;
 	__u32 tid;
 	__u32 level;
-	__u32 pad;
+	__u32 job;
 };
 
 /* Begin events waiting for their end (a block request in flight). LRU:
@@ -238,7 +238,7 @@ static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
 	e->pad = 0;
 	e->sfd = -1;
 	e->gen = 0;
-	e->pad2 = 0;
+	e->job = o->job;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -273,7 +273,8 @@ int dc_tracepoint(void *ctx)
 		return 0;
 	}
 	id = bpf_get_current_pid_tgid();
-	if (!dc_traced(id >> 32))
+	o.job = dc_traced(id >> 32);
+	if (!o.job)
 		return 0;
 	o.ts = now;
 	o.pid = id >> 32;
@@ -311,7 +312,7 @@ int dc_usdt(struct pt_regs *ctx)
 	struct dc_thread *t;
 	long v;
 
-	if (probe >= DC_NPROBES || !dc_traced(id >> 32))
+	if (probe >= DC_NPROBES || !(o.job = dc_traced(id >> 32)))
 		return 0;
 	c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
 	for (int i = 0; i < DC_CAPTURE; i++) {
@@ -345,11 +346,11 @@ SEC("uprobe")
 int dc_client_join(struct pt_regs *ctx)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-	__u8 one = 1;
 
 	(void)ctx;
+	/* A process joining this way starts a job of its own. */
 	if (tgid != dc_cfg.self_pid)
-		bpf_map_update_elem(&dc_pids, &tgid, &one, BPF_ANY);
+		bpf_map_update_elem(&dc_pids, &tgid, &tgid, BPF_NOEXIST);
 	return 0;
 }
 
@@ -359,13 +360,15 @@ int dc_fork(unsigned long long *ctx)
 {
 	struct task_struct *parent = (void *)ctx[0];
 	struct task_struct *child = (void *)ctx[1];
-	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	__u8 one = 1;
+	__u32 ptgid = parent->tgid, ctgid = child->tgid, *job;
 
 	if (!dc_traced(ptgid))
 		return 0;
-	if (ptgid != ctgid && !dc_cfg.trace_all)
-		bpf_map_update_elem(&dc_pids, &ctgid, &one, BPF_ANY);
+	/* The child joins its parent's job (a cgroup's children stay in the
+	 * cgroup and need no entry). */
+	job = bpf_map_lookup_elem(&dc_pids, &ptgid);
+	if (ptgid != ctgid && job)
+		bpf_map_update_elem(&dc_pids, &ctgid, job, BPF_ANY);
 	dc_proc_event(DC_EV_FORK, ctgid, child->pid, ptgid, child->comm);
 	return 0;
 }

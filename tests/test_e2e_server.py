@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 """Server mode: a collector started once; programs join it by loading
 libdatacrumbs-client.so (LD_PRELOAD) or by --track PID over the control
-socket; their children follow; one joined program is killed with SIGKILL
-mid-run; a program that never joins is not in the trace; --status reports;
-SIGTERM drains and closes the trace."""
+socket; their children follow; each job gets its own trace, owned by the
+job's user, mode 0640; one joined program is killed with SIGKILL mid-run;
+a program that never joins is in no trace; --status reports; SIGTERM
+drains and closes every trace."""
+import glob
+import stat
 import os
 import signal
 import subprocess
@@ -59,6 +62,15 @@ with tempfile.TemporaryDirectory() as tmp:
     time.sleep(0.5)
     pd.kill()
     pd.wait()
+    # (e) a user's program: its trace is theirs.
+    nob = os.path.join(tmp, "nobody")
+    os.mkdir(nob)
+    os.chmod(nob, 0o777)
+    e = os.path.join(nob, "e.txt")
+    # The client library is preloaded after the switch to nobody.
+    r = run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
+             "LD_PRELOAD=" + CLIENT] + writer(e, 15))
+    check(r.returncode == 0, "nobody's program ran: " + r.stderr)
     # Bad requests get errors; a user may not track another's process.
     r = run([RUNTIME, "--socket", sock, "--track", "999999999"])
     check(r.returncode == 1 and "error" in r.stdout, "--track of no process fails")
@@ -76,14 +88,35 @@ with tempfile.TemporaryDirectory() as tmp:
     check(not os.path.exists(sock) and not os.path.exists(ready), "socket and ready file removed")
 
     t = Trace(trace)
-    check(not t.errors and t.end is not None, "complete trace: %s" % t.errors[:3])
+    check(not t.errors and t.end is not None, "the server's trace is complete: %s" % t.errors[:3])
+    jobs = {}
+    for path in glob.glob(os.path.join(tmp, "*-job*.pfw.gz")):
+        jt = Trace(path)
+        check(not jt.errors and jt.end is not None, "%s complete: %s" % (path, jt.errors[:3]))
+        jobs[path] = jt
+
+    def job_of(f):
+        hits = [(p, jt) for p, jt in jobs.items() if jt.select(cat="sys", name="write", path=f)]
+        check(len(hits) == 1, "%s written about in exactly one job trace: %d" % (f, len(hits)))
+        return hits[0] if hits else (None, None)
+
     for path, n, how in ((a, 40, "client library"), (b, 25, "--track")):
-        w = t.select(cat="sys", name="write", path=path)
+        jp, jt = job_of(path)
+        w = jt.select(cat="sys", name="write", path=path) if jt else []
         check(len(w) == n, "%s: %d writes, want %d" % (how, len(w), n))
         check(len({e["pid"] for e in w}) == 1, "%s: written by the shell itself" % how)
-    check(not t.select(path=c), "a program that never joined is not traced")
-    dw = t.select(cat="sys", name="write", path=d)
+    check(job_of(a)[0] != job_of(b)[0], "two jobs, two traces")
+    check(not any(jt.select(path=c) for jt in jobs.values()) and not t.select(path=c),
+          "a program that never joined is in no trace")
+    jp, jt = job_of(d)
+    dw = jt.select(cat="sys", name="write", path=d) if jt else []
     lines = open(d).read().count("x\n")
     check(0 < len(dw) <= lines and len(dw) >= lines - 1,
           "killed program: %d writes traced of %d made" % (len(dw), lines))
+    jp, jt = job_of(e)
+    if jp:
+        st = os.stat(jp)
+        check(st.st_uid == 65534 and stat.S_IMODE(st.st_mode) == 0o640,
+              "nobody's job trace is theirs, 0640: uid %d mode %o" % (st.st_uid, stat.S_IMODE(st.st_mode)))
+        check(len(jt.select(cat="sys", name="write", path=e)) == 15, "nobody's writes")
 done()

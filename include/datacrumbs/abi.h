@@ -107,7 +107,7 @@ struct dc_event {
 	__u16 pad;
 	__s32 sfd; /* descriptor behind the call's FILE *, or -1 */
 	__u32 gen; /* profile mode: the generation given to a new fd */
-	__u32 pad2;
+	__u32 job; /* the job (server mode: trace file) of the process */
 };
 
 struct dc_proc_event {

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_SINKS_H
+#define DC_SINKS_H
+
+#include "runtime.h"
+
+/*
+ * Where a process's events are written: the run's one trace, or in server
+ * mode the trace of its job (a process that joined, with its children, or
+ * a followed cgroup), created on the job's first event in the server's
+ * directory, owned by the process's user, mode 0640, never through a
+ * symlink.
+ */
+struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p);
+struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid);
+/* Server mode: end and close every job's trace; returns how many. */
+size_t dc_sinks_close(struct dc_rt *rt, const char *end_args);
+
+#endif
