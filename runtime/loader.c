@@ -223,6 +223,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 				 .self_pid = getpid(),
 				 .fileno_off = offsetof(FILE, _fileno),
 				 .profile = profile,
+				 .cgroups = rt->server,
 				 .min_dur_ns = rt->min_dur_ns };
 	struct bpf_map *rb;
 	int err;

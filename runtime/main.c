@@ -574,6 +574,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 
 	rt.layers = o->layers;
 	rt.min_dur_ns = o->min_dur_ns;
+	rt.server = o->server;
 	if (dc_sysenv_check() ||
 	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||
 	    output_path(o->output,

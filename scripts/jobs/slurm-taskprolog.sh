@@ -1,0 +1,5 @@
+#!/bin/sh
+# SLURM TaskProlog, where jobs have no cgroup of their own (proctrack
+# without cgroups) and a node runs one job at a time: every task loads
+# the client library and joins the job's collector.
+echo "export LD_PRELOAD=/usr/local/lib/libdatacrumbs-client.so${LD_PRELOAD:+:$LD_PRELOAD}"
