@@ -59,16 +59,15 @@ static const struct curated {
 static int read_ids(const char *path, char *out, char *soname, size_t size)
 {
 	Elf_Scn *scn = NULL;
+	int fd, err;
 	Elf *elf;
-	int fd;
 
 	out[0] = '\0';
 	soname[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	while (elf && (scn = elf_nextscn(elf, scn))) {
+	elf = dc_elf_open(path, &fd, &err);
+	if (!elf)
+		return err;
+	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 		GElf_Shdr sh;
 		GElf_Nhdr nh;
@@ -101,8 +100,7 @@ static int read_ids(const char *path, char *out, char *soname, size_t size)
 			break;
 		}
 	}
-	if (elf)
-		elf_end(elf);
+	elf_end(elf);
 	close(fd);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "explore.h"
+#include "fileio.h"
 #include "log.h"
 
 static const char usage[] =
@@ -117,30 +118,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return err;
 }
 
-/* Write everything or nothing: the specs go to a temporary file first. */
+/* Everything or nothing: a file is written through a temporary one. */
 static int write_out(const char *path, const char *data, size_t len)
 {
-	char tmp[4096];
-	FILE *f;
-	int err = 0;
-
-	if (!path)
-		return fwrite(data, 1, len, stdout) == len && !fflush(stdout)
-			   ? 0
-			   : -EIO;
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	if (fwrite(data, 1, len, f) != len)
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+	if (path)
+		return dc_write_atomic(path, data, len);
+	return fwrite(data, 1, len, stdout) == len && !fflush(stdout) ? 0
+								      : -EIO;
 }
 
 int main(int argc, char **argv)

@@ -15,8 +15,4 @@ const char *dc_find_clang(void);
 int dc_compile(const char *clang, const char *src, const char *obj,
 	       const char *tmpl_dir, const char *inc_dir);
 
-/* Write @len bytes to @path through a temporary file and rename(), so a
- * failure never leaves a partial @path. Returns 0 or -errno. */
-int dc_write_atomic(const char *path, const void *data, size_t len);
-
 #endif

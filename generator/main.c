@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "compile.h"
+#include "fileio.h"
 #include "config.h"
 #include "log.h"
 #include "render.h"

@@ -124,6 +124,32 @@ static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
 	return 0;
 }
 
+Elf *dc_elf_open(const char *path, int *fd, int *err)
+{
+	Elf *elf;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
+		*err = -errno;
+		return NULL;
+	}
+	elf_errno(); /* clear an error left by earlier libelf calls */
+	elf = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF ||
+	    gelf_getclass(elf) != ELFCLASS64) {
+		if (elf)
+			elf_end(elf);
+		close(*fd);
+		*err = -ENOEXEC;
+		return NULL;
+	}
+	return elf;
+}
+
 int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
 {
 	Elf_Scn *scn = NULL, *dynsym = NULL, *symtab = NULL;
@@ -136,18 +162,9 @@ int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
 	int fd, err = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf_errno(); /* clear an error left by earlier libelf calls */
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF ||
-	    gelf_getclass(elf) != ELFCLASS64) {
-		err = -ENOEXEC;
-		goto cleanup;
-	}
+	elf = dc_elf_open(path, &fd, &err);
+	if (!elf)
+		return err;
 	if (!gelf_getehdr(elf, &eh) || fstat(fd, &st) ||
 	    eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize >
 		(uint64_t)st.st_size ||
@@ -180,8 +197,7 @@ int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
 	if (!err && symtab)
 		err = add_symbols(elf, symtab, &ssh, NULL, NULL, false, out);
 cleanup:
-	if (elf)
-		elf_end(elf);
+	elf_end(elf);
 	close(fd);
 	if (err)
 		dc_elf_syms_free(out);

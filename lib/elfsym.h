@@ -23,6 +23,15 @@ struct dc_elf_syms {
 	size_t n;
 };
 
+#include <libelf.h>
+
+/*
+ * Open @path with libelf as a 64-bit ELF file: the handle, with *@fd to
+ * close after elf_end(); or NULL with *@err set (-ENOEXEC: not 64-bit
+ * ELF, else -errno).
+ */
+Elf *dc_elf_open(const char *path, int *fd, int *err);
+
 /*
  * Read the defined functions (STT_FUNC and STT_GNU_IFUNC, global or weak,
  * of non-zero size) of @path from .dynsym and .symtab. Of several versions

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "elfsym.h"
 #include "probetab.h"
 
 #define TERMINATE(s) ((s)[sizeof(s) - 1] = '\0')
@@ -21,14 +21,11 @@ int dc_probe_table_read(const char *path, struct dc_probe_desc **out, size_t *n)
 	size_t shstrndx;
 	int fd, err = -ENOEXEC;
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF ||
-	    elf_getshdrstrndx(elf, &shstrndx))
+	elf = dc_elf_open(path, &fd, &err);
+	if (!elf)
+		return err;
+	err = -ENOEXEC;
+	if (elf_getshdrstrndx(elf, &shstrndx))
 		goto cleanup;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -75,8 +72,7 @@ int dc_probe_table_read(const char *path, struct dc_probe_desc **out, size_t *n)
 	*n = t->count;
 	err = 0;
 cleanup:
-	if (elf)
-		elf_end(elf);
+	elf_end(elf);
 	close(fd);
 	return err;
 }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "elfsym.h"
 #include "usdt.h"
 
 #define NT_STAPSDT 3
@@ -50,15 +50,10 @@ int dc_usdt_notes(const char *path, struct dc_usdt_note **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF ||
-	    gelf_getclass(elf) != ELFCLASS64 ||
-	    elf_getshdrstrndx(elf, &shstrndx)) {
+	elf = dc_elf_open(path, &fd, &err);
+	if (!elf)
+		return err;
+	if (elf_getshdrstrndx(elf, &shstrndx)) {
 		err = -ENOEXEC;
 		goto cleanup;
 	}
@@ -93,8 +88,7 @@ int dc_usdt_notes(const char *path, struct dc_usdt_note **out, size_t *n)
 		}
 	}
 cleanup:
-	if (elf)
-		elf_end(elf);
+	elf_end(elf);
 	close(fd);
 	if (err) {
 		free(v);

@@ -179,6 +179,27 @@ struct {
 	__type(value, struct dc_tp_open);
 } dc_tp_pending SEC(".maps");
 
+/* Work seen in the current task (a tracepoint, a USDT point): it takes
+ * the next sequence number of the thread and nests under its traced call. */
+static __always_inline void dc_point_open(struct dc_tp_open *o, __u64 id,
+					  __u64 now)
+{
+	struct dc_thread *t;
+
+	o->ts = now;
+	o->pid = id >> 32;
+	o->tid = (__u32)id;
+	o->level = 1;
+	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0, 0);
+	if (!t)
+		return;
+	o->seq = ++t->next_seq;
+	if (t->depth > 0 && t->depth <= DC_MAX_DEPTH) {
+		o->level = t->depth + 1;
+		o->parent_seq = t->f[(t->depth - 1) & (DC_MAX_DEPTH - 1)].seq;
+	}
+}
+
 static __always_inline __u64 dc_tp_read(void *ctx, const struct dc_tp_field *f)
 {
 	const void *p = ctx + (f->off & 0xfff);
@@ -256,7 +277,6 @@ int dc_tracepoint(void *ctx)
 	struct dc_tp_open o = {}, *open;
 	const struct dc_tp_cfg *cfg;
 	__u64 id, now = bpf_ktime_get_ns();
-	struct dc_thread *t;
 
 	cfg = bpf_map_lookup_elem(&dc_tpcfg, &cookie);
 	if (!cfg || probe >= DC_NPROBES)
@@ -276,20 +296,7 @@ int dc_tracepoint(void *ctx)
 	o.job = dc_traced(id >> 32);
 	if (!o.job)
 		return 0;
-	o.ts = now;
-	o.pid = id >> 32;
-	o.tid = (__u32)id;
-	o.level = 1;
-	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0, 0);
-	if (t) {
-		__u32 d = t->depth;
-
-		o.seq = ++t->next_seq;
-		if (d > 0 && d <= DC_MAX_DEPTH) {
-			o.level = d + 1;
-			o.parent_seq = t->f[(d - 1) & (DC_MAX_DEPTH - 1)].seq;
-		}
-	}
+	dc_point_open(&o, id, now);
 	for (int i = 0; i < DC_CAPTURE; i++)
 		if (i < cfg->nfields)
 			o.val[i] = dc_tp_read(ctx, &cfg->field[i]);
@@ -309,7 +316,6 @@ int dc_usdt(struct pt_regs *ctx)
 	const volatile struct dc_capture *c;
 	struct dc_tp_open o = {};
 	__u64 id = bpf_get_current_pid_tgid();
-	struct dc_thread *t;
 	long v;
 
 	if (probe >= DC_NPROBES || !(o.job = dc_traced(id >> 32)))
@@ -321,20 +327,7 @@ int dc_usdt(struct pt_regs *ctx)
 		if (!bpf_usdt_arg(ctx, c->slot_arg[i], &v))
 			o.val[i] = v;
 	}
-	o.ts = bpf_ktime_get_ns();
-	o.pid = id >> 32;
-	o.tid = (__u32)id;
-	o.level = 1;
-	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0, 0);
-	if (t) {
-		__u32 d = t->depth;
-
-		o.seq = ++t->next_seq;
-		if (d > 0 && d <= DC_MAX_DEPTH) {
-			o.level = d + 1;
-			o.parent_seq = t->f[(d - 1) & (DC_MAX_DEPTH - 1)].seq;
-		}
-	}
+	dc_point_open(&o, id, bpf_ktime_get_ns());
 	dc_tp_emit(&o, probe, o.ts);
 	return 0;
 }
