@@ -187,3 +187,15 @@ def strace_counts(cmd, outfile, env=None):
             # % time, seconds, usecs/call, calls, [errors], syscall
             counts[fields[-1]] = int(fields[3])
     return counts
+
+
+def check_against_strace(t, cmd, outfile):
+    """Every syscall the trace's sys layer recorded, as many times as
+    strace -f -c counted it for the same command."""
+    want = strace_counts(cmd, outfile)
+    got = {}
+    for e in t.select(cat="sys"):
+        got[e["name"]] = got.get(e["name"], 0) + 1
+    for name, n in sorted(got.items()):
+        check(want.get(name) == n, "sys %s: %d events, strace counted %s" % (name, n, want.get(name)))
+    check(got, "some syscalls traced")

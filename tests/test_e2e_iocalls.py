@@ -7,7 +7,8 @@ import json
 import os
 import tempfile
 
-from dctest import RUNTIME, WORKLOAD, Trace, check, done, generate, need_bpf, need_tool, run, strace_counts
+from dctest import (RUNTIME, WORKLOAD, Trace, check, check_against_strace, done, generate,
+                    need_bpf, need_tool, run)
 
 need_bpf()
 need_tool("strace")
@@ -57,10 +58,5 @@ with tempfile.TemporaryDirectory() as tmp:
     check(any(t.file(e) == "/etc/ld.so.cache" for e in spawned), "spawned process traced from exec")
     check(t.process_names.get(truth["spawned"]) == "true", "spawned process named")
 
-    want = strace_counts(cmd, os.path.join(tmp, "strace.txt"))
-    got = {}
-    for e in t.select(cat="sys"):
-        got[e["name"]] = got.get(e["name"], 0) + 1
-    for name, n in sorted(got.items()):
-        check(want.get(name) == n, "sys %s: %d events, strace counted %s" % (name, n, want.get(name)))
+    check_against_strace(t, cmd, os.path.join(tmp, "strace.txt"))
 done()
