@@ -2,6 +2,7 @@
 /* datacrumbs-runtime: load a generated object, trace, write a DFTracer trace.
  */
 #include <errno.h>
+#include <bpf/bpf.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
@@ -484,6 +485,23 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 	}
 }
 
+/* A process gone: its fds' generations leave the kernel's map too. */
+static void forget_fdgens(struct dc_proc *p, void *arg)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(arg, "dc_fdgen");
+
+	if (!m)
+		return;
+	dc_map_foreach (&p->fdgens, i) {
+		struct {
+			__u32 pid;
+			__s32 fd;
+		} key = { p->pid, (__s32)(uint32_t)p->fdgens.keys[i] };
+
+		bpf_map_delete_elem(bpf_map__fd(m), &key);
+	}
+}
+
 /* Every few seconds, free processes long gone (long runs, servers). */
 static void reap(struct dc_rt *rt, const struct opts *o)
 {
@@ -495,7 +513,7 @@ static void reap(struct dc_rt *rt, const struct opts *o)
 	last = now;
 	if (o->profile && o->interval * 3e9 > age)
 		age = o->interval * 3e9;
-	dc_procs_reap(&rt->ps, now, age);
+	dc_procs_reap(&rt->ps, now, age, forget_fdgens, rt->obj);
 }
 
 static int touch(const char *path)

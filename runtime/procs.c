@@ -437,7 +437,8 @@ static void free_file(void *v)
 	free(f);
 }
 
-void dc_procs_reap(struct dc_procs *ps, uint64_t now, uint64_t age_ns)
+void dc_procs_reap(struct dc_procs *ps, uint64_t now, uint64_t age_ns,
+		   void (*gone)(struct dc_proc *p, void *arg), void *arg)
 {
 	size_t i = 0;
 
@@ -447,6 +448,8 @@ void dc_procs_reap(struct dc_procs *ps, uint64_t now, uint64_t age_ns)
 		    ps->procs.keys[i] ? ps->procs.vals[i] : NULL;
 
 		if (p && p->exited_ns && now - p->exited_ns > age_ns) {
+			if (gone)
+				gone(p, arg);
 			dc_map_del(&ps->procs, p->pid);
 			free_proc(p);
 			i = 0;

@@ -88,8 +88,10 @@ char *dc_proc_env(uint32_t pid, const char *name);
 
 void dc_thread_free(struct dc_thread *t);
 /* Free processes whose leader exited more than @age_ns before @now:
- * late events of their other threads and profile drains are done. */
-void dc_procs_reap(struct dc_procs *ps, uint64_t now, uint64_t age_ns);
+ * late events of their other threads and profile drains are done. @gone
+ * is called for each before it is freed. */
+void dc_procs_reap(struct dc_procs *ps, uint64_t now, uint64_t age_ns,
+		   void (*gone)(struct dc_proc *p, void *arg), void *arg);
 void dc_procs_free(struct dc_procs *ps);
 
 #endif

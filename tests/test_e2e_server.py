@@ -39,6 +39,12 @@ with tempfile.TemporaryDirectory() as tmp:
         time.sleep(0.05)
     check(os.path.exists(ready), "ready file appears")
 
+    # (d) joins and keeps writing while the others start and stop; it is
+    # killed with SIGKILL at the end.
+    d = os.path.join(tmp, "d.txt")
+    pd = subprocess.Popen(["sh", "-c", "while :; do echo x >> %s; done" % d],
+                          env=dict(os.environ, LD_PRELOAD=CLIENT))
+    time.sleep(0.3)
     # (a) joins by loading the client library.
     a = os.path.join(tmp, "a.txt")
     r = run(writer(a, 40), env=dict(os.environ, LD_PRELOAD=CLIENT))
@@ -49,17 +55,20 @@ with tempfile.TemporaryDirectory() as tmp:
     pb = subprocess.Popen(writer(b, 25, fifo))
     r = run([RUNTIME, "--socket", sock, "--track", str(pb.pid)])
     check(r.returncode == 0 and r.stdout.startswith("ok tracked"), "--track: " + r.stdout + r.stderr)
-    with open(fifo, "w") as f:
-        f.write("go\n")
-    pb.wait()
+    # (f) is tracked, then untracked before it writes.
+    f, fifo2 = os.path.join(tmp, "f.txt"), os.path.join(tmp, "go2")
+    os.mkfifo(fifo2)
+    pf = subprocess.Popen(writer(f, 10, fifo2))
+    r = run([RUNTIME, "--socket", sock, "--track", str(pf.pid)])
+    r = run([RUNTIME, "--socket", sock, "--untrack", str(pf.pid)])
+    check(r.returncode == 0 and r.stdout.startswith("ok untracked"), "--untrack: " + r.stdout)
+    for path, proc in ((fifo, pb), (fifo2, pf)):
+        with open(path, "w") as w:
+            w.write("go\n")
+        proc.wait()
     # (c) never joins.
     c = os.path.join(tmp, "c.txt")
     run(writer(c, 30))
-    # (d) joins, then is killed mid-run.
-    d = os.path.join(tmp, "d.txt")
-    pd = subprocess.Popen(["sh", "-c", "while :; do echo x >> %s; done" % d],
-                          env=dict(os.environ, LD_PRELOAD=CLIENT))
-    time.sleep(0.5)
     pd.kill()
     pd.wait()
     # (e) a user's program: its trace is theirs.
@@ -106,8 +115,9 @@ with tempfile.TemporaryDirectory() as tmp:
         check(len(w) == n, "%s: %d writes, want %d" % (how, len(w), n))
         check(len({e["pid"] for e in w}) == 1, "%s: written by the shell itself" % how)
     check(job_of(a)[0] != job_of(b)[0], "two jobs, two traces")
-    check(not any(jt.select(path=c) for jt in jobs.values()) and not t.select(path=c),
-          "a program that never joined is in no trace")
+    for path, what in ((c, "a program that never joined"), (f, "an untracked program")):
+        check(not any(jt.select(path=path) for jt in jobs.values()) and not t.select(path=path),
+              "%s is in no trace" % what)
     jp, jt = job_of(d)
     dw = jt.select(cat="sys", name="write", path=d) if jt else []
     lines = open(d).read().count("x\n")
