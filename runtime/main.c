@@ -535,11 +535,10 @@ static int wait_any(struct dc_rt *rt, int lfd)
 
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
-	if (p[0].revents) {
-		n = ring_buffer__consume(rt->rb);
-		if (n < 0)
-			return n;
-	}
+	/* Consume even without a wakeup: the BPF side batches them. */
+	n = ring_buffer__consume(rt->rb);
+	if (n < 0)
+		return n;
 	return p[1].revents & POLLIN ? 2 : 0;
 }
 

@@ -35,6 +35,8 @@ struct dc_proc {
 	bool meta_written;
 	uint64_t exited_ns; /* when its leader exited; 0 while it runs */
 	uint32_t job;	    /* the job it belongs to (server: its trace) */
+	bool owner_known;   /* uid and gid from a process record */
+	uint32_t uid, gid;
 	char *cwd;
 	struct dc_map fds;     /* fd + 1 -> history (struct dc_fdent) */
 	struct dc_map handles; /* library handle (hid_t, MPI_File) -> file */

@@ -162,6 +162,11 @@ static int on_record(void *ctx, void *data, size_t size)
 	}
 	memcpy(comm, pe->comm, 16);
 	comm[16] = '\0';
+	if (pe->kind != DC_EV_EXIT && (p = dc_proc_get(&rt->ps, pe->pid))) {
+		p->owner_known = true;
+		p->uid = pe->uid;
+		p->gid = pe->gid;
+	}
 	switch (pe->kind) {
 	case DC_EV_FORK:
 		if (pe->pid != pe->ppid)
@@ -169,6 +174,11 @@ static int on_record(void *ctx, void *data, size_t size)
 		break;
 	case DC_EV_EXEC:
 		dc_proc_exec(&rt->ps, pe->pid, comm);
+		p = dc_proc_get(&rt->ps, pe->pid);
+		if (p)
+			dc_fd_snapshot(&rt->ps, p);
+		break;
+	case DC_EV_JOIN:
 		p = dc_proc_get(&rt->ps, pe->pid);
 		if (p)
 			dc_fd_snapshot(&rt->ps, p);
@@ -205,11 +215,17 @@ int dc_ringbuf_open(struct dc_rt *rt)
 	return rt->rb ? 0 : -errno;
 }
 
+/* The BPF side wakes us only when the buffer fills (or for process
+ * events), so after waiting, take whatever is there. */
 int dc_ringbuf_poll(struct dc_rt *rt, int timeout_ms)
 {
 	int n = ring_buffer__poll(rt->rb, timeout_ms);
 
-	return n == -EINTR ? 0 : n;
+	if (n == -EINTR)
+		n = 0;
+	if (n >= 0)
+		n = ring_buffer__consume(rt->rb);
+	return n;
 }
 
 int dc_ringbuf_drain(struct dc_rt *rt)

@@ -41,7 +41,13 @@ static int create(struct dc_rt *rt, struct dc_proc *p, struct dc_sink *s)
 		return -errno;
 	/* The trace belongs to whom the job belongs to, not to root. */
 	snprintf(proc, sizeof(proc), "/proc/%u", p->pid);
-	if (!stat(proc, &st) && fchown(s->fd, st.st_uid, st.st_gid))
+	if (p->owner_known) {
+		st.st_uid = p->uid;
+		st.st_gid = p->gid;
+	} else if (stat(proc, &st)) {
+		return 0;
+	}
+	if (fchown(s->fd, st.st_uid, st.st_gid))
 		dc_warn("%s: cannot give it to uid %u: %s", s->path, st.st_uid,
 			strerror(errno));
 	return 0;

@@ -260,7 +260,7 @@ static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
 	e->sfd = -1;
 	e->gen = 0;
 	e->job = o->job;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, dc_wakeup());
 }
 
 /*
@@ -342,8 +342,10 @@ int dc_client_join(struct pt_regs *ctx)
 
 	(void)ctx;
 	/* A process joining this way starts a job of its own. */
-	if (tgid != dc_cfg.self_pid)
-		bpf_map_update_elem(&dc_pids, &tgid, &tgid, BPF_NOEXIST);
+	if (tgid == dc_cfg.self_pid)
+		return 0;
+	bpf_map_update_elem(&dc_pids, &tgid, &tgid, BPF_NOEXIST);
+	dc_proc_event(DC_EV_JOIN, tgid, bpf_get_current_pid_tgid(), 0, "");
 	return 0;
 }
 

@@ -88,6 +88,7 @@ enum dc_kind {
 	DC_EV_FORK,	/* struct dc_proc_event: pid forked ppid's child */
 	DC_EV_EXEC,	/* struct dc_proc_event: pid exec'd, comm is new */
 	DC_EV_EXIT,	/* struct dc_proc_event: thread tid of pid exited */
+	DC_EV_JOIN,	/* struct dc_proc_event: pid joined (client library) */
 };
 
 /* One traced call, sent at its return. */
@@ -118,6 +119,8 @@ struct dc_proc_event {
 	__u32 ppid;
 	__u64 ts;
 	char comm[16];
+	__u32 uid; /* whom the process runs as: its traces are theirs */
+	__u32 gid;
 };
 
 /* How the programs capture one probe's arguments; an array of these,
