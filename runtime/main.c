@@ -527,6 +527,18 @@ static int touch(const char *path)
 }
 
 /* Server mode: wait for events or a request; 2 when a request is there. */
+/* Files the process has open so far are named from /proc now: records
+ * reach the runtime in batches, possibly after the process is gone. A
+ * launched command is still stopped before its exec here. */
+static int trace_pid(struct dc_rt *rt, int pid)
+{
+	struct dc_proc *p = dc_proc_get(&rt->ps, pid);
+
+	if (p)
+		dc_fd_snapshot(&rt->ps, p);
+	return dc_trace_pid(rt, pid);
+}
+
 static int wait_any(struct dc_rt *rt, int lfd)
 {
 	struct pollfd p[2] = { { ring_buffer__epoll_fd(rt->rb), POLLIN, 0 },
@@ -586,7 +598,6 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	uint64_t deadline = 0;
 	int err, fd = -1, lfd = -1, status, ret = 1;
 	bool writer = false, started = false;
-	struct dc_proc *p;
 	pid_t child = 0;
 
 	rt.layers = o->layers;
@@ -641,7 +652,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			child = 0;
 			goto cleanup;
 		}
-		if ((err = dc_trace_pid(&rt, child))) {
+		if ((err = trace_pid(&rt, child))) {
 			dc_err("cannot register pid %d: %s", child,
 			       strerror(-err));
 			goto cleanup;
@@ -652,10 +663,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			dc_err("--pid %d: no such process", o->pids[i]);
 			goto cleanup;
 		}
-		p = dc_proc_get(&rt.ps, o->pids[i]);
-		if (p)
-			dc_fd_snapshot(&rt.ps, p); /* its files opened so far */
-		if ((err = dc_trace_pid(&rt, o->pids[i]))) {
+		if ((err = trace_pid(&rt, o->pids[i]))) {
 			dc_err("cannot register pid %d: %s", o->pids[i],
 			       strerror(-err));
 			goto cleanup;
