@@ -147,20 +147,75 @@ static int resolve_target(const struct dc_probe_desc *d, char *path,
 	return dc_resolve_library(d->target, path, size);
 }
 
-/* One uprobe.multi batch per binary: offsets computed from the binary on
- * this machine, cookies = probe ids. */
+/* One binary's probes: a view into the shared batch arrays. */
+struct group {
+	char path[DC_TARGET_MAX];
+	struct batch b;
+};
+
+/* Collect one binary's probes, from probe i on, at offsets computed from
+ * the binary on this machine; cookies are probe ids. */
+static void group_target(struct dc_rt *rt, size_t i, bool *done,
+			 struct group *g)
+{
+	const struct dc_probe_desc *d = rt->probes[i].d;
+	struct dc_elf_syms syms;
+	int err;
+
+	for (size_t j = i; j < rt->nprobes; j++)
+		if (!strcmp(rt->probes[j].d->target, d->target))
+			done[j] = true;
+	if (resolve_target(d, g->path, sizeof(g->path))) {
+		dc_warn("%s: target %s not found; its probes are not traced",
+			d->layer, d->target);
+		return;
+	}
+	err = dc_elf_syms_load(g->path, &syms);
+	if (err) {
+		dc_warn("%s: cannot read symbols: %s; its probes are not "
+			"traced",
+			g->path, strerror(-err));
+		return;
+	}
+	for (size_t j = i; j < rt->nprobes; j++) {
+		struct dc_probe *pj = &rt->probes[j];
+		const struct dc_elf_sym *s;
+
+		if (pj->d->mech != DC_MECH_UPROBE || pj->disabled ||
+		    strcmp(pj->d->target, d->target))
+			continue;
+		s = dc_elf_syms_find(&syms, pj->d->symbol);
+		if (!s) {
+			dc_warn("%s %s: %s has no function %s; not traced",
+				pj->d->layer, pj->d->name, g->path,
+				pj->d->symbol);
+			continue;
+		}
+		g->b.probes[g->b.n] = pj;
+		g->b.offsets[g->b.n] = s->offset;
+		g->b.cookies[g->b.n++] = pj->d->id;
+	}
+	dc_elf_syms_free(&syms);
+}
+
+/* One uprobe.multi batch per binary. Every batch is prepared before the
+ * first is attached: once libc is probed, each libc call the runtime
+ * makes traps too, which made preparing the later batches slow. */
 static int attach_uprobes(struct dc_rt *rt)
 {
 	struct bpf_program *entry = prog(rt, "dc_uprobe_entry");
 	struct bpf_program *exit = prog(rt, "dc_uprobe_exit");
 	bool *done = calloc(rt->nprobes, sizeof(*done));
-	struct batch b = {};
+	struct group *groups = NULL;
+	struct batch all = {};
+	size_t ngroups = 0, used = 0;
 	int err = 0;
 
-	b.probes = calloc(rt->nprobes, sizeof(*b.probes));
-	b.offsets = calloc(rt->nprobes, sizeof(*b.offsets));
-	b.cookies = calloc(rt->nprobes, sizeof(*b.cookies));
-	if (!done || !b.probes || !b.offsets || !b.cookies) {
+	all.probes = calloc(rt->nprobes, sizeof(*all.probes));
+	all.offsets = calloc(rt->nprobes, sizeof(*all.offsets));
+	all.cookies = calloc(rt->nprobes, sizeof(*all.cookies));
+	groups = calloc(rt->nprobes, sizeof(*groups));
+	if (!done || !all.probes || !all.offsets || !all.cookies || !groups) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -168,63 +223,30 @@ static int attach_uprobes(struct dc_rt *rt)
 		err = -ENOENT;
 		goto cleanup;
 	}
-	for (size_t i = 0; i < rt->nprobes && !err; i++) {
-		const struct dc_probe_desc *d = rt->probes[i].d;
-		struct dc_elf_syms syms;
-		char path[DC_TARGET_MAX];
+	for (size_t i = 0; i < rt->nprobes; i++) {
+		struct group *g = &groups[ngroups];
 
-		if (done[i] || d->mech != DC_MECH_UPROBE ||
+		if (done[i] || rt->probes[i].d->mech != DC_MECH_UPROBE ||
 		    rt->probes[i].disabled)
 			continue;
-		for (size_t j = i; j < rt->nprobes; j++)
-			if (!strcmp(rt->probes[j].d->target, d->target))
-				done[j] = true;
-		if (resolve_target(d, path, sizeof(path))) {
-			dc_warn("%s: target %s not found; its probes are not "
-				"traced",
-				d->layer, d->target);
-			continue;
-		}
-		err = dc_elf_syms_load(path, &syms);
-		if (err) {
-			dc_warn("%s: cannot read symbols: %s; its probes are "
-				"not traced",
-				path, strerror(-err));
-			err = 0;
-			continue;
-		}
-		b.n = 0;
-		for (size_t j = i; j < rt->nprobes; j++) {
-			struct dc_probe *pj = &rt->probes[j];
-			const struct dc_elf_sym *s;
+		g->b = (struct batch){ all.probes + used, all.offsets + used,
+				       all.cookies + used, 0 };
+		group_target(rt, i, done, g);
+		used += g->b.n;
+		ngroups += g->b.n > 0;
+	}
+	for (size_t k = 0; k < ngroups && !err; k++) {
+		struct multi_ctx m = { rt, entry, exit, groups[k].path,
+				       &groups[k].b };
 
-			if (pj->d->mech != DC_MECH_UPROBE || pj->disabled ||
-			    strcmp(pj->d->target, d->target))
-				continue;
-			s = dc_elf_syms_find(&syms, pj->d->symbol);
-			if (!s) {
-				dc_warn(
-				    "%s %s: %s has no function %s; not traced",
-				    pj->d->layer, pj->d->name, path,
-				    pj->d->symbol);
-				continue;
-			}
-			b.probes[b.n] = pj;
-			b.offsets[b.n] = s->offset;
-			b.cookies[b.n++] = pj->d->id;
-		}
-		dc_elf_syms_free(&syms);
-		if (b.n) {
-			struct multi_ctx m = { rt, entry, exit, path, &b };
-
-			err = dc_attach_bisect(&multi_ops, &m, 0, b.n);
-		}
+		err = dc_attach_bisect(&multi_ops, &m, 0, groups[k].b.n);
 	}
 cleanup:
 	free(done);
-	free(b.probes);
-	free(b.offsets);
-	free(b.cookies);
+	free(groups);
+	free(all.probes);
+	free(all.offsets);
+	free(all.cookies);
 	return err;
 }
 
