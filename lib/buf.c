@@ -7,14 +7,11 @@
 
 #include "buf.h"
 
-int dc_buf_reserve(struct dc_buf *b, size_t extra)
+int dc_buf_grow(struct dc_buf *b, size_t extra)
 {
-	size_t cap;
+	size_t cap = b->cap ? b->cap : 256;
 	char *p;
 
-	if (b->len + extra <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 256;
 	while (cap < b->len + extra)
 		cap *= 2;
 	p = realloc(b->p, cap);
@@ -23,20 +20,6 @@ int dc_buf_reserve(struct dc_buf *b, size_t extra)
 	b->p = p;
 	b->cap = cap;
 	return 0;
-}
-
-int dc_buf_add(struct dc_buf *b, const void *p, size_t n)
-{
-	if (dc_buf_reserve(b, n))
-		return -ENOMEM;
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-	return 0;
-}
-
-int dc_buf_adds(struct dc_buf *b, const char *s)
-{
-	return dc_buf_add(b, s, strlen(s));
 }
 
 int dc_buf_addf(struct dc_buf *b, const char *fmt, ...)

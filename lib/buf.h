@@ -2,8 +2,10 @@
 #ifndef DC_BUF_H
 #define DC_BUF_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A growable byte buffer; append functions return 0 or -ENOMEM. */
 struct dc_buf {
@@ -12,9 +14,29 @@ struct dc_buf {
 	size_t cap;
 };
 
-int dc_buf_reserve(struct dc_buf *b, size_t extra);
-int dc_buf_add(struct dc_buf *b, const void *p, size_t n);
-int dc_buf_adds(struct dc_buf *b, const char *s);
+int dc_buf_grow(struct dc_buf *b, size_t extra);
+
+/* Inline: the trace writer appends a dozen pieces per event, mostly
+ * literals whose length the compiler then knows. */
+static inline int dc_buf_reserve(struct dc_buf *b, size_t extra)
+{
+	return b->len + extra <= b->cap ? 0 : dc_buf_grow(b, extra);
+}
+
+static inline int dc_buf_add(struct dc_buf *b, const void *p, size_t n)
+{
+	if (dc_buf_reserve(b, n))
+		return -ENOMEM;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+static inline int dc_buf_adds(struct dc_buf *b, const char *s)
+{
+	return dc_buf_add(b, s, strlen(s));
+}
+
 int dc_buf_addf(struct dc_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int dc_buf_add_u64(struct dc_buf *b, uint64_t v);
