@@ -460,13 +460,28 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 	return total;
 }
 
+/* CPU time of all the runtime's threads, not of the traced command. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 {
+	uint64_t cpu = cpu_ns() - rt->cpu0_ns;
 	struct stat st;
 
 	dc_info("trace: %s (%llu events, %llu lost, %lld bytes)", path,
 		(unsigned long long)rt->w.calls, (unsigned long long)lost,
 		stat(path, &st) ? -1LL : (long long)st.st_size);
+	/* What tracing cost this machine in user space, per event. */
+	dc_info("runtime CPU while tracing: %.3f s, %llu ns per event",
+		cpu / 1e9,
+		(unsigned long long)(rt->w.calls ? cpu / rt->w.calls : 0));
 	for (size_t i = 0; i < rt->nprobes; i++) {
 		uint64_t n = 0;
 		bool first = true;
@@ -526,7 +541,6 @@ static int touch(const char *path)
 	return 0;
 }
 
-/* Server mode: wait for events or a request; 2 when a request is there. */
 /* Files the process has open so far are named from /proc now: records
  * reach the runtime in batches, possibly after the process is gone. A
  * launched command is still stopped before its exec here. */
@@ -539,6 +553,7 @@ static int trace_pid(struct dc_rt *rt, int pid)
 	return dc_trace_pid(rt, pid);
 }
 
+/* Server mode: wait for events or a request; 2 when a request is there. */
 static int wait_any(struct dc_rt *rt, int lfd)
 {
 	struct pollfd p[2] = { { ring_buffer__epoll_fd(rt->rb), POLLIN, 0 },
@@ -704,6 +719,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	if (o->profile &&
 	    dc_profile_init(&rt, (uint64_t)(o->interval * 1e9), now_ns()))
 		goto cleanup;
+	rt.cpu0_ns = cpu_ns();
 	started = true;
 	ret = 0;
 

@@ -35,6 +35,7 @@ struct dc_rt {
 	struct dc_pfw_opts wo;
 	struct dc_map sinks; /* job -> struct dc_sink */
 	uint64_t min_dur_ns; /* --min-duration */
+	uint64_t cpu0_ns;    /* the runtime's own CPU time when tracing began */
 	bool verbose;
 };
 
