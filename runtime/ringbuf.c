@@ -174,10 +174,8 @@ static int on_record(void *ctx, void *data, size_t size)
 		break;
 	case DC_EV_EXEC:
 		dc_proc_exec(&rt->ps, pe->pid, comm);
-		p = dc_proc_get(&rt->ps, pe->pid);
-		if (p)
-			dc_fd_snapshot(&rt->ps, p);
-		break;
+		/* then its files are named as for a join */
+		__attribute__((fallthrough));
 	case DC_EV_JOIN:
 		p = dc_proc_get(&rt->ps, pe->pid);
 		if (p)
