@@ -25,8 +25,8 @@ struct dc_gz {
 	uint64_t opened_ns; /* when the current member got its first line */
 	struct dc_buf in;
 	struct dc_buf out;
-	void *zs;  /* z_stream */
-	int error; /* first write error (-errno); later writes are skipped */
+	void *comp; /* the compressor (gzout.c) */
+	int error;  /* first write error (-errno); later writes are skipped */
 	uint64_t bytes_in, bytes_out, members;
 };
 
