@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "elfsym.h"
 #include "explore.h"
 #include "libpath.h"
@@ -169,12 +170,8 @@ static int add_func(struct xp_target *t, struct dc_elf_sym *syms, size_t n,
 	struct xp_func *fn;
 	int k = 0;
 
-	if (t->nfuncs % 256 == 0) {
-		fn = realloc(t->funcs, (t->nfuncs + 256) * sizeof(*fn));
-		if (!fn)
-			return -ENOMEM;
-		t->funcs = fn;
-	}
+	if (dc_grow((void **)&t->funcs, t->nfuncs, sizeof(*t->funcs), 256))
+		return -ENOMEM;
 	fn = &t->funcs[t->nfuncs];
 	memset(fn, 0, sizeof(*fn));
 	fn->name = strdup(syms[best].name);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "explore.h"
 #include "log.h"
 
@@ -38,12 +39,8 @@ static int add_proto(struct xp_protos *out, CXCursor c)
 
 	if (n < 0)
 		return 0;
-	if (out->n % 256 == 0) {
-		p = realloc(out->v, (out->n + 256) * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		out->v = p;
-	}
+	if (dc_grow((void **)&out->v, out->n, sizeof(*out->v), 256))
+		return -ENOMEM;
 	p = &out->v[out->n];
 	memset(p, 0, sizeof(*p));
 	p->name = str(clang_getCursorSpelling(c));

@@ -22,6 +22,19 @@ int dc_buf_grow(struct dc_buf *b, size_t extra)
 	return 0;
 }
 
+int dc_grow(void **v, size_t n, size_t size, size_t step)
+{
+	void *p;
+
+	if (n % step)
+		return 0;
+	p = realloc(*v, (n + step) * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	return 0;
+}
+
 int dc_buf_addf(struct dc_buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -37,6 +37,10 @@ static inline int dc_buf_adds(struct dc_buf *b, const char *s)
 	return dc_buf_add(b, s, strlen(s));
 }
 
+/* Room for element @n of the array at *@v, grown @step elements at a
+ * time as the count passes each multiple of @step: 0 or -ENOMEM. */
+int dc_grow(void **v, size_t n, size_t size, size_t step);
+
 int dc_buf_addf(struct dc_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int dc_buf_add_u64(struct dc_buf *b, uint64_t v);

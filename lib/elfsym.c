@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "elfsym.h"
 
 #define VERSYM_HIDDEN 0x8000
@@ -69,7 +70,7 @@ static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
 		return 0;
 	count = sh->sh_size / sh->sh_entsize;
 	for (i = 0; i < count; i++) {
-		struct dc_elf_sym *s, *v;
+		struct dc_elf_sym *s;
 		GElf_Versym ver = 0;
 		const char *name, *at;
 		GElf_Sym sym;
@@ -95,12 +96,8 @@ static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
 		at = strchr(name, '@');
 		if (at && at[1] != '@')
 			continue;
-		if (out->n % 256 == 0) {
-			v = realloc(out->v, (out->n + 256) * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			out->v = v;
-		}
+		if (dc_grow((void **)&out->v, out->n, sizeof(*out->v), 256))
+			return -ENOMEM;
 		s = &out->v[out->n];
 		s->name = at ? strndup(name, at - name) : strdup(name);
 		if (!s->name)

@@ -9,6 +9,7 @@
 #include <bpf/btf.h>
 #include <yaml.h>
 
+#include "buf.h"
 #include "elfsym.h"
 #include "libpath.h"
 #include "log.h"
@@ -205,13 +206,8 @@ static int parse_names(struct parse *p, yaml_node_t *n, const char *what,
 
 static int grow_probes(struct dc_spec *spec)
 {
-	struct dc_spec_probe *v =
-	    realloc(spec->probes, (spec->nprobes + 64) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	spec->probes = v;
-	return 0;
+	return dc_grow((void **)&spec->probes, spec->nprobes,
+		       sizeof(*spec->probes), 64);
 }
 
 static void free_probe(struct dc_spec_probe *pr)
@@ -407,7 +403,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		free_probe(&pr);
 		return -EINVAL;
 	}
-	if (spec->nprobes % 64 == 0 && grow_probes(spec)) {
+	if (grow_probes(spec)) {
 		free_probe(&pr);
 		return -ENOMEM;
 	}
@@ -505,16 +501,11 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		dc_spec_error(spec, &ploc, "'probes' must be a non-empty list");
 		probes = NULL;
 	}
-	if (spec->ngroups % 16 == 0) {
-		struct dc_spec_group *v2 =
-		    realloc(spec->groups, (spec->ngroups + 16) * sizeof(*v2));
-
-		if (!v2) {
-			free(g.layer);
-			free(g.target);
-			return -ENOMEM;
-		}
-		spec->groups = v2;
+	if (dc_grow((void **)&spec->groups, spec->ngroups,
+		    sizeof(*spec->groups), 16)) {
+		free(g.layer);
+		free(g.target);
+		return -ENOMEM;
 	}
 	spec->groups[spec->ngroups++] = g;
 	if (probes)
@@ -679,8 +670,7 @@ static int expand_patterns(struct dc_spec *spec, size_t gi,
 			cp.aliases = NULL;
 			cp.naliases = 0;
 			cp.proto = NULL;
-			if (!cp.name || !cp.symbol ||
-			    (spec->nprobes % 64 == 0 && grow_probes(spec))) {
+			if (!cp.name || !cp.symbol || grow_probes(spec)) {
 				free(cp.name);
 				free(cp.symbol);
 				return -ENOMEM;

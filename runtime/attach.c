@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bisect.h"
+#include "buf.h"
 #include "elfsym.h"
 #include "libpath.h"
 #include "log.h"
@@ -17,15 +18,9 @@
 
 int dc_add_link(struct dc_rt *rt, struct bpf_link *l)
 {
-	struct bpf_link **v;
-
-	if (rt->nlinks % 64 == 0) {
-		v = realloc(rt->links, (rt->nlinks + 64) * sizeof(*v));
-		if (!v) {
-			bpf_link__destroy(l);
-			return -ENOMEM;
-		}
-		rt->links = v;
+	if (dc_grow((void **)&rt->links, rt->nlinks, sizeof(*rt->links), 64)) {
+		bpf_link__destroy(l);
+		return -ENOMEM;
 	}
 	rt->links[rt->nlinks++] = l;
 	return 0;
