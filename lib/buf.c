@@ -52,16 +52,47 @@ int dc_buf_addf(struct dc_buf *b, const char *fmt, ...)
 	return 0;
 }
 
+static int digits(uint64_t v)
+{
+	int n = 1;
+
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* Two digits per division, written in place: timestamps and ids are
+ * most of a trace line's digits (perf: a sixth of the runtime's time
+ * was the one-digit-at-a-time loop). */
 int dc_buf_add_u64(struct dc_buf *b, uint64_t v)
 {
-	char tmp[20];
-	int i = sizeof(tmp);
+	static const char pairs[201] = "00010203040506070809"
+				       "10111213141516171819"
+				       "20212223242526272829"
+				       "30313233343536373839"
+				       "40414243444546474849"
+				       "50515253545556575859"
+				       "60616263646566676869"
+				       "70717273747576777879"
+				       "80818283848586878889"
+				       "90919293949596979899";
+	int n = digits(v);
+	char *p;
 
-	do {
-		tmp[--i] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	return dc_buf_add(b, tmp + i, sizeof(tmp) - i);
+	if (dc_buf_reserve(b, 20))
+		return -ENOMEM;
+	p = b->p + b->len + n;
+	b->len += n;
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + v % 100 * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(p - 2, pairs + v * 2, 2);
+	else
+		p[-1] = '0' + v;
+	return 0;
 }
 
 int dc_buf_add_i64(struct dc_buf *b, int64_t v)
