@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef DC_HAVE_LIBDEFLATE
-#include <libdeflate.h>
+#ifdef DC_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
 #else
 #include <zlib.h>
 #endif
@@ -12,29 +12,74 @@
 #include "gzout.h"
 
 /* Each member is compressed whole, so a one-shot compressor serves:
- * libdeflate where it was built in (about twice as fast as zlib at the
- * same level, see docs/performance.md), else zlib. */
-#ifdef DC_HAVE_LIBDEFLATE
+ * ISA-L's igzip where it was built in (4.4 times libdeflate's speed at
+ * level 1 on our traces, 3% larger; see docs/performance.md), else
+ * zlib. */
+#ifdef DC_HAVE_ISAL
+struct isal {
+	struct isal_zstream s; /* 80 KiB: not for the stack */
+	int level;
+	uint8_t *level_buf;
+	uint32_t level_buf_size;
+};
+
 static void *compressor_new(int level)
 {
-	return libdeflate_alloc_compressor(level);
+	/* igzip's levels are 0-3; 3 is its densest. */
+	static const uint32_t bufsz[] = { 0, ISAL_DEF_LVL1_DEFAULT,
+					  ISAL_DEF_LVL2_DEFAULT,
+					  ISAL_DEF_LVL3_DEFAULT };
+	struct isal *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->level = level < 3 ? level : 3;
+	c->level_buf_size = bufsz[c->level];
+	c->level_buf = malloc(c->level_buf_size);
+	if (!c->level_buf) {
+		free(c);
+		return NULL;
+	}
+	return c;
 }
 
+/* Stored blocks bound igzip's output: the input, a block header per
+ * 64 KiB, and the gzip header and trailer. */
 static size_t compress_bound(void *c, size_t n)
 {
-	return libdeflate_gzip_compress_bound(c, n);
+	(void)c;
+	return n + 5 * (n / 65535 + 1) + ISAL_DEF_MAX_HDR_SIZE + 64;
 }
 
 /* Returns the member's size, or 0 on failure. */
 static size_t compress_member(void *c, const void *in, size_t n, void *out,
 			      size_t cap)
 {
-	return libdeflate_gzip_compress(c, in, n, out, cap);
+	struct isal *z = c;
+	struct isal_zstream *s = &z->s;
+
+	/* The init leaves part of the state as it was: with the stream on
+	 * the stack, some members came out 14 times larger (literals, no
+	 * matches). */
+	memset(s, 0, sizeof(*s));
+	isal_deflate_stateless_init(s);
+	s->level = z->level;
+	s->level_buf = z->level_buf;
+	s->level_buf_size = z->level_buf_size;
+	s->gzip_flag = IGZIP_GZIP;
+	s->end_of_stream = 1;
+	s->flush = NO_FLUSH;
+	s->next_in = (uint8_t *)in;
+	s->avail_in = n;
+	s->next_out = out;
+	s->avail_out = cap;
+	return isal_deflate_stateless(s) == COMP_OK ? s->total_out : 0;
 }
 
 static void compressor_free(void *c)
 {
-	libdeflate_free_compressor(c);
+	free(((struct isal *)c)->level_buf);
+	free(c);
 }
 #else
 static void *compressor_new(int level)
