@@ -218,21 +218,8 @@ static int shrink_map(struct bpf_object *obj, const char *name)
 	return m ? bpf_map__set_max_entries(m, 1) : 0;
 }
 
-int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
-	    size_t ringbuf_size)
+int dc_probes_read(struct dc_rt *rt, const char *path)
 {
-	struct dc_capture *caps;
-	__u32 *sysnr;
-	size_t size, size_caps, size_sysnr = 0;
-	void *gcfg;
-	/* Streams are glibc's: the runtime is built against the same ABI. */
-	struct dc_config cfg = { .trace_all = trace_all,
-				 .self_pid = getpid(),
-				 .fileno_off = offsetof(FILE, _fileno),
-				 .profile = profile,
-				 .cgroups = rt->server,
-				 .min_dur_ns = rt->min_dur_ns };
-	struct bpf_map *rb;
 	int err;
 
 	rt->obj_path = path;
@@ -253,7 +240,27 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 		dc_err("%s: %s", path, strerror(-err));
 		return err;
 	}
-	err = init_probes(rt);
+	return init_probes(rt);
+}
+
+int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
+	    size_t ringbuf_size)
+{
+	struct dc_capture *caps;
+	__u32 *sysnr;
+	size_t size, size_caps, size_sysnr = 0;
+	void *gcfg;
+	/* Streams are glibc's: the runtime is built against the same ABI. */
+	struct dc_config cfg = { .trace_all = trace_all,
+				 .self_pid = getpid(),
+				 .fileno_off = offsetof(FILE, _fileno),
+				 .profile = profile,
+				 .cgroups = rt->server,
+				 .min_dur_ns = rt->min_dur_ns };
+	struct bpf_map *rb;
+	int err;
+
+	err = dc_probes_read(rt, path);
 	if (err)
 		return err;
 	rt->obj = bpf_object__open_file(path, NULL);

@@ -52,6 +52,7 @@ static const char usage[] =
     "                           --client-lib PATH (libdatacrumbs-client.so)\n"
     "      --ringbuf-size SIZE  (64M); --member-size SIZE (1M); --level N (1)\n"
     "      --strict             exit with status 3 if any event was lost\n"
+    "      --save-records FILE  keep the raw records too (bench/replay)\n"
     "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help\n"
     "Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
 
@@ -79,6 +80,7 @@ struct opts {
 	int npaths, nxpaths;
 	bool quiet;
 	bool verbose;
+	const char *save; /* --save-records */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -148,6 +150,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		O_MEMBER,
 		O_LEVEL,
 		O_STRICT,
+		O_SAVE,
 		O_MINDUR,
 		O_PATHS,
 		O_XPATHS,
@@ -183,6 +186,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "member-size", required_argument, NULL, O_MEMBER },
 		{ "level", required_argument, NULL, O_LEVEL },
 		{ "strict", no_argument, NULL, O_STRICT },
+		{ "save-records", required_argument, NULL, O_SAVE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -309,6 +313,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			break;
 		case O_STRICT: o->strict = true; break;
+		case O_SAVE: o->save = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': printf(usage, dc_prog()); exit(0);
@@ -655,6 +660,10 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 		dc_err("cannot set up the trace writer");
 		goto cleanup;
 	}
+	if (o->save && !(rt.save = fopen(o->save, "wxe"))) {
+		dc_err("cannot create %s: %s", o->save, strerror(errno));
+		goto cleanup;
+	}
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -783,6 +792,10 @@ cleanup:
 	}
 	if (o->ready_file)
 		unlink(o->ready_file);
+	if (rt.save && fclose(rt.save) && !ret) {
+		dc_err("writing %s: %s", o->save, strerror(errno));
+		ret = 1;
+	}
 	dc_profile_free(&rt);
 	dc_unload(&rt);
 	dc_procs_free(&rt.ps);

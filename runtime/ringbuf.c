@@ -141,15 +141,29 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	return dc_nest_add(dc_sink(rt, p), t, &c);
 }
 
-static int on_record(void *ctx, void *data, size_t size)
+/* Raw records kept for bench/replay: each is its size, then its bytes
+ * padded to 8 so the replay can use them in place. */
+static void save(struct dc_rt *rt, const void *data, size_t size)
+{
+	static const char pad[8];
+	uint32_t n = size;
+
+	fwrite(&n, sizeof(n), 1, rt->save);
+	fwrite(pad, 1, 4, rt->save);
+	fwrite(data, 1, size, rt->save);
+	fwrite(pad, 1, -size & 7, rt->save);
+}
+
+int dc_ringbuf_record(struct dc_rt *rt, const void *data, size_t size)
 {
 	const struct dc_proc_event *pe = data;
-	struct dc_rt *rt = ctx;
 	struct dc_thread *t;
 	struct dc_proc *p;
 	char comm[17];
 
 	rt->records++;
+	if (rt->save)
+		save(rt, data, size);
 	if (size < sizeof(__u16)) {
 		rt->bad_records++;
 		return 0;
@@ -203,6 +217,11 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+static int on_record(void *ctx, void *data, size_t size)
+{
+	return dc_ringbuf_record(ctx, data, size);
+}
+
 int dc_ringbuf_open(struct dc_rt *rt)
 {
 	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_events");
@@ -232,6 +251,12 @@ int dc_ringbuf_drain(struct dc_rt *rt)
 
 	while ((n = ring_buffer__consume(rt->rb)) > 0)
 		;
+	dc_ringbuf_flush_threads(rt);
+	return n < 0 ? n : 0;
+}
+
+void dc_ringbuf_flush_threads(struct dc_rt *rt)
+{
 	dc_map_foreach (&rt->ps.threads, i) {
 		struct dc_thread *t = rt->ps.threads.vals[i];
 		struct dc_proc *p = dc_map_get(&rt->ps.procs, t->pid);
@@ -241,5 +266,4 @@ int dc_ringbuf_drain(struct dc_rt *rt)
 			dc_pfw_thread_name(dc_sink(rt, p), t, p ? p->comm : "?",
 					   0);
 	}
-	return n < 0 ? n : 0;
 }

@@ -5,6 +5,7 @@
 #include <bpf/libbpf.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "map.h"
 #include "procs.h"
@@ -37,6 +38,7 @@ struct dc_rt {
 	uint64_t min_dur_ns; /* --min-duration */
 	uint64_t cpu0_ns;    /* the runtime's own CPU time when tracing began */
 	bool verbose;
+	FILE *save; /* --save-records, for bench/replay */
 };
 
 /* ringbuf.c: the ring buffer's consumer. */
@@ -44,6 +46,10 @@ int dc_ringbuf_open(struct dc_rt *rt);
 int dc_ringbuf_poll(struct dc_rt *rt, int timeout_ms);
 /* Consume everything left, then write what threads still hold. */
 int dc_ringbuf_drain(struct dc_rt *rt);
+/* Decode and write one raw record (the ring buffer's callback). */
+int dc_ringbuf_record(struct dc_rt *rt, const void *data, size_t size);
+/* Write the calls threads still hold (nested in calls never returned). */
+void dc_ringbuf_flush_threads(struct dc_rt *rt);
 
 /* attach.c */
 int dc_attach_all(struct dc_rt *rt);
@@ -52,6 +58,8 @@ int dc_add_link(struct dc_rt *rt, struct bpf_link *l);
 void dc_detach_all(struct dc_rt *rt);
 
 /* loader.c */
+/* The object's probe table, without loading anything (bench/replay). */
+int dc_probes_read(struct dc_rt *rt, const char *path);
 int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size);
 void *dc_global(struct bpf_object *obj, const char *section, const char *name,
