@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,18 @@ struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 	/* Never seen: opened before tracing began. */
 	snprintf(link, sizeof(link), "/proc/%u/fd/%lld", p->pid, (long long)fd);
 	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
+	if (n <= 0) {
+		/* The process is gone (records arrive late): its fd stays
+		 * unknown, so stop asking /proc for it on every call
+		 * (bench/replay spent 90% of its time there). */
+		if (kill(p->pid, 0) && errno == ESRCH &&
+		    (e = calloc(1, sizeof(*e)))) {
+			e->until = UINT64_MAX;
+			if (dc_map_put(&p->fds, fd_key(fd), e))
+				free(e);
+		}
 		return NULL;
+	}
 	target[n] = '\0';
 	f = dc_file_intern(ps, target);
 	if (f)
