@@ -479,6 +479,7 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 {
 	uint64_t cpu = cpu_ns() - rt->cpu0_ns;
 	struct stat st;
+	bool *seen;
 
 	dc_info("trace: %s (%llu events, %llu lost, %lld bytes)", path,
 		(unsigned long long)rt->w.calls, (unsigned long long)lost,
@@ -487,22 +488,24 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 	dc_info("runtime CPU while tracing: %.3f s, %llu ns per event",
 		cpu / 1e9,
 		(unsigned long long)(rt->w.calls ? cpu / rt->w.calls : 0));
-	for (size_t i = 0; i < rt->nprobes; i++) {
+	/* Per layer, in the order layers first appear; O(probes x layers),
+	 * as there can be thousands of probes. */
+	seen = calloc(rt->nprobes, sizeof(*seen));
+	for (size_t i = 0; seen && i < rt->nprobes; i++) {
 		uint64_t n = 0;
-		bool first = true;
 
-		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(rt->probes[j].d->layer,
-				       rt->probes[i].d->layer);
-		if (!first)
+		if (seen[i])
 			continue;
 		for (size_t j = i; j < rt->nprobes; j++)
-			if (!strcmp(rt->probes[j].d->layer,
-				    rt->probes[i].d->layer))
+			if (!seen[j] && !strcmp(rt->probes[j].d->layer,
+						rt->probes[i].d->layer)) {
 				n += rt->probes[j].calls;
+				seen[j] = true;
+			}
 		dc_info("  %-8s %10llu events", rt->probes[i].d->layer,
 			(unsigned long long)n);
 	}
+	free(seen);
 }
 
 /* A process gone: its fds' generations leave the kernel's map too. */
