@@ -147,6 +147,30 @@ Elf *dc_elf_open(const char *path, int *fd, int *err)
 	return elf;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	const struct dc_elf_sym *x = *(const struct dc_elf_sym **)a;
+	const struct dc_elf_sym *y = *(const struct dc_elf_sym **)b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->dynamic != y->dynamic)
+		return x->dynamic ? -1 : 1;
+	return x < y ? -1 : x > y; /* first in the file first */
+}
+
+static int index_names(struct dc_elf_syms *s)
+{
+	s->by_name = malloc((s->n ? s->n : 1) * sizeof(*s->by_name));
+	if (!s->by_name)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n; i++)
+		s->by_name[i] = &s->v[i];
+	qsort(s->by_name, s->n, sizeof(*s->by_name), by_name);
+	return 0;
+}
+
 int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
 {
 	Elf_Scn *scn = NULL, *dynsym = NULL, *symtab = NULL;
@@ -193,6 +217,8 @@ int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
 		err = add_symbols(elf, dynsym, &dsh, versym, &vd, true, out);
 	if (!err && symtab)
 		err = add_symbols(elf, symtab, &ssh, NULL, NULL, false, out);
+	if (!err)
+		err = index_names(out);
 cleanup:
 	elf_end(elf);
 	close(fd);
@@ -204,17 +230,19 @@ cleanup:
 const struct dc_elf_sym *dc_elf_syms_find(const struct dc_elf_syms *s,
 					  const char *name)
 {
-	const struct dc_elf_sym *local = NULL;
+	size_t lo = 0, hi = s->n;
 
-	for (size_t i = 0; i < s->n; i++) {
-		if (strcmp(s->v[i].name, name))
-			continue;
-		if (s->v[i].dynamic)
-			return &s->v[i];
-		if (!local)
-			local = &s->v[i];
+	/* The first entry of that name: the sort put exported ones first. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(s->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return local;
+	return lo < s->n && !strcmp(s->by_name[lo]->name, name) ? s->by_name[lo]
+								: NULL;
 }
 
 void dc_elf_syms_free(struct dc_elf_syms *s)
@@ -224,6 +252,8 @@ void dc_elf_syms_free(struct dc_elf_syms *s)
 		free(s->v[i].version);
 	}
 	free(s->v);
+	free(s->by_name);
 	s->v = NULL;
+	s->by_name = NULL;
 	s->n = 0;
 }

@@ -21,6 +21,7 @@ struct dc_elf_sym {
 struct dc_elf_syms {
 	struct dc_elf_sym *v;
 	size_t n;
+	struct dc_elf_sym **by_name; /* v sorted by name, exported first */
 };
 
 #include <libelf.h>
@@ -39,7 +40,8 @@ Elf *dc_elf_open(const char *path, int *fd, int *err);
  * for a file that is not a 64-bit ELF, -EBADMSG for a damaged one.
  */
 int dc_elf_syms_load(const char *path, struct dc_elf_syms *out);
-/* Exported (dynamic) symbols first, then local symbol table entries. */
+/* Exported (dynamic) symbols first, then local symbol table entries;
+ * a binary search, as callers look up thousands of names. */
 const struct dc_elf_sym *dc_elf_syms_find(const struct dc_elf_syms *s,
 					  const char *name);
 void dc_elf_syms_free(struct dc_elf_syms *s);
