@@ -343,17 +343,16 @@ int dc_read_losses(struct dc_rt *rt)
 {
 	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_lost");
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	int ncpu = libbpf_num_possible_cpus();
 	__u32 n, done = 0, next, *keys = NULL;
 	__u64 *vals = NULL;
 	void *in = NULL;
 	int err = 0;
 
-	if (!m || ncpu <= 0)
+	if (!m)
 		return -ENOENT;
 	n = bpf_map__max_entries(m);
 	keys = calloc(n, sizeof(*keys));
-	vals = calloc((size_t)n * ncpu, sizeof(*vals));
+	vals = calloc(n, sizeof(*vals));
 	if (!keys || !vals) {
 		err = -ENOMEM;
 		goto cleanup;
@@ -363,9 +362,9 @@ int dc_read_losses(struct dc_rt *rt)
 	while (done < n) {
 		__u32 count = n - done;
 
-		err = bpf_map_lookup_batch(
-		    bpf_map__fd(m), in, &next, keys + done,
-		    vals + (size_t)done * ncpu, &count, &opts);
+		err =
+		    bpf_map_lookup_batch(bpf_map__fd(m), in, &next, keys + done,
+					 vals + done, &count, &opts);
 		done += count;
 		if (err) {
 			err = errno == ENOENT ? 0 : -errno;
@@ -378,11 +377,8 @@ int dc_read_losses(struct dc_rt *rt)
 	for (__u32 j = 0; j < done; j++) {
 		size_t i = keys[j] / DC_LOSS_NR;
 
-		if (i >= rt->nprobes)
-			continue;
-		for (int c = 0; c < ncpu; c++)
-			rt->probes[i].lost[keys[j] % DC_LOSS_NR] +=
-			    vals[(size_t)j * ncpu + c];
+		if (i < rt->nprobes)
+			rt->probes[i].lost[keys[j] % DC_LOSS_NR] = vals[j];
 	}
 cleanup:
 	free(keys);

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     1
+#define DC_ABI_VERSION	     2 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
