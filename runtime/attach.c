@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bisect.h"
@@ -99,12 +100,52 @@ struct multi_ctx {
 	struct batch *b;
 };
 
+/* libbpf 1.4 makes uprobe_multi links only; a session link is the same
+ * request with another attach type. Returns the link's fd or -errno. */
+static int session_link(struct bpf_program *p, const char *path,
+			struct batch *b, size_t from, size_t n)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = bpf_program__fd(p);
+	attr.link_create.attach_type = DC_TRACE_UPROBE_SESSION;
+	attr.link_create.uprobe_multi.path = (uintptr_t)path;
+	attr.link_create.uprobe_multi.offsets = (uintptr_t)(b->offsets + from);
+	attr.link_create.uprobe_multi.cookies = (uintptr_t)(b->cookies + from);
+	attr.link_create.uprobe_multi.cnt = n;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
+}
+
+static int add_link_fd(struct dc_rt *rt, int fd)
+{
+	if (dc_grow((void **)&rt->link_fds, rt->nlink_fds,
+		    sizeof(*rt->link_fds), 64)) {
+		close(fd);
+		return -ENOMEM;
+	}
+	rt->link_fds[rt->nlink_fds++] = fd;
+	return 0;
+}
+
 /* Return probes first: a call caught entering is then caught returning. */
 static int multi_attach(void *arg, size_t from, size_t n)
 {
 	struct multi_ctx *m = arg;
 	struct bpf_link *lx, *le;
 	int err;
+
+	if (m->rt->session) {
+		int fd = session_link(m->entry, m->path, m->b, from, n);
+
+		if (fd < 0)
+			return fd;
+		for (size_t i = from; i < from + n; i++)
+			m->b->probes[i]->attached = true;
+		return add_link_fd(m->rt, fd);
+	}
 
 	lx = attach_multi(m->exit, m->path, m->b, from, n, true);
 	if (!lx)
@@ -198,7 +239,8 @@ static void group_target(struct dc_rt *rt, size_t i, bool *done,
  * makes traps too, which made preparing the later batches slow. */
 static int attach_uprobes(struct dc_rt *rt)
 {
-	struct bpf_program *entry = prog(rt, "dc_uprobe_entry");
+	struct bpf_program *entry =
+	    prog(rt, rt->session ? "dc_uprobe_session" : "dc_uprobe_entry");
 	struct bpf_program *exit = prog(rt, "dc_uprobe_exit");
 	bool *done = calloc(rt->nprobes, sizeof(*done));
 	struct group *groups = NULL;
@@ -510,8 +552,8 @@ int dc_attach_all(struct dc_rt *rt)
 }
 
 struct detach_slice {
-	struct bpf_link **links;
-	size_t n;
+	struct dc_rt *rt;
+	size_t first;
 	size_t stride;
 };
 
@@ -519,8 +561,10 @@ static void *detach_slice(void *arg)
 {
 	struct detach_slice *s = arg;
 
-	for (size_t i = 0; i < s->n; i += s->stride)
-		bpf_link__destroy(s->links[i]);
+	for (size_t i = s->first; i < s->rt->nlinks; i += s->stride)
+		bpf_link__destroy(s->rt->links[i]);
+	for (size_t i = s->first; i < s->rt->nlink_fds; i += s->stride)
+		close(s->rt->link_fds[i]);
 	return NULL;
 }
 
@@ -536,7 +580,8 @@ void dc_detach_all(struct dc_rt *rt)
 	struct detach_slice slices[MAX_THREADS];
 	pthread_t tids[MAX_THREADS];
 	bool started[MAX_THREADS] = {};
-	size_t n = rt->nlinks < MAX_THREADS ? rt->nlinks : MAX_THREADS;
+	size_t all = rt->nlinks + rt->nlink_fds;
+	size_t n = all < MAX_THREADS ? all : MAX_THREADS;
 
 	for (size_t i = 0; i < rt->nusdt_links; i++)
 		bpf_link__destroy(rt->usdt_links[i]);
@@ -544,8 +589,7 @@ void dc_detach_all(struct dc_rt *rt)
 	rt->usdt_links = NULL;
 	rt->nusdt_links = 0;
 	for (size_t i = 0; i < n; i++) {
-		slices[i] =
-		    (struct detach_slice){ rt->links + i, rt->nlinks - i, n };
+		slices[i] = (struct detach_slice){ rt, i, n };
 		started[i] =
 		    !pthread_create(&tids[i], NULL, detach_slice, &slices[i]);
 		if (!started[i])
@@ -555,6 +599,8 @@ void dc_detach_all(struct dc_rt *rt)
 		if (started[i])
 			pthread_join(tids[i], NULL);
 	free(rt->links);
+	free(rt->link_fds);
 	rt->links = NULL;
-	rt->nlinks = 0;
+	rt->link_fds = NULL;
+	rt->nlinks = rt->nlink_fds = 0;
 }

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -243,6 +244,58 @@ int dc_probes_read(struct dc_rt *rt, const char *path)
 	return init_probes(rt);
 }
 
+/* uprobe.session links came with Linux 6.13; libbpf 1.4 cannot tell.
+ * DATACRUMBS_UPROBE_PAIRS=1 asks for entry and return links anyway. */
+static bool uprobe_session_supported(void)
+{
+	const char *pairs = getenv("DATACRUMBS_UPROBE_PAIRS");
+	struct utsname u;
+	int major, minor;
+
+	if (pairs && strcmp(pairs, "0"))
+		return false;
+	return !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	       (major > 6 || (major == 6 && minor >= 13));
+}
+
+static void autoload(struct dc_rt *rt, const char *name, bool on)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, name);
+
+	if (p)
+		bpf_program__set_autoload(p, on);
+}
+
+/*
+ * Load only the programs the object's probes need: each costs the
+ * verifier's time at start-up. Uprobes use one session program where the
+ * kernel has them, else the entry and return pair.
+ */
+static void choose_programs(struct dc_rt *rt)
+{
+	bool has[DC_MECH_USDT + 1] = {};
+	struct bpf_program *s;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		if (rt->probes[i].d->mech <= DC_MECH_USDT)
+			has[rt->probes[i].d->mech] = true;
+	s = bpf_object__find_program_by_name(rt->obj, "dc_uprobe_session");
+	rt->session = s && has[DC_MECH_UPROBE] && uprobe_session_supported();
+	if (rt->session)
+		bpf_program__set_expected_attach_type(s,
+						      DC_TRACE_UPROBE_SESSION);
+	autoload(rt, "dc_uprobe_session", rt->session);
+	autoload(rt, "dc_uprobe_entry", has[DC_MECH_UPROBE] && !rt->session);
+	autoload(rt, "dc_uprobe_exit", has[DC_MECH_UPROBE] && !rt->session);
+	autoload(rt, "dc_sys_enter", has[DC_MECH_SYSCALL]);
+	autoload(rt, "dc_sys_exit", has[DC_MECH_SYSCALL]);
+	autoload(rt, "dc_kprobe_entry", has[DC_MECH_KFUNC]);
+	autoload(rt, "dc_kprobe_exit", has[DC_MECH_KFUNC]);
+	autoload(rt, "dc_tracepoint", has[DC_MECH_TRACEPOINT]);
+	autoload(rt, "dc_usdt", has[DC_MECH_USDT]);
+	autoload(rt, "dc_client_join", rt->server);
+}
+
 int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size)
 {
@@ -295,6 +348,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 		if (err)
 			return err;
 	}
+	choose_programs(rt);
 	err = bpf_map__set_max_entries(rb, ringbuf_size);
 	if (err) {
 		dc_err("ring buffer size %zu: %s", ringbuf_size,

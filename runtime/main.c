@@ -404,6 +404,8 @@ static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
 	if (o->profile)
 		dc_buf_addf(b, ",\"interval_us\":%llu",
 			    (unsigned long long)(o->interval * 1e6));
+	dc_buf_addf(b, ",\"uprobes\":\"%s\"",
+		    rt->session ? "session" : "pairs");
 }
 
 /* Report losses; returns how many events were lost in all. */

@@ -12,6 +12,10 @@
 #include "trace.h"
 #include "writer_pfw.h"
 
+/* enum bpf_attach_type's BPF_TRACE_UPROBE_SESSION (Linux 6.13): newer
+ * than bookworm's kernel headers and libbpf 1.4. */
+#define DC_TRACE_UPROBE_SESSION 57
+
 /* State shared by the runtime's parts. */
 struct dc_rt {
 	struct bpf_object *obj;
@@ -23,6 +27,9 @@ struct dc_rt {
 	size_t nlinks;
 	struct bpf_link **usdt_links; /* destroyed serially (see attach.c) */
 	size_t nusdt_links;
+	int *link_fds; /* links libbpf cannot make: uprobe.session */
+	size_t nlink_fds;
+	bool session; /* uprobes as one uprobe.session link per batch */
 	struct ring_buffer *rb;
 	struct dc_procs ps;
 	struct dc_pfw w;

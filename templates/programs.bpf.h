@@ -92,6 +92,26 @@ int dc_uprobe_exit(struct pt_regs *ctx)
 	return dc_regs_exit(ctx);
 }
 
+/*
+ * uprobe.session (Linux 6.13): one uprobe per function serves entry and
+ * return, half the breakpoints to install at start-up. libbpf 1.4 knows
+ * no such section, so the loader gives this program its attach type, or
+ * leaves it out on older kernels. At entry, 1 spares an untraced
+ * process the return trap.
+ */
+extern bool bpf_session_is_return(void) __ksym __weak;
+
+SEC("uprobe.multi")
+int dc_uprobe_session(struct pt_regs *ctx)
+{
+	if (bpf_session_is_return())
+		return dc_regs_exit(ctx);
+	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
+		return 1;
+	dc_regs_entry(ctx);
+	return 0;
+}
+
 SEC("kprobe.multi")
 int dc_kprobe_entry(struct pt_regs *ctx)
 {
