@@ -196,15 +196,13 @@ static __always_inline __u32 dc_traced(__u32 tgid)
 	return job ? *job : 0;
 }
 
-static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
+/* A call of a traced process enters: push its frame. */
+static __always_inline int dc_push(__u32 probe, const __u64 *v, __s32 sfd)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct dc_thread *t;
 	struct dc_frame *f;
 	__u32 d;
 
-	if (!dc_traced(id >> 32))
-		return 0;
 	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!t) {
@@ -226,6 +224,13 @@ static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
 	f->sfd = sfd;
 	f->ts = bpf_ktime_get_ns();
 	return 0;
+}
+
+static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
+{
+	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
+		return 0;
+	return dc_push(probe, v, sfd);
 }
 
 /*

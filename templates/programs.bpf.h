@@ -35,7 +35,9 @@ static __always_inline __u64 dc_pick(const __u64 *a, __u8 n)
 	}
 }
 
-static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a)
+/* @traced: the caller has already checked that the process is traced. */
+static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
+					    bool traced)
 {
 	const volatile struct dc_capture *c =
 	    &dc_caps[probe & (DC_CAPS_SIZE - 1)];
@@ -51,17 +53,17 @@ static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a)
 		if (c->stream_slot == i)
 			sfd = dc_stream_fd(v[i]);
 	}
-	return dc_enter(probe, v, sfd);
+	return traced ? dc_push(probe, v, sfd) : dc_enter(probe, v, sfd);
 }
 
-static __always_inline int dc_regs_entry(struct pt_regs *ctx)
+static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced)
 {
 	__u32 probe = bpf_get_attach_cookie(ctx);
 	__u64 a[6] = { ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9 };
 
 	if (probe >= DC_NPROBES)
 		return 0;
-	return dc_capture_enter(probe, a);
+	return dc_capture_enter(probe, a, traced);
 }
 
 static __always_inline int dc_regs_exit(struct pt_regs *ctx)
@@ -83,7 +85,7 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx)
 SEC("uprobe.multi")
 int dc_uprobe_entry(struct pt_regs *ctx)
 {
-	return dc_regs_entry(ctx);
+	return dc_regs_entry(ctx, false);
 }
 
 SEC("uretprobe.multi")
@@ -108,14 +110,14 @@ int dc_uprobe_session(struct pt_regs *ctx)
 		return dc_regs_exit(ctx);
 	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
 		return 1;
-	dc_regs_entry(ctx);
+	dc_regs_entry(ctx, true);
 	return 0;
 }
 
 SEC("kprobe.multi")
 int dc_kprobe_entry(struct pt_regs *ctx)
 {
-	return dc_regs_entry(ctx);
+	return dc_regs_entry(ctx, false);
 }
 
 SEC("kretprobe.multi")
@@ -150,7 +152,7 @@ int dc_sys_enter(unsigned long long *ctx)
 	a[3] = regs->r10;
 	a[4] = regs->r8;
 	a[5] = regs->r9;
-	return dc_capture_enter(probe, a);
+	return dc_capture_enter(probe, a, false);
 }
 
 SEC("tp_btf/sys_exit")
