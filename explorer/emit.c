@@ -219,6 +219,12 @@ static void header(FILE *out, const struct xp_target *t, bool checked)
 			"#   %zu IFUNC resolvers left out: probing one traces "
 			"only its one call at load\n",
 			t->ifuncs);
+	if (t->twice)
+		fprintf(
+		    out,
+		    "#   %zu setjmp-like functions left out: a return probe "
+		    "breaks the jump back\n",
+		    t->twice);
 	for (size_t i = 0; i < t->nfuncs; i++)
 		if (t->funcs[i].refused)
 			fprintf(out, "#   refused: %s (%s)\n", t->funcs[i].name,

@@ -13,6 +13,7 @@
 #include "explore.h"
 #include "libpath.h"
 #include "log.h"
+#include "twice.h"
 
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
@@ -111,6 +112,15 @@ static const char *base_name(const struct xp_target *t)
 	const char *b = strrchr(t->path, '/');
 
 	return t->soname[0] ? t->soname : b ? b + 1 : t->path;
+}
+
+/* Any name of the function at one offset: aliases share its code. */
+static bool returns_twice(const struct dc_elf_sym *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (dc_returns_twice(v[i].name))
+			return true;
+	return false;
 }
 
 static int by_offset(const void *a, const void *b)
@@ -271,6 +281,10 @@ int xp_load(struct xp_target *t, const struct xp_filter *f)
 			continue;
 		if (syms.v[best].ifunc) {
 			t->ifuncs++;
+			continue;
+		}
+		if (returns_twice(syms.v + i, j - i)) {
+			t->twice++;
 			continue;
 		}
 		err = add_func(t, syms.v + i, j - i, best - i,

@@ -17,6 +17,7 @@
 #include "spec.h"
 #include "syscalls.h"
 #include "tpformat.h"
+#include "twice.h"
 #include "usdt.h"
 
 void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
@@ -661,6 +662,7 @@ static int expand_patterns(struct dc_spec *spec, size_t gi,
 
 			if (fnmatch(spec->probes[i].symbol, s->name, 0) ||
 			    s->ifunc || strlen(s->name) >= DC_NAME_MAX ||
+			    dc_returns_twice(s->name) ||
 			    listed(spec, gi, s->name))
 				continue;
 			cp = spec->probes[i];
@@ -796,6 +798,15 @@ static int check_uprobes(struct dc_spec *spec)
 				    "resolver run once at load time; probe the "
 				    "implementation it selects instead",
 				    pr->symbol, g->path);
+				continue;
+			}
+			if (dc_returns_twice(pr->symbol)) {
+				dc_spec_error(
+				    spec, &pr->symbol_loc,
+				    "'%s' returns twice, like setjmp: a return "
+				    "probe would send the later jump back to "
+				    "the wrong frame and crash the program",
+				    pr->symbol);
 				continue;
 			}
 			pr->offset = s->offset;

@@ -76,6 +76,22 @@ with tempfile.TemporaryDirectory() as tmp:
     check("args: [fd, buf, count, offset]" in p and "ret: size" in p and "pwrite64" in p,
           "pwrite: fd/count/offset, alias pwrite64: " + p)
     check("layer: STDIO" in r.stdout and "layer: POSIX" in r.stdout, "libc split into POSIX and STDIO")
+    # setjmp and getcontext keep their return address for a later jump
+    # back: a return probe on them crashes the program, so never listed.
+    a = run([EXPLORE, "--all", "libc.so.6"]).stdout
+    check(probe(a, "read"), "--all lists read")
+    for f in ("setjmp", "_setjmp", "__sigsetjmp", "getcontext", "swapcontext"):
+        check(not probe(a, f), "%s left out" % f)
+    m = re.search(r"(\d+) setjmp-like functions left out", a)
+    check(m and int(m.group(1)) >= 5, "setjmp-like functions reported")
+    spec = os.path.join(tmp, "twice.yaml")
+    open(spec, "w").write("layer: POSIX\nmechanism: uprobe\ntarget: libc.so.6\nprobes:\n"
+                          "  - {name: read}\n  - {name: _setjmp}\n  - {name: 'get*context'}\n")
+    g = run([GEN, "-n", spec])
+    check(g.returncode != 0 and "twice.yaml:6:" in g.stderr and "returns twice" in g.stderr,
+          "gen refuses _setjmp, naming its line: " + g.stderr)
+    check("get*context" in g.stderr and "matches no function" in g.stderr,
+          "a pattern leaves getcontext out: " + g.stderr)
     check("args: [path]" in probe(r.stdout, "fopen") and "ret: stream" in probe(r.stdout, "fopen"),
           "fopen: path -> stream")
 
