@@ -30,6 +30,8 @@ static char *dup_str(const struct dc_str *s)
 int dc_report_init(struct dc_report *r)
 {
 	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < DC_RECENT; i++)
+		r->recent[i].func = -1;
 	r->t_min = INT64_MAX;
 	r->t_max = INT64_MIN;
 	r->run_start = INT64_MAX;
@@ -142,16 +144,43 @@ static int layer_get(struct dc_report *r, const struct dc_str *cat)
 	return r->nlayers++;
 }
 
+/* Short strings on the hot path: a loop beats a memcmp call. */
+static bool same(const struct dc_str *s, const char *p, uint32_t n)
+{
+	if (s->n != n)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (s->p[i] != p[i])
+			return false;
+	return true;
+}
+
 static int func_get(struct dc_report *r, const struct dc_event *ev)
 {
-	uint64_t key = key_of(dc_hash(ev->cat.p, ev->cat.n) * 31 ^
-			      dc_hash(ev->name.p, ev->name.n));
-	uintptr_t v = (uintptr_t)dc_map_get(&r->func_ix, key);
+	/* Most calls repeat one of a few functions: remember the last ones
+	 * by their text before hashing it. */
+	struct dc_recent *c = &r->recent[(ev->name.n + ev->cat.n) % DC_RECENT];
+	uint64_t key;
+	uintptr_t v;
 	struct dc_func *f;
 	int layer;
 
-	if (v)
+	if (c->func >= 0 && same(&ev->name, c->name, c->name_n) &&
+	    same(&ev->cat, c->cat, c->cat_n))
+		return c->func;
+	key = key_of(dc_hash(ev->cat.p, ev->cat.n) * 31 ^
+		     dc_hash(ev->name.p, ev->name.n));
+	v = (uintptr_t)dc_map_get(&r->func_ix, key);
+	if (v) {
+		if (ev->name.n < sizeof(c->name) && ev->cat.n < sizeof(c->cat)) {
+			memcpy(c->name, ev->name.p, ev->name.n);
+			memcpy(c->cat, ev->cat.p, ev->cat.n);
+			c->name_n = ev->name.n;
+			c->cat_n = ev->cat.n;
+			c->func = v - 1;
+		}
 		return v - 1;
+	}
 	layer = layer_get(r, &ev->cat);
 	if (layer < 0)
 		return layer;
@@ -199,11 +228,17 @@ static struct dc_file *file_get(struct dc_report *r, uint64_t hash,
 	return f;
 }
 
+/* Records without a host hash (process_name) are on the trace's host. */
 static struct dc_proc *proc_get(struct dc_report *r, uint64_t hhash,
 				uint32_t pid)
 {
-	uint64_t key = key_of(hhash * 1000003 ^ pid);
-	struct dc_proc *p = dc_map_get(&r->proc_ix, key);
+	uint64_t key;
+	struct dc_proc *p;
+
+	if (!hhash)
+		hhash = r->trace_hh;
+	key = key_of(hhash * 1000003 ^ pid);
+	p = dc_map_get(&r->proc_ix, key);
 
 	if (p)
 		return p;
@@ -494,7 +529,7 @@ static int marker(struct dc_report *r, const struct dc_event *ev)
 
 static int str_is(const struct dc_str *s, const char *w)
 {
-	return s->n == strlen(w) && !memcmp(s->p, w, s->n);
+	return same(s, w, strlen(w));
 }
 
 static int meta(struct dc_report *r, const struct dc_event *ev)
@@ -513,6 +548,8 @@ static int meta(struct dc_report *r, const struct dc_event *ev)
 		char *name;
 		struct dc_file *f;
 
+		if (m == &r->hnames && !r->trace_hh)
+			r->trace_hh = key;
 		if (dc_map_get(m, key))
 			return 0;
 		name = dup_str(&ev->arg_name);
@@ -578,6 +615,7 @@ void dc_report_trace_done(struct dc_report *r)
 	dc_nest_flush(r);
 	dc_nest_free(r);
 	r->ntraces++;
+	r->trace_hh = 0;
 }
 
 void dc_report_finish(struct dc_report *r)

@@ -91,12 +91,20 @@ struct dc_node {
 };
 
 #define DC_SLOWEST 10
+#define DC_RECENT  16
+
+struct dc_recent {
+	char name[64], cat[32];
+	uint32_t name_n, cat_n;
+	int func;
+};
 
 struct dc_report {
 	/* Options. */
 	const char *file_pattern;
 	/* Names. */
 	struct dc_map fnames, hnames; /* hash -> char * */
+	struct dc_recent recent[DC_RECENT];
 	struct dc_map func_ix, node_ix, file_ix, proc_ix, thread_ix;
 	struct dc_layer *layers;
 	int nlayers;
@@ -125,7 +133,7 @@ struct dc_report {
 	uint64_t end_records;
 	/* Per trace while it is read. */
 	const char *trace;
-	int trace_ix;
+	uint64_t trace_hh; /* the first HH of the trace */
 	bool has_pidx;
 };
 
