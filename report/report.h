@@ -158,6 +158,9 @@ int dc_json_report(const struct dc_report *r, FILE *out);
 int dc_folded_report(const struct dc_report *r, FILE *out);
 int dc_flame_svg(const struct dc_report *r, struct dc_buf *b, int width);
 const char *dc_layer_color(int layer);
+/* "12 us", "3.45 ms", "1.234 s"; "1.5 MiB": into @b (16 bytes). */
+const char *dc_fmt_time(double us, char *b);
+const char *dc_fmt_bytes(double v, char *b);
 int dc_html_report(const struct dc_report *r, const char *tmpl_dir,
 		   const char *path);
 

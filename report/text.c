@@ -7,52 +7,28 @@
 #include "report.h"
 #include "sort.h"
 
-static const char *fmt_time(double us, char *b)
-{
-	if (us < 1000)
-		snprintf(b, 16, "%.0f us", us);
-	else if (us < 1e6)
-		snprintf(b, 16, "%.2f ms", us / 1e3);
-	else
-		snprintf(b, 16, "%.3f s", us / 1e6);
-	return b;
-}
-
-static const char *fmt_bytes(double v, char *b)
-{
-	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int i = 0;
-
-	while (v >= 1024 && i < 4) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(b, 16, i ? "%.1f %s" : "%.0f %s", v, u[i]);
-	return b;
-}
-
 static void stat_row(FILE *o, const char *a, const char *name,
 		     const struct dc_stat *s)
 {
 	char t[16], m[16], p50[16], p99[16], by[16], bw[16];
 
 	if (s->timed) {
-		fmt_time((double)dc_hist_pct(s->hist, s->timed, 50), p50);
-		fmt_time((double)dc_hist_pct(s->hist, s->timed, 99), p99);
+		dc_fmt_time((double)dc_hist_pct(s->hist, s->timed, 50), p50);
+		dc_fmt_time((double)dc_hist_pct(s->hist, s->timed, 99), p99);
 	} else {
 		strcpy(p50, "-");
 		strcpy(p99, "-");
 	}
 	if (s->bytes && s->io_time > 0) {
-		fmt_bytes(s->bytes / (s->io_time / 1e6), bw);
+		dc_fmt_bytes(s->bytes / (s->io_time / 1e6), bw);
 		strcat(bw, "/s");
 	} else {
 		strcpy(bw, "-");
 	}
 	fprintf(o, "  %-6.6s %-16.16s %8llu %9s %8s %8s %8s %9s %11s\n", a,
-		name, (unsigned long long)s->count, fmt_time(s->time, t),
-		fmt_time(s->count ? s->time / s->count : 0, m), p50, p99,
-		s->bytes ? fmt_bytes((double)s->bytes, by) : "-", bw);
+		name, (unsigned long long)s->count, dc_fmt_time(s->time, t),
+		dc_fmt_time(s->count ? s->time / s->count : 0, m), p50, p99,
+		s->bytes ? dc_fmt_bytes((double)s->bytes, by) : "-", bw);
 }
 
 static void stat_head(FILE *o, const char *title)
@@ -106,7 +82,7 @@ static void split_row(const struct dc_report *r, FILE *o, const char *name,
 	fprintf(o, "  %-6.6s", name);
 	if (count)
 		fprintf(o, " %8llu calls", (unsigned long long)count);
-	fprintf(o, " %9s:", fmt_time(total, t));
+	fprintf(o, " %9s:", dc_fmt_time(total, t));
 	for (int j = 0; j < r->nlayers; j++)
 		if (by[j] > 0 && total > 0)
 			fprintf(o, "  %s %.1f%%", r->layers[j].name,
@@ -144,16 +120,16 @@ static void files_table(const struct dc_report *r, FILE *o, int top,
 
 		if (scope && !f->match)
 			continue;
-		fprintf(o, "  %10s %9llu %10s %10s  %s (", fmt_time(f->s.time, t),
+		fprintf(o, "  %10s %9llu %10s %10s  %s (", dc_fmt_time(f->s.time, t),
 			(unsigned long long)f->s.count,
-			fmt_bytes((double)f->s.bytes_read, rd),
-			fmt_bytes((double)f->s.bytes_written, wr),
+			dc_fmt_bytes((double)f->s.bytes_read, rd),
+			dc_fmt_bytes((double)f->s.bytes_written, wr),
 			dc_file_name(r, f->hash, nb, sizeof(nb)));
 		for (int j = 0, k = 0; j < r->nlayers; j++)
 			if (f->layer_count[j])
 				fprintf(o, "%s%s %s", k++ ? ", " : "",
 					r->layers[j].name,
-					fmt_time(f->layer_time[j], t));
+					dc_fmt_time(f->layer_time[j], t));
 		fputs(")\n", o);
 		n++;
 	}
@@ -177,8 +153,8 @@ static void slowest_table(const struct dc_report *r, FILE *o, int top)
 			 f->name);
 		snprintf(pt, sizeof(pt), "%u/%u", c->pid, c->tid);
 		fprintf(o, "  %10s  %-26.26s %15s %10s  %s\n",
-			fmt_time((double)c->dur, t), call, pt,
-			c->size >= 0 ? fmt_bytes((double)c->size, by) : "-",
+			dc_fmt_time((double)c->dur, t), call, pt,
+			c->size >= 0 ? dc_fmt_bytes((double)c->size, by) : "-",
 			c->fhash ? dc_file_name(r, c->fhash, nb, sizeof(nb))
 				 : "");
 	}
@@ -225,7 +201,7 @@ int dc_text_report(const struct dc_report *r, FILE *o, int top)
 	if (ranks)
 		fprintf(o, " (%llu ranks)", (unsigned long long)ranks);
 	fprintf(o, ", %zu files, %d hosts, run time %s\n", r->nfiles,
-		(int)r->hnames.len, end > start ? fmt_time(end - start, t) : "0");
+		(int)r->hnames.len, end > start ? dc_fmt_time(end - start, t) : "0");
 	if (r->cmd)
 		fprintf(o, "command: %s\n", r->cmd);
 	if (r->bad_lines || r->unknown_hashes)
