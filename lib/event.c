@@ -233,9 +233,8 @@ static int member(struct scan *c, int first, struct dc_str *key)
 
 /* The parser's hottest test: a byte loop of constant length, unrolled
  * by the compiler, where a memcmp call would cost more than the compare. */
-static inline __attribute__((always_inline)) int bytes_eq(const char *a,
-							  const char *b,
-							  size_t n)
+static inline __attribute__((always_inline)) int
+bytes_eq(const char *a, const char *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (a[i] != b[i])
@@ -246,6 +245,14 @@ static inline __attribute__((always_inline)) int bytes_eq(const char *a,
 #define KEY(k, lit)                                                            \
 	((k)->n == sizeof(lit) - 1 && bytes_eq((k)->p, lit, sizeof(lit) - 1))
 
+/* Hex digit values plus one; 0 for anything else. */
+static const unsigned char hexval[256] = {
+	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
+	['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int parse_hex(const struct dc_str *s, uint64_t *out)
 {
 	uint64_t h = 0;
@@ -253,14 +260,11 @@ static int parse_hex(const struct dc_str *s, uint64_t *out)
 	if (!s->n || s->n > 16 || s->esc)
 		return -EINVAL;
 	for (uint32_t i = 0; i < s->n; i++) {
-		char ch = s->p[i];
-		unsigned d = ch <= '9'	 ? (unsigned)(ch - '0')
-			     : ch >= 'a' ? (unsigned)(ch - 'a' + 10)
-					 : (unsigned)(ch - 'A' + 10);
+		unsigned d = hexval[(unsigned char)s->p[i]];
 
-		if (!is_hex(ch))
+		if (!d)
 			return -EINVAL;
-		h = h << 4 | d;
+		h = h << 4 | (d - 1);
 	}
 	*out = h;
 	return 0;
@@ -274,9 +278,8 @@ uint64_t dc_hash_value(const struct dc_str *raw)
 		return 0;
 	if (!raw->quoted) {
 		h = 0;
-		for (uint32_t i = 0; i < raw->n && raw->p[i] >= '0' &&
-				     raw->p[i] <= '9';
-		     i++)
+		for (uint32_t i = 0;
+		     i < raw->n && raw->p[i] >= '0' && raw->p[i] <= '9'; i++)
 			h = h * 10 + (raw->p[i] - '0');
 		return h;
 	}

@@ -17,10 +17,10 @@
 #include "log.h"
 #include "traceread.h"
 
-#define WINDOW	   8		    /* tasks in flight */
-#define TEXT_CHUNK (4u << 20)	    /* plain text is cut in pieces this big */
-#define MEMBER_CAP (64u << 20)	    /* bigger members stream on one thread */
-#define STREAM_OUT (4u << 20)	    /* output piece when streaming */
+#define WINDOW	   8	       /* tasks in flight */
+#define TEXT_CHUNK (4u << 20)  /* plain text is cut in pieces this big */
+#define MEMBER_CAP (64u << 20) /* bigger members stream on one thread */
+#define STREAM_OUT (4u << 20)  /* output piece when streaming */
 static const char gz_magic[] = "\x1f\x8b\x08";
 
 enum result { RES_OK, RES_BAD, RES_TRUNC, RES_BIG };
@@ -31,9 +31,11 @@ struct task {
 	uint64_t off, end;
 	int state; /* 0 free, 1 being worked on, 2 done */
 	enum result res;
-	char *text; /* inflated text, or a pointer into the mapping */
+	char *text; /* inflated text (in buf), or a pointer into the mapping */
 	size_t len;
-	bool owned;
+	/* Kept from task to task: fresh pages cost a fault each. */
+	char *buf;
+	size_t cap;
 	/* The lines after the first '\n' and up to the last, parsed. */
 	struct dc_line *lines;
 	size_t nlines, lines_cap;
@@ -97,38 +99,45 @@ static int task_lines(struct task *t)
 	return 0;
 }
 
+static int reserve(struct task *t, size_t n)
+{
+	char *p;
+
+	if (n <= t->cap)
+		return 0;
+	p = realloc(t->buf, n);
+	if (!p)
+		return -ENOMEM;
+	t->buf = p;
+	t->cap = n;
+	return 0;
+}
+
 /* Inflate one member with zlib into a buffer of at most MEMBER_CAP. */
 static enum result inflate_zlib(const unsigned char *in, size_t avail,
 				struct task *t)
 {
 	z_stream zs = {};
-	size_t cap = 1u << 20;
 	enum result res = RES_BAD;
 	int ret;
 
 	if (inflateInit2(&zs, 15 + 16) != Z_OK)
 		return RES_BAD;
-	t->text = malloc(cap);
-	if (!t->text)
+	if (reserve(t, 1u << 20))
 		goto out;
 	zs.next_in = (Bytef *)in;
 	zs.avail_in = avail > UINT32_MAX ? UINT32_MAX : avail;
 	for (;;) {
-		if (zs.total_out == cap) {
-			char *n;
-
-			if (cap >= MEMBER_CAP) {
+		if (zs.total_out == t->cap) {
+			if (t->cap >= MEMBER_CAP) {
 				res = RES_BIG;
 				goto out;
 			}
-			n = realloc(t->text, cap * 2);
-			if (!n)
+			if (reserve(t, t->cap * 2))
 				goto out;
-			t->text = n;
-			cap *= 2;
 		}
-		zs.next_out = (Bytef *)t->text + zs.total_out;
-		zs.avail_out = cap - zs.total_out;
+		zs.next_out = (Bytef *)t->buf + zs.total_out;
+		zs.avail_out = t->cap - zs.total_out;
 		ret = inflate(&zs, Z_NO_FLUSH);
 		if (ret == Z_STREAM_END) {
 			res = RES_OK;
@@ -141,12 +150,11 @@ static enum result inflate_zlib(const unsigned char *in, size_t avail,
 		if (ret != Z_OK && ret != Z_BUF_ERROR)
 			break;
 	}
+	t->text = t->buf;
 	t->len = zs.total_out;
 	t->end = t->off + zs.total_in;
-	t->owned = true;
 out:
 	if (res == RES_BAD || res == RES_BIG) {
-		free(t->text);
 		t->text = NULL;
 		t->len = 0;
 	}
@@ -176,28 +184,21 @@ static bool inflate_fast(struct reader *r, struct task *t)
 	if (next - in < 18)
 		return false;
 	memcpy(&isize, next - 4, 4);
-	if (isize > MEMBER_CAP)
+	if (isize > MEMBER_CAP || reserve(t, (size_t)isize + 1))
 		return false;
-	t->text = malloc(isize + 1);
-	if (!t->text)
+	if (libdeflate_gzip_decompress_ex(d, in, avail, t->buf, isize + 1,
+					  &in_used,
+					  &out_used) != LIBDEFLATE_SUCCESS)
 		return false;
-	if (libdeflate_gzip_decompress_ex(d, in, avail, t->text, isize + 1,
-					  &in_used, &out_used) !=
-	    LIBDEFLATE_SUCCESS) {
-		free(t->text);
-		t->text = NULL;
-		return false;
-	}
+	t->text = t->buf;
 	t->len = out_used;
 	t->end = t->off + in_used;
-	t->owned = true;
 	return true;
 }
 #endif
 
 static void do_task(struct reader *r, struct task *t)
 {
-	t->owned = false;
 	t->text = NULL;
 	t->len = 0;
 	t->nlines = 0;
@@ -214,8 +215,8 @@ static void do_task(struct reader *r, struct task *t)
 			t->res = RES_OK;
 		else
 #endif
-			t->res = inflate_zlib(r->map + t->off, r->size - t->off,
-					      t);
+			t->res =
+			    inflate_zlib(r->map + t->off, r->size - t->off, t);
 	}
 	if ((t->res == RES_OK || t->res == RES_TRUNC) && task_lines(t))
 		t->res = RES_BAD;
@@ -401,7 +402,8 @@ static int consume(struct reader *r)
 		pthread_mutex_unlock(&r->mu);
 
 		if (t->off < cur && !resync) {
-			/* A header-like pattern inside a member already read. */
+			/* A header-like pattern inside a member already read.
+			 */
 		} else if (resync && t->res != RES_OK && t->res != RES_BIG) {
 			/* Still looking for the next good member. */
 		} else {
@@ -422,8 +424,9 @@ static int consume(struct reader *r)
 			if (r->err)
 				goto stop;
 			if (res == RES_TRUNC) {
-				damaged(r, "truncated gzip member (the rest is "
-					   "lost)",
+				damaged(r,
+					"truncated gzip member (the rest is "
+					"lost)",
 					t->off);
 				r->carry.len = 0;
 				end = r->size;
@@ -436,8 +439,6 @@ static int consume(struct reader *r)
 		if (r->o->progress)
 			r->o->progress(r->o->ctx, t->end > cur ? t->end : cur,
 				       r->size);
-		if (t->owned)
-			free(t->text);
 		t->text = NULL;
 		pthread_mutex_lock(&r->mu);
 		t->state = 0;
@@ -526,8 +527,7 @@ threads:
 	for (int i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	for (int i = 0; i < WINDOW; i++) {
-		if (r->slots[i].owned)
-			free(r->slots[i].text);
+		free(r->slots[i].buf);
 		free(r->slots[i].lines);
 	}
 #ifdef DC_HAVE_LIBDEFLATE

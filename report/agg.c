@@ -172,7 +172,8 @@ static int func_get(struct dc_report *r, const struct dc_event *ev)
 		     dc_hash(ev->name.p, ev->name.n));
 	v = (uintptr_t)dc_map_get(&r->func_ix, key);
 	if (v) {
-		if (ev->name.n < sizeof(c->name) && ev->cat.n < sizeof(c->cat)) {
+		if (ev->name.n < sizeof(c->name) &&
+		    ev->cat.n < sizeof(c->cat)) {
 			memcpy(c->name, ev->name.p, ev->name.n);
 			memcpy(c->cat, ev->cat.p, ev->cat.n);
 			c->name_n = ev->name.n;
@@ -190,7 +191,8 @@ static int func_get(struct dc_report *r, const struct dc_event *ev)
 	memset(f, 0, sizeof(*f));
 	f->layer = layer;
 	f->name = dup_str(&ev->name);
-	if (!f->name || dc_map_put(&r->func_ix, key, (void *)(uintptr_t)(r->nfuncs + 1)))
+	if (!f->name ||
+	    dc_map_put(&r->func_ix, key, (void *)(uintptr_t)(r->nfuncs + 1)))
 		return -ENOMEM;
 	return r->nfuncs++;
 }
@@ -215,7 +217,8 @@ static struct dc_file *file_get(struct dc_report *r, uint64_t hash,
 	if (f)
 		return f;
 	f = calloc(1, sizeof(*f));
-	if (!f || dc_grow((void **)&r->files, r->nfiles, sizeof(*r->files), 64) ||
+	if (!f ||
+	    dc_grow((void **)&r->files, r->nfiles, sizeof(*r->files), 64) ||
 	    dc_map_put(&r->file_ix, key_of(hash), f)) {
 		free(f);
 		return NULL;
@@ -243,7 +246,8 @@ static struct dc_proc *proc_get(struct dc_report *r, uint64_t hhash,
 	if (p)
 		return p;
 	p = calloc(1, sizeof(*p));
-	if (!p || dc_grow((void **)&r->procs, r->nprocs, sizeof(*r->procs), 64) ||
+	if (!p ||
+	    dc_grow((void **)&r->procs, r->nprocs, sizeof(*r->procs), 64) ||
 	    dc_map_put(&r->proc_ix, key, p)) {
 		free(p);
 		return NULL;
@@ -389,11 +393,11 @@ static int size_bin(int64_t bytes)
 	return b < DC_SIZE_BINS ? b : DC_SIZE_BINS - 1;
 }
 
-static int call(struct dc_report *r, const struct dc_event *ev,
-		uint64_t lineno)
+static int call(struct dc_report *r, const struct dc_event *ev, uint64_t lineno)
 {
 	int fi = func_get(r, ev);
-	struct dc_nest_info ni = { .root = true, .file_outer = true,
+	struct dc_nest_info ni = { .root = true,
+				   .file_outer = true,
 				   .file_sized_outer = true };
 	struct dc_file *file = NULL;
 	struct dc_func *f;
@@ -436,11 +440,13 @@ static int call(struct dc_report *r, const struct dc_event *ev,
 	if (stat_add(&f->s, dur, n, bytes, dir, err, !counter) ||
 	    stat_add(&l->s, dur, n, bytes, dir, err, !counter))
 		return -ENOMEM;
-	if (ni.scope && (stat_add(&f->scope, dur, n, bytes, dir, err, !counter) ||
-			 stat_add(&l->scope, dur, n, bytes, dir, err, !counter)))
+	if (ni.scope &&
+	    (stat_add(&f->scope, dur, n, bytes, dir, err, !counter) ||
+	     stat_add(&l->scope, dur, n, bytes, dir, err, !counter)))
 		return -ENOMEM;
 	if (bytes >= 0) {
-		l->sizes[size_bin(counter && n ? bytes / (int64_t)n : bytes)] += n;
+		l->sizes[size_bin(counter && n ? bytes / (int64_t)n : bytes)] +=
+		    n;
 		l->bw[bin_of(r, ev->ts)] += (double)bytes;
 	}
 	if (ni.root) {
@@ -517,8 +523,8 @@ static int marker(struct dc_report *r, const struct dc_event *ev)
 	if (ev->ts > r->run_end)
 		r->run_end = ev->ts;
 	r->end_records++;
-	while (ev->args &&
-	       (ret = dc_json_member(ev->args, ev->args_len, &pos, &k, &v)) > 0) {
+	while (ev->args && (ret = dc_json_member(ev->args, ev->args_len, &pos,
+						 &k, &v)) > 0) {
 		if (v.quoted || !v.n || v.p[0] < '0' || v.p[0] > '9')
 			continue;
 		if (end_add(r, &k, strtoll(v.p, NULL, 10)))
@@ -586,8 +592,13 @@ int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 	r->lines++;
 	if (status == DC_EVENT_SKIP)
 		return 0;
-	if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
-	    !(ev->has & DC_EV_TS)) {
+	/* dftracer-utils' rules: every event has a string ph, a name (the
+	 * parser checks it) and, if it is timed, a ts. */
+	if (status == 0 && !ev->ph) {
+		status = -EINVAL;
+		((struct dc_event *)ev)->err = "no ph, or ph is not a string";
+	} else if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
+		   !(ev->has & DC_EV_TS)) {
 		status = -EINVAL;
 		((struct dc_event *)ev)->err = "no ts";
 	}
@@ -626,10 +637,10 @@ void dc_report_finish(struct dc_report *r)
 		if (dc_map_get(&r->fnames, key_of(f->hash)))
 			continue;
 		if (r->unknown_hashes++ < MAX_LINE_ERRORS)
-			dc_warn("%s: line %llu: fhash %016llx has no FH record; "
-				"the file is shown by its hash",
-				f->first_trace,
-				(unsigned long long)f->first_line,
-				(unsigned long long)f->hash);
+			dc_warn(
+			    "%s: line %llu: fhash %016llx has no FH record; "
+			    "the file is shown by its hash",
+			    f->first_trace, (unsigned long long)f->first_line,
+			    (unsigned long long)f->hash);
 	}
 }

@@ -160,7 +160,8 @@ int dc_flame_svg(const struct dc_report *r, struct dc_buf *b, int width)
 	if (f.total > 0)
 		frame(&f, -1, 0, 0);
 	else
-		dc_buf_adds(b, "<text x=\"10\" y=\"40\">no timed calls</text>\n");
+		dc_buf_adds(b,
+			    "<text x=\"10\" y=\"40\">no timed calls</text>\n");
 	err = dc_buf_adds(b, "</svg>\n");
 cleanup:
 	free(f.incl);

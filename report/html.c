@@ -38,7 +38,7 @@ static int read_all(const char *path, struct dc_buf *b)
 static void stat_cells(struct dc_buf *b, const struct dc_stat *s)
 {
 	char t[16], m[16], p50[16] = "-", p99[16] = "-", by[16] = "-",
-					bw[24] = "-";
+			   bw[24] = "-";
 
 	if (s->timed) {
 		dc_fmt_time((double)dc_hist_pct(s->hist, s->timed, 50), p50);
@@ -109,7 +109,8 @@ static void split(const struct dc_report *r, struct dc_buf *b)
 		for (int j = 0; j < r->nlayers && l->root_time > 0; j++)
 			if (l->by_layer[j] > 0)
 				dc_buf_addf(b, " %s %.1f%%", r->layers[j].name,
-					    100 * l->by_layer[j] / l->root_time);
+					    100 * l->by_layer[j] /
+						l->root_time);
 		dc_buf_adds(b, "</td></tr>\n");
 	}
 	dc_buf_adds(b, "</table>\n");
@@ -189,8 +190,8 @@ static int timeline(const struct dc_report *r, struct dc_buf *b)
 	for (size_t i = 0; i < r->nprocs; i++)
 		ix[i] = i;
 	qsort_r(ix, r->nprocs, sizeof(*ix), by_busy, (void *)r);
-	err = dc_plot_timeline(r, ix,
-			       r->nprocs < TOP_PROCS ? r->nprocs : TOP_PROCS, b);
+	err = dc_plot_timeline(
+	    r, ix, r->nprocs < TOP_PROCS ? r->nprocs : TOP_PROCS, b);
 	free(ix);
 	return err;
 }
@@ -201,16 +202,17 @@ static void summary(const struct dc_report *r, struct dc_buf *b)
 	int64_t end = r->run_end > r->t_max ? r->run_end : r->t_max;
 	char t[16];
 
-	dc_buf_addf(b,
-		    "%llu traces, %llu calls, %llu counters, %zu processes, "
-		    "%zu files, %zu hosts, run time %s",
-		    (unsigned long long)r->ntraces,
-		    (unsigned long long)r->events,
-		    (unsigned long long)r->counters, r->nprocs, r->nfiles,
-		    r->hnames.len, end > start ? dc_fmt_time(end - start, t) : "0");
+	dc_buf_addf(
+	    b,
+	    "%llu traces, %llu calls, %llu counters, %zu processes, "
+	    "%zu files, %zu hosts, run time %s",
+	    (unsigned long long)r->ntraces, (unsigned long long)r->events,
+	    (unsigned long long)r->counters, r->nprocs, r->nfiles,
+	    r->hnames.len, end > start ? dc_fmt_time(end - start, t) : "0");
 	if (r->bad_lines || r->unknown_hashes)
-		dc_buf_addf(b, "; damaged input: %llu bad lines, %llu undefined "
-			       "file hashes",
+		dc_buf_addf(b,
+			    "; damaged input: %llu bad lines, %llu undefined "
+			    "file hashes",
 			    (unsigned long long)r->bad_lines,
 			    (unsigned long long)r->unknown_hashes);
 }

@@ -76,8 +76,8 @@ static void stat_fields(struct dc_buf *b, const struct dc_stat *s)
 	knum(b, "errors", (double)s->errors);
 }
 
-static void by_layer(struct dc_buf *b, const struct dc_report *r,
-		     const char *k, const double *v)
+static void by_layer(struct dc_buf *b, const struct dc_report *r, const char *k,
+		     const double *v)
 {
 	key(b, k);
 	dc_buf_adds(b, "{");
@@ -176,7 +176,8 @@ static void procs(struct dc_buf *b, const struct dc_report *r)
 		const struct dc_proc *p = r->procs[i];
 
 		open_item(b, '{');
-		kstr(b, "host", dc_map_get(&r->hnames, p->hhash ? p->hhash : 1));
+		kstr(b, "host",
+		     dc_map_get(&r->hnames, p->hhash ? p->hhash : 1));
 		knum(b, "pid", p->pid);
 		kstr(b, "name", p->name);
 		kstr(b, "rank", p->rank);
@@ -244,8 +245,7 @@ int dc_json_report(const struct dc_report *r, FILE *o)
 	dc_buf_adds(&b, "}");
 	key(&b, "hosts");
 	dc_buf_adds(&b, "[");
-	dc_map_foreach(&r->hnames, i)
-	{
+	dc_map_foreach (&r->hnames, i) {
 		open_item(&b, '"');
 		b.len--;
 		jstr(&b, r->hnames.vals[i]);

@@ -39,9 +39,9 @@ struct thread {
 
 static int node_get(struct dc_report *r, int parent, int func, bool scope)
 {
-	uint64_t key = ((uint64_t)(uint32_t)(parent + 1) << 32 | (uint32_t)func) *
-			       2 +
-		       scope + 1;
+	uint64_t key =
+	    ((uint64_t)(uint32_t)(parent + 1) << 32 | (uint32_t)func) * 2 +
+	    scope + 1;
 	uintptr_t v = (uintptr_t)dc_map_get(&r->node_ix, key);
 	struct dc_node *n;
 
@@ -146,7 +146,8 @@ int dc_nest_event(struct dc_report *r, const struct dc_event *ev, int func,
 		while (t->depth)
 			pop(r, t);
 	} else {
-		while (t->depth && t->st[t->depth - 1].id != (uint64_t)ev->p_idx)
+		while (t->depth &&
+		       t->st[t->depth - 1].id != (uint64_t)ev->p_idx)
 			pop(r, t);
 		if (!t->depth)
 			r->orphans++;
@@ -193,7 +194,8 @@ static void flush_thread(struct dc_report *r, struct thread *t)
 
 void dc_nest_flush(struct dc_report *r)
 {
-	dc_map_foreach(&r->thread_ix, i) flush_thread(r, r->thread_ix.vals[i]);
+	dc_map_foreach (&r->thread_ix, i)
+		flush_thread(r, r->thread_ix.vals[i]);
 }
 
 static void free_thread(void *p)

@@ -6,9 +6,9 @@
 
 /* Where a call sits among the calls open on its thread. */
 struct dc_nest_info {
-	bool root;	       /* no traced call encloses it */
-	bool scope;	       /* it or an enclosing call is on a --file match */
-	bool file_outer;       /* no enclosing call is on the same file */
+	bool root;	 /* no traced call encloses it */
+	bool scope;	 /* it or an enclosing call is on a --file match */
+	bool file_outer; /* no enclosing call is on the same file */
 	bool file_sized_outer; /* no enclosing call moved bytes on that file */
 	int parent_layer;
 };

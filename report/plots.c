@@ -45,14 +45,15 @@ static void axes(struct dc_buf *b, const char *ylabel, double ymax,
 		    "y2=\"%d\"/><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
 		    "</g>\n",
 		    ML, MT, ML, H - MB, ML, H - MB, W - MR, H - MB);
-	dc_buf_addf(b,
-		    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.3g</text>\n"
-		    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n"
-		    "<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\" "
-		    "text-anchor=\"middle\">%s</text>\n"
-		    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-		    ML - 4, MT + 10, ymax, ML - 4, H - MB, (H - MB + MT) / 2,
-		    (H - MB + MT) / 2, ylabel, (ML + W - MR) / 2, H - 8, xlabel);
+	dc_buf_addf(
+	    b,
+	    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.3g</text>\n"
+	    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n"
+	    "<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\" "
+	    "text-anchor=\"middle\">%s</text>\n"
+	    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+	    ML - 4, MT + 10, ymax, ML - 4, H - MB, (H - MB + MT) / 2,
+	    (H - MB + MT) / 2, ylabel, (ML + W - MR) / 2, H - 8, xlabel);
 }
 
 static void legend(struct dc_buf *b, int i, const char *name, int layer)
@@ -97,9 +98,10 @@ int dc_plot_bandwidth(const struct dc_report *r, struct dc_buf *b)
 			    "stroke=\"%s\" points=\"",
 			    dc_layer_color(l));
 		for (int i = 0; i < n; i++) {
-			double x = ML + (W - MR - ML) * (n > 1 ? (double)i / (n - 1)
-							       : 0.5);
-			double y = (H - MB) - (H - MB - MT) * (ly->bw[i] / w) / ymax;
+			double x = ML + (W - MR - ML) *
+					    (n > 1 ? (double)i / (n - 1) : 0.5);
+			double y =
+			    (H - MB) - (H - MB - MT) * (ly->bw[i] / w) / ymax;
 
 			dc_buf_addf(b, "%.1f,%.1f ", x, y);
 		}
@@ -107,7 +109,8 @@ int dc_plot_bandwidth(const struct dc_report *r, struct dc_buf *b)
 		legend(b, shown++, ly->name, l);
 	}
 	if (!shown)
-		dc_buf_addf(b, "<text x=\"%d\" y=\"%d\">no bytes moved</text>\n",
+		dc_buf_addf(b,
+			    "<text x=\"%d\" y=\"%d\">no bytes moved</text>\n",
 			    ML + 20, H / 2);
 	dc_buf_addf(b, "<text x=\"%d\" y=\"%d\">%.3g s</text>\n", W - MR - 30,
 		    H - MB + 16, n * w / 1e6);
@@ -149,7 +152,8 @@ int dc_plot_sizes(const struct dc_report *r, struct dc_buf *b)
 	svg_open(b, W, H, "transfer size histogram");
 	axes(b, "calls", (double)ymax, "bytes per call (at least)");
 	if (hi < 0) {
-		dc_buf_addf(b, "<text x=\"%d\" y=\"%d\">no bytes moved</text>\n",
+		dc_buf_addf(b,
+			    "<text x=\"%d\" y=\"%d\">no bytes moved</text>\n",
 			    ML + 20, H / 2);
 		return dc_buf_adds(b, "</svg>\n");
 	}
@@ -175,13 +179,14 @@ int dc_plot_sizes(const struct dc_report *r, struct dc_buf *b)
 			if (!ly->sizes[i])
 				continue;
 			any = true;
-			dc_buf_addf(b,
-				    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				    "height=\"%.1f\" fill=\"%s\"><title>%s: "
-				    "%llu calls</title></rect>\n",
-				    ML + slot * (i - lo) + 2 + bw * k,
-				    (H - MB) - h, bw, h, dc_layer_color(l),
-				    ly->name, (unsigned long long)ly->sizes[i]);
+			dc_buf_addf(
+			    b,
+			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			    "height=\"%.1f\" fill=\"%s\"><title>%s: "
+			    "%llu calls</title></rect>\n",
+			    ML + slot * (i - lo) + 2 + bw * k, (H - MB) - h, bw,
+			    h, dc_layer_color(l), ly->name,
+			    (unsigned long long)ly->sizes[i]);
 		}
 		if (any) {
 			legend(b, shown++, ly->name, l);
@@ -216,10 +221,11 @@ int dc_plot_timeline(const struct dc_report *r, const size_t *order,
 			    ML - 4, y + 10);
 		dc_html_esc(b, label);
 		dc_buf_adds(b, "</text>\n");
-		dc_buf_addf(b,
-			    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-			    "fill=\"#f3f3f3\"/>\n",
-			    ML, y, W - MR - ML, rowh - 2);
+		dc_buf_addf(
+		    b,
+		    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		    "fill=\"#f3f3f3\"/>\n",
+		    ML, y, W - MR - ML, rowh - 2);
 		for (int i = 0; i < n; i++) {
 			double f = p->bins[i] / w;
 

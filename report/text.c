@@ -52,8 +52,7 @@ static void layers_table(const struct dc_report *r, FILE *o, bool scope)
 	}
 }
 
-static void funcs_table(const struct dc_report *r, FILE *o, int top,
-			bool scope)
+static void funcs_table(const struct dc_report *r, FILE *o, int top, bool scope)
 {
 	int *ix = dc_sort_funcs(r, scope);
 	int n = 0;
@@ -103,8 +102,7 @@ static void nesting_table(const struct dc_report *r, FILE *o)
 	}
 }
 
-static void files_table(const struct dc_report *r, FILE *o, int top,
-			bool scope)
+static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 {
 	size_t *ix = dc_sort_files(r);
 	char t[16], rd[16], wr[16], nb[64];
@@ -120,7 +118,8 @@ static void files_table(const struct dc_report *r, FILE *o, int top,
 
 		if (scope && !f->match)
 			continue;
-		fprintf(o, "  %10s %9llu %10s %10s  %s (", dc_fmt_time(f->s.time, t),
+		fprintf(o, "  %10s %9llu %10s %10s  %s (",
+			dc_fmt_time(f->s.time, t),
 			(unsigned long long)f->s.count,
 			dc_fmt_bytes((double)f->s.bytes_read, rd),
 			dc_fmt_bytes((double)f->s.bytes_written, wr),
@@ -173,8 +172,7 @@ static void losses(const struct dc_report *r, FILE *o)
 		if (!strcmp(r->end_keys[i], "dropped"))
 			dropped = r->end_vals[i];
 	fprintf(o, "\nEvents lost: %llu (end records: %llu of %llu traces)",
-		(unsigned long long)dropped,
-		(unsigned long long)r->end_records,
+		(unsigned long long)dropped, (unsigned long long)r->end_records,
 		(unsigned long long)r->ntraces);
 	for (int i = 0; i < r->nend; i++)
 		if (r->end_vals[i] && strcmp(r->end_keys[i], "dropped") &&
@@ -193,20 +191,23 @@ int dc_text_report(const struct dc_report *r, FILE *o, int top)
 
 	for (size_t i = 0; i < r->nprocs; i++)
 		ranks += r->procs[i]->rank != NULL;
-	fprintf(o, "%llu traces, %llu calls",
-		(unsigned long long)r->ntraces, (unsigned long long)r->events);
+	fprintf(o, "%llu traces, %llu calls", (unsigned long long)r->ntraces,
+		(unsigned long long)r->events);
 	if (r->counters)
-		fprintf(o, " and %llu counters", (unsigned long long)r->counters);
+		fprintf(o, " and %llu counters",
+			(unsigned long long)r->counters);
 	fprintf(o, ", %zu processes", r->nprocs);
 	if (ranks)
 		fprintf(o, " (%llu ranks)", (unsigned long long)ranks);
 	fprintf(o, ", %zu files, %d hosts, run time %s\n", r->nfiles,
-		(int)r->hnames.len, end > start ? dc_fmt_time(end - start, t) : "0");
+		(int)r->hnames.len,
+		end > start ? dc_fmt_time(end - start, t) : "0");
 	if (r->cmd)
 		fprintf(o, "command: %s\n", r->cmd);
 	if (r->bad_lines || r->unknown_hashes)
-		fprintf(o, "damaged input: %llu bad lines, %llu undefined file "
-			   "hashes (see the messages above)\n",
+		fprintf(o,
+			"damaged input: %llu bad lines, %llu undefined file "
+			"hashes (see the messages above)\n",
 			(unsigned long long)r->bad_lines,
 			(unsigned long long)r->unknown_hashes);
 	layers_table(r, o, false);

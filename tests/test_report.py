@@ -225,6 +225,16 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write(b"\x00\x01binary\n")
     r = report(junk)
     check(r.returncode == 1 and "junk.pfw: line 1:" in r.stderr, "junk named: %s" % r.stderr)
+    # dftracer-utils' rules: ph must be a string, timed events need ts.
+    rules = os.path.join(tmp, "rules.pfw")
+    with open(rules, "w") as f:
+        f.write('{"id":1,"name":"read","cat":"POSIX","pid":1,"tid":1,"ts":5,"dur":1,"ph":88}\n')
+        f.write('{"id":2,"name":"read","cat":"POSIX","pid":1,"tid":1,"dur":1,"ph":"X"}\n')
+        f.write('{"id":3,"name":"read","cat":"POSIX","pid":1,"tid":1,"ts":5,"dur":1,"ph":"X"}\n')
+    r, j = report_json(rules)
+    check(r.returncode == 1 and "rules.pfw: line 1: no ph, or ph is not a string" in r.stderr
+          and "rules.pfw: line 2: no ts" in r.stderr and j.get("calls") == 1,
+          "format rules enforced: %s" % r.stderr)
     r = report(os.path.join(tmp, "missing.pfw"))
     check(r.returncode == 2 and "missing.pfw" in r.stderr, "missing file: %s" % r.stderr)
 done()
