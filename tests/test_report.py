@@ -235,6 +235,16 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 1 and "rules.pfw: line 1: no ph, or ph is not a string" in r.stderr
           and "rules.pfw: line 2: no ts" in r.stderr and j.get("calls") == 1,
           "format rules enforced: %s" % r.stderr)
+    # A progress bar on a terminal for large inputs, none otherwise.
+    big = os.path.join(tmp, "big.pfw")
+    with open(big, "w") as f:
+        f.write(lines(ev[:6], brackets=False))
+        one = json.dumps(call(1, "POSIX", "write", T0, 3, size=1), separators=(",", ":"))
+        f.write((one + "\n") * (17 * 2**20 // len(one) + 1))
+    r = run([REPORT, big])
+    check(r.returncode == 0 and r.stderr == "", "no progress bar off a terminal: %r" % r.stderr[:80])
+    r = run(["script", "-qec", "%s %s >/dev/null" % (REPORT, big), "/dev/null"])
+    check("[#" in r.stdout and "M events" in r.stdout, "progress bar on a terminal: %r" % r.stdout[:80])
     r = report(os.path.join(tmp, "missing.pfw"))
     check(r.returncode == 2 and "missing.pfw" in r.stderr, "missing file: %s" % r.stderr)
 done()
