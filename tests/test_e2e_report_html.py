@@ -68,15 +68,25 @@ def png_pixels(path):
 
 
 def shoot(html, png, size="1300,900"):
-    """Render a page; returns Chromium's console lines and load errors."""
-    r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-                        "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
-                        "--window-size=" + size, "--screenshot=" + png, "file://" + html],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    """Render a page; returns Chromium's console lines and load errors.
+    A loaded machine sometimes makes headless Chromium exit before its
+    screenshot: try again, up to three times."""
+    for _ in range(3):
+        if os.path.exists(png):
+            os.unlink(png)
+        r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
+                            "--window-size=" + size, "--screenshot=" + png, "file://" + html],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+        if os.path.exists(png):
+            break
+    check(os.path.exists(png), "chromium wrote %s: %s" % (png, r.stderr[-300:]))
     return [l for l in r.stderr.splitlines() if "CONSOLE" in l or "Page load failed" in l]
 
 
 def color_counts(png):
+    if not os.path.exists(png):
+        return {k: 0 for k in COLORS}, 0
     _, _, rows = png_pixels(png)
     counts = {k: 0 for k in COLORS}
     other = 0
