@@ -54,6 +54,7 @@ struct reader {
 	struct task slots[WINDOW];
 	uint64_t next_task, consumed;
 	uint64_t scan; /* where the search for the next task goes on */
+	uint64_t released; /* pages before this were given back */
 	bool scan_done, stop;
 #ifdef DC_HAVE_LIBDEFLATE
 	pthread_key_t dkey;
@@ -382,6 +383,21 @@ static enum result stream_member(struct reader *r, uint64_t off, uint64_t *end)
 	return res;
 }
 
+/* Drop the mapping's pages before @upto once they are read: a trace
+ * bigger than memory then never holds more than the tasks in flight. */
+static void release(struct reader *r, uint64_t upto)
+{
+	uint64_t page = sysconf(_SC_PAGESIZE), end = upto / page * page;
+
+	/* A worker still reading there (a false header inside a member)
+	 * faults the pages back in from the file: it is read-only. */
+	if (end > r->released) {
+		madvise((void *)(r->map + r->released), end - r->released,
+			MADV_DONTNEED);
+		r->released = end;
+	}
+}
+
 static int consume(struct reader *r)
 {
 	uint64_t cur = 0;
@@ -439,6 +455,7 @@ static int consume(struct reader *r)
 		if (r->o->progress)
 			r->o->progress(r->o->ctx, t->end > cur ? t->end : cur,
 				       r->size);
+		release(r, cur);
 		t->text = NULL;
 		pthread_mutex_lock(&r->mu);
 		t->state = 0;
