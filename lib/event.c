@@ -57,8 +57,12 @@ static int str(struct scan *c, struct dc_str *out)
 	while (c->i < c->n) {
 		unsigned char ch;
 
-		while (c->i < c->n && !special[s[c->i]])
-			c->i++;
+		size_t i = c->i, n = c->n;
+
+		/* Locals: the compiler keeps them in registers. */
+		while (i < n && !special[s[i]])
+			i++;
+		c->i = i;
 		if (c->i >= c->n)
 			break;
 		ch = s[c->i];
@@ -99,9 +103,13 @@ static int num(struct scan *c, int64_t *v, struct dc_str *raw)
 		neg = 1;
 		c->i++;
 	}
-	while (c->i < c->n && c->s[c->i] >= '0' && c->s[c->i] <= '9') {
-		unsigned d = c->s[c->i++] - '0';
+	for (size_t i = c->i, n = c->n;; i++) {
+		unsigned d = i < n ? (unsigned char)c->s[i] - '0' : 10;
 
+		if (d > 9) {
+			c->i = i;
+			break;
+		}
 		/* Only a 20th digit can overflow. */
 		if (++digits < 20)
 			u = u * 10 + d;

@@ -53,7 +53,7 @@ struct reader {
 	pthread_cond_t work, done;
 	struct task slots[WINDOW];
 	uint64_t next_task, consumed;
-	uint64_t scan; /* where the search for the next task goes on */
+	uint64_t scan;	   /* where the search for the next task goes on */
 	uint64_t released; /* pages before this were given back */
 	bool scan_done, stop;
 #ifdef DC_HAVE_LIBDEFLATE

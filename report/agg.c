@@ -144,6 +144,11 @@ static int layer_get(struct dc_report *r, const struct dc_str *cat)
 	return r->nlayers++;
 }
 
+static char direction(const char *name)
+{
+	return strstr(name, "read") ? 'r' : strstr(name, "write") ? 'w' : 0;
+}
+
 /* Short strings on the hot path: a loop beats a memcmp call. */
 static bool same(const struct dc_str *s, const char *p, uint32_t n)
 {
@@ -191,6 +196,7 @@ static int func_get(struct dc_report *r, const struct dc_event *ev)
 	memset(f, 0, sizeof(*f));
 	f->layer = layer;
 	f->name = dup_str(&ev->name);
+	f->dir = f->name ? direction(f->name) : 0;
 	if (!f->name ||
 	    dc_map_put(&r->func_ix, key, (void *)(uintptr_t)(r->nfuncs + 1)))
 		return -ENOMEM;
@@ -345,11 +351,6 @@ static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
 	return 0;
 }
 
-static char direction(const char *name)
-{
-	return strstr(name, "read") ? 'r' : strstr(name, "write") ? 'w' : 0;
-}
-
 static int64_t bytes_of(const struct dc_event *ev, char dir)
 {
 	if (ev->ph == 'C')
@@ -412,7 +413,7 @@ static int call(struct dc_report *r, const struct dc_event *ev, uint64_t lineno)
 		return fi;
 	f = &r->funcs[fi];
 	l = &r->layers[f->layer];
-	dir = direction(f->name);
+	dir = f->dir;
 	bytes = bytes_of(ev, dir);
 	err = (ev->has & DC_EV_RET) && ev->ret < 0;
 	if (ev->has & DC_EV_FHASH) {

@@ -53,6 +53,7 @@ struct dc_layer {
 struct dc_func {
 	char *name;
 	int layer;
+	char dir; /* 'r' read, 'w' write, 0 */
 	struct dc_stat s, scope;
 };
 
