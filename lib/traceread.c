@@ -17,10 +17,11 @@
 #include "log.h"
 #include "traceread.h"
 
-#define WINDOW	   8	       /* tasks in flight */
-#define TEXT_CHUNK (4u << 20)  /* plain text is cut in pieces this big */
-#define MEMBER_CAP (64u << 20) /* bigger members stream on one thread */
-#define STREAM_OUT (4u << 20)  /* output piece when streaming */
+#define WINDOW	     8		 /* tasks in flight */
+#define TEXT_CHUNK   (4u << 20)	 /* plain text is cut in pieces this big */
+#define MEMBER_CAP   (64u << 20) /* bigger members stream on one thread */
+#define STREAM_OUT   (4u << 20)	 /* output piece when streaming */
+#define RELEASE_STEP (64u << 20) /* read pages given back this many at once */
 static const char gz_magic[] = "\x1f\x8b\x08";
 
 enum result { RES_OK, RES_BAD, RES_TRUNC, RES_BIG };
@@ -391,7 +392,8 @@ static void release(struct reader *r, uint64_t upto)
 
 	/* A worker still reading there (a false header inside a member)
 	 * faults the pages back in from the file: it is read-only. */
-	if (end > r->released) {
+	/* In large steps: each call interrupts the other threads (TLB). */
+	if (end >= r->released + RELEASE_STEP) {
 		madvise((void *)(r->map + r->released), end - r->released,
 			MADV_DONTNEED);
 		r->released = end;
