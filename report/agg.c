@@ -586,10 +586,8 @@ static int meta(struct dc_report *r, const struct dc_event *ev)
 }
 
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
-		   const struct dc_event *ev, const char *text, size_t len)
+		   const struct dc_event *ev)
 {
-	(void)text;
-	(void)len;
 	r->lines++;
 	if (status == DC_EVENT_SKIP)
 		return 0;

@@ -54,7 +54,6 @@ static void progress_show(void *ctx, uint64_t done, uint64_t total)
 	double frac, el;
 	int fill;
 
-	(void)total;
 	if (!p->on)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -72,13 +71,6 @@ static void progress_show(void *ctx, uint64_t done, uint64_t total)
 		el > 0 ? (p->r->events + p->r->counters) / el / 1e6 : 0.0);
 }
 
-static int on_line(void *ctx, const struct dc_line *l)
-{
-	struct dc_report *r = ctx;
-
-	return dc_report_line(r, l->lineno, l->status, &l->ev, l->text, l->len);
-}
-
 struct prog_ctx {
 	struct dc_report *r;
 	struct progress *p;
@@ -86,7 +78,8 @@ struct prog_ctx {
 
 static int line_cb(void *ctx, const struct dc_line *l)
 {
-	return on_line(((struct prog_ctx *)ctx)->r, l);
+	return dc_report_line(((struct prog_ctx *)ctx)->r, l->lineno, l->status,
+			      &l->ev);
 }
 
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)

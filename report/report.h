@@ -142,7 +142,7 @@ int dc_report_init(struct dc_report *r);
 void dc_report_free(struct dc_report *r);
 /* Feed one line of the trace named r->trace. */
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
-		   const struct dc_event *ev, const char *text, size_t len);
+		   const struct dc_event *ev);
 /* After each trace: close the calls still open. */
 void dc_report_trace_done(struct dc_report *r);
 /* After all traces: report hashes never defined. */
