@@ -246,8 +246,8 @@ int dc_json_report(const struct dc_report *r, FILE *o)
 	key(&b, "hosts");
 	dc_buf_adds(&b, "[");
 	dc_map_foreach (&r->hnames, i) {
-		open_item(&b, '"');
-		b.len--;
+		if (b.p[b.len - 1] != '[')
+			dc_buf_adds(&b, ",");
 		jstr(&b, r->hnames.vals[i]);
 	}
 	dc_buf_adds(&b, "]");
