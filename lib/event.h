@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_EVENT_H
+#define DC_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Text inside the parsed line: a string's contents (@quoted), still
+ * JSON-escaped when @esc, or a raw value such as a number. */
+struct dc_str {
+	const char *p;
+	uint32_t n;
+	uint16_t esc;
+	uint16_t quoted;
+};
+
+/* Which optional fields a line had. */
+enum {
+	DC_EV_ID = 1 << 0,
+	DC_EV_PIDX = 1 << 1,
+	DC_EV_LEVEL = 1 << 2,
+	DC_EV_TS = 1 << 3,
+	DC_EV_DUR = 1 << 4,
+	DC_EV_FHASH = 1 << 5,
+	DC_EV_HHASH = 1 << 6,
+	DC_EV_SIZE = 1 << 7,
+	DC_EV_RET = 1 << 8,
+	DC_EV_COUNT = 1 << 9,
+	DC_EV_DUR_SUM = 1 << 10,
+	DC_EV_SIZE_SUM = 1 << 11,
+	DC_EV_ARG_NAME = 1 << 12,
+	DC_EV_ARG_VALUE = 1 << 13,
+	DC_EV_PID = 1 << 14,
+	DC_EV_TID = 1 << 15,
+};
+
+/*
+ * One line of a DFTracer trace (ours or DFTracer's own): keys in any
+ * order, unknown keys skipped. Hashes are 16 hex digits in a string or,
+ * in DFTracer's older traces, decimal numbers; both become a u64.
+ */
+struct dc_event {
+	char ph; /* 'X', 'C', 'M', ... or 0 when missing */
+	uint32_t has;
+	struct dc_str name, cat;
+	uint64_t id;
+	int64_t p_idx, level;
+	uint32_t pid, tid;
+	int64_t ts, dur;
+	uint64_t fhash, hhash;
+	int64_t size, ret;
+	uint64_t count, dur_sum, size_sum; /* counter events */
+	/* Metadata: args.name, and args.value as a string or raw number. */
+	struct dc_str arg_name, arg_value;
+	/* The whole args object, for readers of other keys (the end record). */
+	const char *args;
+	size_t args_len;
+	/* On failure: what was wrong and where (0-based byte column). */
+	const char *err;
+	size_t err_col;
+};
+
+#define DC_EVENT_SKIP 1 /* a "[" or "]" line, or a blank one */
+
+/* Parse one line (without its '\n'): 0, DC_EVENT_SKIP, or -EINVAL with
+ * ev->err and ev->err_col set. Never reads outside @line[0..len). */
+int dc_event_parse(const char *line, size_t len, struct dc_event *ev);
+
+/* Iterate a flat JSON object's members: *@pos starts at its '{'. Returns
+ * 1 with the key and the raw value text, 0 at the end, -EINVAL if bad. */
+int dc_json_member(const char *s, size_t len, size_t *pos, struct dc_str *key,
+		   struct dc_str *val);
+
+/* Unescape @s into @out (at most @cap - 1 bytes and a NUL); returns the
+ * length written. */
+size_t dc_str_copy(const struct dc_str *s, char *out, size_t cap);
+
+/* A hash written as a hex string or a decimal number: 0 if neither. */
+uint64_t dc_hash_value(const struct dc_str *raw);
+
+#endif

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#ifdef DC_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
+
+#include "buf.h"
+#include "log.h"
+#include "traceread.h"
+
+#define WINDOW	     8		 /* tasks in flight */
+#define TEXT_CHUNK   (4u << 20)	 /* plain text is cut in pieces this big */
+#define MEMBER_CAP   (64u << 20) /* bigger members stream on one thread */
+#define STREAM_OUT   (4u << 20)	 /* output piece when streaming */
+#define RELEASE_STEP (64u << 20) /* read pages given back this many at once */
+static const char gz_magic[] = "\x1f\x8b\x08";
+
+enum result { RES_OK, RES_BAD, RES_TRUNC, RES_BIG };
+
+/* One piece of the file: a gzip member (or a candidate that turns out
+ * not to be one) or a chunk of plain text. */
+struct task {
+	uint64_t off, end;
+	int state; /* 0 free, 1 being worked on, 2 done */
+	enum result res;
+	char *text; /* inflated text (in buf), or a pointer into the mapping */
+	size_t len;
+	/* Kept from task to task: fresh pages cost a fault each. */
+	char *buf;
+	size_t cap;
+	/* The lines after the first '\n' and up to the last, parsed. */
+	struct dc_line *lines;
+	size_t nlines, lines_cap;
+	size_t first_nl, last_nl; /* SIZE_MAX when there is no '\n' */
+};
+
+struct reader {
+	const char *path;
+	const struct dc_read_opts *o;
+	struct dc_read_stats *st;
+	const unsigned char *map;
+	size_t size;
+	bool gz;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	struct task slots[WINDOW];
+	uint64_t next_task, consumed;
+	uint64_t scan;	   /* where the search for the next task goes on */
+	uint64_t released; /* pages before this were given back */
+	bool scan_done, stop;
+#ifdef DC_HAVE_ISAL
+	pthread_key_t dkey;
+#endif
+	/* Consumer state: the line so far, the line count. */
+	struct dc_buf carry;
+	uint64_t lineno;
+	int err;
+};
+
+static int task_lines(struct task *t)
+{
+	const char *p = t->text, *end = t->text + t->len, *nl;
+	uint64_t rel = 1;
+
+	t->nlines = 0;
+	t->first_nl = t->last_nl = SIZE_MAX;
+	nl = memchr(p, '\n', t->len);
+	if (!nl)
+		return 0;
+	t->first_nl = nl - p;
+	p = nl + 1;
+	while (p < end && (nl = memchr(p, '\n', end - p))) {
+		struct dc_line *l;
+
+		if (t->nlines == t->lines_cap) {
+			size_t cap = t->lines_cap ? t->lines_cap * 2 : 1024;
+			void *n = realloc(t->lines, cap * sizeof(*t->lines));
+
+			if (!n)
+				return -ENOMEM;
+			t->lines = n;
+			t->lines_cap = cap;
+		}
+		l = &t->lines[t->nlines++];
+		l->text = p;
+		l->len = nl - p;
+		l->lineno = rel++;
+		l->status = dc_event_parse(p, l->len, &l->ev);
+		p = nl + 1;
+	}
+	t->last_nl = (p - 1) - t->text;
+	return 0;
+}
+
+static int reserve(struct task *t, size_t n)
+{
+	char *p;
+
+	if (n <= t->cap)
+		return 0;
+	p = realloc(t->buf, n);
+	if (!p)
+		return -ENOMEM;
+	t->buf = p;
+	t->cap = n;
+	return 0;
+}
+
+/* Inflate one member with zlib into a buffer of at most MEMBER_CAP. */
+static enum result inflate_zlib(const unsigned char *in, size_t avail,
+				struct task *t)
+{
+	z_stream zs = {};
+	enum result res = RES_BAD;
+	int ret;
+
+	if (inflateInit2(&zs, 15 + 16) != Z_OK)
+		return RES_BAD;
+	if (reserve(t, 1u << 20))
+		goto out;
+	zs.next_in = (Bytef *)in;
+	zs.avail_in = avail > UINT32_MAX ? UINT32_MAX : avail;
+	for (;;) {
+		if (zs.total_out == t->cap) {
+			if (t->cap >= MEMBER_CAP) {
+				res = RES_BIG;
+				goto out;
+			}
+			if (reserve(t, t->cap * 2))
+				goto out;
+		}
+		zs.next_out = (Bytef *)t->buf + zs.total_out;
+		zs.avail_out = t->cap - zs.total_out;
+		ret = inflate(&zs, Z_NO_FLUSH);
+		if (ret == Z_STREAM_END) {
+			res = RES_OK;
+			break;
+		}
+		if (ret == Z_BUF_ERROR && !zs.avail_in) {
+			res = RES_TRUNC;
+			break;
+		}
+		if (ret != Z_OK && ret != Z_BUF_ERROR)
+			break;
+	}
+	t->text = t->buf;
+	t->len = zs.total_out;
+	t->end = t->off + zs.total_in;
+out:
+	if (res == RES_BAD || res == RES_BIG) {
+		t->text = NULL;
+		t->len = 0;
+	}
+	inflateEnd(&zs);
+	return res;
+}
+
+#ifdef DC_HAVE_ISAL
+/* igzip inflates several times faster than zlib; the output size is the
+ * ISIZE trailer before the next member's header (or the end). */
+static bool inflate_fast(struct reader *r, struct task *t)
+{
+	struct inflate_state *st = pthread_getspecific(r->dkey);
+	const unsigned char *in = r->map + t->off, *next;
+	size_t avail = r->size - t->off;
+	uint32_t isize;
+
+	if (!st) {
+		st = malloc(sizeof(*st));
+		if (!st)
+			return false;
+		pthread_setspecific(r->dkey, st);
+	}
+	next = avail > 18 ? memmem(in + 18, avail - 18, gz_magic, 3) : NULL;
+	if (!next)
+		next = r->map + r->size;
+	if (next - in < 18 || avail > UINT32_MAX)
+		return false;
+	memcpy(&isize, next - 4, 4);
+	if (isize > MEMBER_CAP || reserve(t, (size_t)isize + 1))
+		return false;
+	isal_inflate_init(st);
+	st->crc_flag = ISAL_GZIP;
+	st->next_in = (uint8_t *)in;
+	st->avail_in = avail;
+	st->next_out = (uint8_t *)t->buf;
+	st->avail_out = isize + 1;
+	/* One member: igzip stops at its trailer, the rest stays as input. */
+	if (isal_inflate(st) != ISAL_DECOMP_OK ||
+	    st->block_state != ISAL_BLOCK_FINISH || st->total_out != isize)
+		return false;
+	t->text = t->buf;
+	t->len = st->total_out;
+	t->end = t->off + (avail - st->avail_in);
+	return true;
+}
+#endif
+
+static void do_task(struct reader *r, struct task *t)
+{
+	t->text = NULL;
+	t->len = 0;
+	t->nlines = 0;
+	t->first_nl = t->last_nl = SIZE_MAX;
+	if (!r->gz) {
+		t->text = (char *)r->map + t->off;
+		t->len = r->size - t->off < TEXT_CHUNK ? r->size - t->off
+						       : TEXT_CHUNK;
+		t->end = t->off + t->len;
+		t->res = RES_OK;
+	} else {
+#ifdef DC_HAVE_ISAL
+		if (inflate_fast(r, t))
+			t->res = RES_OK;
+		else
+#endif
+			t->res =
+			    inflate_zlib(r->map + t->off, r->size - t->off, t);
+	}
+	if ((t->res == RES_OK || t->res == RES_TRUNC) && task_lines(t))
+		t->res = RES_BAD;
+}
+
+/* The next task's offset: the next gzip header, or the next text chunk. */
+static bool next_offset(struct reader *r, uint64_t *off)
+{
+	const void *p;
+
+	if (r->scan >= r->size)
+		return false;
+	if (!r->gz) {
+		*off = r->scan;
+		r->scan += TEXT_CHUNK;
+		return true;
+	}
+	p = memmem(r->map + r->scan, r->size - r->scan, gz_magic, 3);
+	if (!p)
+		return false;
+	*off = (const unsigned char *)p - r->map;
+	r->scan = *off + 1;
+	return true;
+}
+
+static void *worker(void *arg)
+{
+	struct reader *r = arg;
+
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		struct task *t;
+		uint64_t off;
+
+		while (!r->stop && !r->scan_done &&
+		       r->next_task >= r->consumed + WINDOW)
+			pthread_cond_wait(&r->work, &r->mu);
+		if (r->stop || r->scan_done)
+			break;
+		if (!next_offset(r, &off)) {
+			r->scan_done = true;
+			pthread_cond_broadcast(&r->done);
+			break;
+		}
+		t = &r->slots[r->next_task++ % WINDOW];
+		t->off = off;
+		t->state = 1;
+		pthread_mutex_unlock(&r->mu);
+		do_task(r, t);
+		pthread_mutex_lock(&r->mu);
+		t->state = 2;
+		pthread_cond_broadcast(&r->done);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+static int deliver(struct reader *r, struct dc_line *l)
+{
+	int err;
+
+	r->st->lines++;
+	err = r->o->line(r->o->ctx, l);
+	if (err)
+		r->err = err;
+	return err;
+}
+
+/* Hand over a piece of text: the first line joins what was carried over
+ * from the previous piece; the rest were parsed by a worker (@t) or are
+ * parsed here. */
+static int take_text(struct reader *r, const char *text, size_t len,
+		     struct task *t)
+{
+	struct task local = {};
+	struct dc_line l;
+	uint64_t base;
+	int err = 0;
+
+	if (!t) {
+		local.text = (char *)text;
+		local.len = len;
+		if (task_lines(&local))
+			return -ENOMEM;
+		t = &local;
+	}
+	if (t->first_nl == SIZE_MAX) {
+		err = dc_buf_add(&r->carry, text, len) ? -ENOMEM : 0;
+		goto out;
+	}
+	if (r->carry.len) {
+		if (dc_buf_add(&r->carry, text, t->first_nl)) {
+			err = -ENOMEM;
+			goto out;
+		}
+		l.text = r->carry.p;
+		l.len = r->carry.len;
+	} else {
+		l.text = text;
+		l.len = t->first_nl;
+	}
+	l.lineno = ++r->lineno;
+	l.status = dc_event_parse(l.text, l.len, &l.ev);
+	if ((err = deliver(r, &l)))
+		goto out;
+	r->carry.len = 0;
+	base = r->lineno;
+	for (size_t i = 0; i < t->nlines; i++) {
+		t->lines[i].lineno += base;
+		if ((err = deliver(r, &t->lines[i])))
+			goto out;
+	}
+	r->lineno += t->nlines;
+	if (t->last_nl + 1 < len &&
+	    dc_buf_add(&r->carry, text + t->last_nl + 1, len - t->last_nl - 1))
+		err = -ENOMEM;
+out:
+	free(local.lines);
+	return err;
+}
+
+static void damaged(struct reader *r, const char *what, uint64_t off)
+{
+	r->st->problems++;
+	dc_err("%s: line %llu: %s at byte %llu", r->path,
+	       (unsigned long long)r->lineno + 1, what,
+	       (unsigned long long)off);
+}
+
+/* A member too big to hold: inflate it here, piece by piece. */
+static enum result stream_member(struct reader *r, uint64_t off, uint64_t *end)
+{
+	z_stream zs = {};
+	char *out = malloc(STREAM_OUT);
+	enum result res = RES_BAD;
+	int ret = Z_OK;
+
+	if (!out || inflateInit2(&zs, 15 + 16) != Z_OK) {
+		free(out);
+		r->err = -ENOMEM;
+		return RES_BAD;
+	}
+	zs.next_in = (Bytef *)r->map + off;
+	zs.avail_in = r->size - off > UINT32_MAX ? UINT32_MAX : r->size - off;
+	while (ret == Z_OK) {
+		zs.next_out = (Bytef *)out;
+		zs.avail_out = STREAM_OUT;
+		ret = inflate(&zs, Z_NO_FLUSH);
+		if (zs.avail_out < STREAM_OUT &&
+		    take_text(r, out, STREAM_OUT - zs.avail_out, NULL))
+			break;
+		if (ret == Z_STREAM_END)
+			res = RES_OK;
+		else if (ret == Z_BUF_ERROR && !zs.avail_in)
+			res = RES_TRUNC;
+		if (r->o->progress)
+			r->o->progress(r->o->ctx, off + zs.total_in, r->size);
+	}
+	*end = off + zs.total_in;
+	r->st->bytes_out += zs.total_out;
+	inflateEnd(&zs);
+	free(out);
+	return res;
+}
+
+/* Drop the mapping's pages before @upto once they are read: a trace
+ * bigger than memory then never holds more than the tasks in flight. */
+static void release(struct reader *r, uint64_t upto)
+{
+	uint64_t page = sysconf(_SC_PAGESIZE), end = upto / page * page;
+
+	/* A worker still reading there (a false header inside a member)
+	 * faults the pages back in from the file: it is read-only. */
+	/* In large steps: each call interrupts the other threads (TLB). */
+	if (end >= r->released + RELEASE_STEP) {
+		madvise((void *)(r->map + r->released), end - r->released,
+			MADV_DONTNEED);
+		r->released = end;
+	}
+}
+
+static int consume(struct reader *r)
+{
+	uint64_t cur = 0;
+	bool resync = false;
+
+	for (;;) {
+		struct task *t;
+
+		pthread_mutex_lock(&r->mu);
+		t = &r->slots[r->consumed % WINDOW];
+		while (!(r->consumed < r->next_task && t->state == 2) &&
+		       !(r->scan_done && r->consumed >= r->next_task))
+			pthread_cond_wait(&r->done, &r->mu);
+		if (r->consumed >= r->next_task) {
+			pthread_mutex_unlock(&r->mu);
+			break;
+		}
+		pthread_mutex_unlock(&r->mu);
+
+		if (t->off < cur && !resync) {
+			/* A header-like pattern inside a member already read.
+			 */
+		} else if (resync && t->res != RES_OK && t->res != RES_BIG) {
+			/* Still looking for the next good member. */
+		} else {
+			uint64_t end = t->end;
+			enum result res = t->res;
+
+			if (t->off > cur && !resync)
+				damaged(r, "data that is not gzip", cur);
+			resync = false;
+			if (res == RES_BIG) {
+				res = stream_member(r, t->off, &end);
+			} else if (res != RES_BAD) {
+				r->st->bytes_out += t->len;
+				if (take_text(r, t->text, t->len, t))
+					goto stop;
+			}
+			r->st->members++;
+			if (r->err)
+				goto stop;
+			if (res == RES_TRUNC) {
+				damaged(r,
+					"truncated gzip member (the rest is "
+					"lost)",
+					t->off);
+				r->carry.len = 0;
+				end = r->size;
+			} else if (res == RES_BAD) {
+				damaged(r, "corrupt gzip member", t->off);
+				resync = true;
+			}
+			cur = end;
+		}
+		if (r->o->progress)
+			r->o->progress(r->o->ctx, t->end > cur ? t->end : cur,
+				       r->size);
+		release(r, cur);
+		t->text = NULL;
+		pthread_mutex_lock(&r->mu);
+		t->state = 0;
+		r->consumed++;
+		pthread_cond_broadcast(&r->work);
+		pthread_mutex_unlock(&r->mu);
+	}
+	if (r->gz && cur < r->size && !resync)
+		damaged(r, "truncated gzip data", cur);
+	if (r->carry.len) {
+		struct dc_line l = { .text = r->carry.p, .len = r->carry.len };
+
+		/* A last line without its '\n'. */
+		l.lineno = ++r->lineno;
+		l.status = dc_event_parse(l.text, l.len, &l.ev);
+		deliver(r, &l);
+	}
+	return r->err;
+stop:
+	return r->err ? r->err : -ENOMEM;
+}
+
+#ifdef DC_HAVE_ISAL
+static void free_decompressor(void *d)
+{
+	free(d);
+}
+#endif
+
+int dc_trace_read(const char *path, const struct dc_read_opts *o,
+		  struct dc_read_stats *st)
+{
+	struct reader *r;
+	pthread_t th[64];
+	int nth = o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	int fd, err = 0, started = 0;
+	struct stat sb;
+
+	memset(st, 0, sizeof(*st));
+	if (nth < 1)
+		nth = 1;
+	if (nth > 64)
+		nth = 64;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->path = path;
+	r->o = o;
+	r->st = st;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb)) {
+		err = -errno;
+		goto cleanup;
+	}
+	r->size = sb.st_size;
+	st->bytes_in = r->size;
+	if (r->size) {
+		r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (r->map == MAP_FAILED) {
+			r->map = NULL;
+			err = -errno;
+			goto cleanup;
+		}
+		madvise((void *)r->map, r->size, MADV_SEQUENTIAL);
+	}
+	r->gz = r->size >= 2 && r->map[0] == 0x1f && r->map[1] == 0x8b;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->work, NULL);
+	pthread_cond_init(&r->done, NULL);
+#ifdef DC_HAVE_ISAL
+	pthread_key_create(&r->dkey, free_decompressor);
+#endif
+	for (; started < nth; started++)
+		if (pthread_create(&th[started], NULL, worker, r))
+			break;
+	if (!started) {
+		err = -EAGAIN;
+		goto threads;
+	}
+	err = consume(r);
+	pthread_mutex_lock(&r->mu);
+	r->stop = true;
+	pthread_cond_broadcast(&r->work);
+	pthread_mutex_unlock(&r->mu);
+threads:
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < WINDOW; i++) {
+		free(r->slots[i].buf);
+		free(r->slots[i].lines);
+	}
+#ifdef DC_HAVE_ISAL
+	pthread_key_delete(r->dkey);
+#endif
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->work);
+	pthread_cond_destroy(&r->done);
+cleanup:
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	if (fd >= 0)
+		close(fd);
+	dc_buf_free(&r->carry);
+	free(r);
+	return err;
+}

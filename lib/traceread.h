@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_TRACEREAD_H
+#define DC_TRACEREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+/* One line of a trace, parsed. */
+struct dc_line {
+	const char *text;
+	size_t len;
+	uint64_t lineno; /* 1-based, in the decompressed text */
+	int status;	 /* dc_event_parse()'s */
+	struct dc_event ev;
+};
+
+struct dc_read_opts {
+	int threads; /* inflating and parsing threads; 0: one per CPU */
+	/* Called on the caller's thread for every line, in file order;
+	 * a negative return stops the reading with that error. */
+	int (*line)(void *ctx, const struct dc_line *l);
+	/* How far through the file reading is, in bytes; may be NULL. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *ctx;
+};
+
+struct dc_read_stats {
+	uint64_t lines;
+	uint64_t bytes_in, bytes_out;
+	uint64_t members;
+	unsigned problems; /* damage reported: truncated or corrupt gzip */
+};
+
+/*
+ * Read a .pfw or .pfw.gz trace (told apart by content). A gzip file is a
+ * sequence of members; they are found by their headers and inflated and
+ * parsed in parallel, and handed over in order, so memory stays bounded
+ * for traces of any size. Damage (a truncated or corrupt member) is
+ * reported naming the file, the byte offset and the line, and the rest of
+ * the file is still read. Returns 0 or a negative errno (the file could
+ * not be opened, or the callback stopped the reading).
+ */
+int dc_trace_read(const char *path, const struct dc_read_opts *o,
+		  struct dc_read_stats *st);
+
+#endif

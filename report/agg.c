@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: MIT
+/* Every line of every trace goes through here once: metadata becomes
+ * names, calls become the tables, the time series and the call paths. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "log.h"
+#include "nest.h"
+#include "report.h"
+
+#define MAX_LINE_ERRORS 10 /* per trace; the rest are only counted */
+
+static uint64_t key_of(uint64_t h)
+{
+	return h ? h : 1;
+}
+
+static char *dup_str(const struct dc_str *s)
+{
+	char *p = malloc((size_t)s->n * 3 + 1);
+
+	if (p)
+		dc_str_copy(s, p, (size_t)s->n * 3 + 1);
+	return p;
+}
+
+int dc_report_init(struct dc_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < DC_RECENT; i++)
+		r->recent[i].func = -1;
+	r->t_min = INT64_MAX;
+	r->t_max = INT64_MIN;
+	r->run_start = INT64_MAX;
+	r->run_end = INT64_MIN;
+	return 0;
+}
+
+static void free_stat(struct dc_stat *s)
+{
+	free(s->hist);
+}
+
+static void free_file(void *p)
+{
+	struct dc_file *f = p;
+
+	free_stat(&f->s);
+	free(f);
+}
+
+static void free_proc(void *p)
+{
+	struct dc_proc *pr = p;
+
+	free(pr->name);
+	free(pr->rank);
+	free(pr);
+}
+
+void dc_report_free(struct dc_report *r)
+{
+	dc_map_free(&r->fnames, free);
+	dc_map_free(&r->hnames, free);
+	dc_map_free(&r->func_ix, NULL);
+	dc_map_free(&r->node_ix, NULL);
+	dc_map_free(&r->file_ix, free_file);
+	dc_map_free(&r->proc_ix, free_proc);
+	dc_nest_free(r);
+	for (int i = 0; i < r->nlayers; i++) {
+		free(r->layers[i].name);
+		free_stat(&r->layers[i].s);
+		free_stat(&r->layers[i].scope);
+	}
+	for (int i = 0; i < r->nfuncs; i++) {
+		free(r->funcs[i].name);
+		free_stat(&r->funcs[i].s);
+		free_stat(&r->funcs[i].scope);
+	}
+	for (int i = 0; i < r->nend; i++)
+		free(r->end_keys[i]);
+	free(r->end_keys);
+	free(r->end_vals);
+	free(r->layers);
+	free(r->funcs);
+	free(r->files);
+	free(r->procs);
+	free(r->nodes);
+	free(r->cmd);
+}
+
+const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
+			 size_t n)
+{
+	const char *name = dc_map_get(&r->fnames, key_of(hash));
+
+	if (name)
+		return name;
+	snprintf(buf, n, "<fhash %016llx>", (unsigned long long)hash);
+	return buf;
+}
+
+double dc_bin_width(const struct dc_report *r)
+{
+	return (double)r->width;
+}
+
+int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b)
+{
+	const struct dc_node *n = &r->nodes[node];
+	const struct dc_func *f = &r->funcs[n->func];
+
+	if (n->parent >= 0) {
+		if (dc_node_path(r, n->parent, b))
+			return -ENOMEM;
+		dc_buf_adds(b, ";");
+	}
+	dc_buf_adds(b, r->layers[f->layer].name);
+	dc_buf_adds(b, ";");
+	return dc_buf_adds(b, f->name);
+}
+
+static int layer_get(struct dc_report *r, const struct dc_str *cat)
+{
+	char name[256];
+	int i;
+
+	dc_str_copy(cat, name, sizeof(name));
+	for (i = 0; i < r->nlayers; i++)
+		if (!strcmp(r->layers[i].name, name))
+			return i;
+	/* Past the limit, the rest share the last layer. */
+	if (r->nlayers == DC_MAX_LAYERS)
+		return DC_MAX_LAYERS - 1;
+	if (dc_grow((void **)&r->layers, r->nlayers, sizeof(*r->layers), 8))
+		return -ENOMEM;
+	memset(&r->layers[i], 0, sizeof(r->layers[i]));
+	r->layers[i].name = strdup(name);
+	if (!r->layers[i].name)
+		return -ENOMEM;
+	return r->nlayers++;
+}
+
+static char direction(const char *name)
+{
+	return strstr(name, "read") ? 'r' : strstr(name, "write") ? 'w' : 0;
+}
+
+/* Short strings on the hot path: a loop beats a memcmp call. */
+static bool same(const struct dc_str *s, const char *p, uint32_t n)
+{
+	if (s->n != n)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (s->p[i] != p[i])
+			return false;
+	return true;
+}
+
+static int func_get(struct dc_report *r, const struct dc_event *ev)
+{
+	/* Most calls repeat one of a few functions: remember the last ones
+	 * by their text before hashing it. */
+	struct dc_recent *c = &r->recent[(ev->name.n + ev->cat.n) % DC_RECENT];
+	uint64_t key;
+	uintptr_t v;
+	struct dc_func *f;
+	int layer;
+
+	if (c->func >= 0 && same(&ev->name, c->name, c->name_n) &&
+	    same(&ev->cat, c->cat, c->cat_n))
+		return c->func;
+	key = key_of(dc_hash(ev->cat.p, ev->cat.n) * 31 ^
+		     dc_hash(ev->name.p, ev->name.n));
+	v = (uintptr_t)dc_map_get(&r->func_ix, key);
+	if (v) {
+		if (ev->name.n < sizeof(c->name) &&
+		    ev->cat.n < sizeof(c->cat)) {
+			memcpy(c->name, ev->name.p, ev->name.n);
+			memcpy(c->cat, ev->cat.p, ev->cat.n);
+			c->name_n = ev->name.n;
+			c->cat_n = ev->cat.n;
+			c->func = v - 1;
+		}
+		return v - 1;
+	}
+	layer = layer_get(r, &ev->cat);
+	if (layer < 0)
+		return layer;
+	if (dc_grow((void **)&r->funcs, r->nfuncs, sizeof(*r->funcs), 64))
+		return -ENOMEM;
+	f = &r->funcs[r->nfuncs];
+	memset(f, 0, sizeof(*f));
+	f->layer = layer;
+	f->name = dup_str(&ev->name);
+	f->dir = f->name ? direction(f->name) : 0;
+	if (!f->name ||
+	    dc_map_put(&r->func_ix, key, (void *)(uintptr_t)(r->nfuncs + 1)))
+		return -ENOMEM;
+	return r->nfuncs++;
+}
+
+static bool file_matches(const struct dc_report *r, const char *name)
+{
+	const char *pat = r->file_pattern;
+
+	if (!pat || !name)
+		return false;
+	/* A plain word matches anywhere in the path; a glob the whole path. */
+	if (!strpbrk(pat, "*?["))
+		return strstr(name, pat);
+	return !fnmatch(pat, name, 0);
+}
+
+static struct dc_file *file_get(struct dc_report *r, uint64_t hash,
+				uint64_t lineno)
+{
+	struct dc_file *f = dc_map_get(&r->file_ix, key_of(hash));
+
+	if (f)
+		return f;
+	f = calloc(1, sizeof(*f));
+	if (!f ||
+	    dc_grow((void **)&r->files, r->nfiles, sizeof(*r->files), 64) ||
+	    dc_map_put(&r->file_ix, key_of(hash), f)) {
+		free(f);
+		return NULL;
+	}
+	f->hash = hash;
+	f->first_trace = r->trace;
+	f->first_line = lineno;
+	f->match = file_matches(r, dc_map_get(&r->fnames, key_of(hash)));
+	r->files[r->nfiles++] = f;
+	return f;
+}
+
+/* Records without a host hash (process_name) are on the trace's host. */
+static struct dc_proc *proc_get(struct dc_report *r, uint64_t hhash,
+				uint32_t pid)
+{
+	uint64_t key;
+	struct dc_proc *p;
+
+	if (!hhash)
+		hhash = r->trace_hh;
+	key = key_of(hhash * 1000003 ^ pid);
+	p = dc_map_get(&r->proc_ix, key);
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p ||
+	    dc_grow((void **)&r->procs, r->nprocs, sizeof(*r->procs), 64) ||
+	    dc_map_put(&r->proc_ix, key, p)) {
+		free(p);
+		return NULL;
+	}
+	p->hhash = hhash;
+	p->pid = pid;
+	r->procs[r->nprocs++] = p;
+	return p;
+}
+
+/* Double the bin width: downward, the range grows to the left. */
+static void rebin(double *a, bool down)
+{
+	double old[DC_BINS];
+
+	memcpy(old, a, sizeof(old));
+	memset(a, 0, sizeof(old));
+	for (int i = 0; i < DC_BINS; i++)
+		a[down ? DC_BINS / 2 + i / 2 : i / 2] += old[i];
+}
+
+static void rebin_all(struct dc_report *r, bool down)
+{
+	for (int i = 0; i < r->nlayers; i++)
+		rebin(r->layers[i].bw, down);
+	for (size_t i = 0; i < r->nprocs; i++)
+		rebin(r->procs[i]->bins, down);
+	if (down)
+		r->t0 -= DC_BINS * r->width;
+	r->width *= 2;
+}
+
+static void bins_fit(struct dc_report *r, int64_t from, int64_t to)
+{
+	if (!r->binned) {
+		r->binned = true;
+		r->t0 = from;
+		r->width = 1;
+	}
+	while (from < r->t0)
+		rebin_all(r, true);
+	while (to >= r->t0 + DC_BINS * r->width)
+		rebin_all(r, false);
+}
+
+static int bin_of(const struct dc_report *r, int64_t t)
+{
+	int64_t b = (t - r->t0) / r->width;
+
+	return b < 0 ? 0 : b >= DC_BINS ? DC_BINS - 1 : (int)b;
+}
+
+/* Spread an interval's length over the bins it covers. */
+static void spread(const struct dc_report *r, double *bins, int64_t ts,
+		   int64_t dur)
+{
+	int64_t end = ts + dur;
+
+	for (int b = bin_of(r, ts); b < DC_BINS; b++) {
+		int64_t lo = r->t0 + b * r->width, hi = lo + r->width;
+		int64_t a = ts > lo ? ts : lo, z = end < hi ? end : hi;
+
+		if (z <= a)
+			break;
+		bins[b] += (double)(z - a);
+	}
+}
+
+static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
+		    char dir, bool err, bool timed)
+{
+	uint64_t d = dur > 0 ? (uint64_t)dur : 0;
+
+	if (timed) {
+		if (!s->hist && !(s->hist = calloc(1, sizeof(*s->hist))))
+			return -ENOMEM;
+		dc_hist_add(s->hist, d, n);
+		s->timed += n;
+	}
+	if (!s->count || d < s->min)
+		s->min = d;
+	if (d > s->max)
+		s->max = d;
+	s->count += n;
+	s->time += (double)d;
+	s->errors += err;
+	if (bytes >= 0) {
+		s->bytes += bytes;
+		s->io_time += (double)d;
+		if (dir == 'r')
+			s->bytes_read += bytes;
+		else if (dir == 'w')
+			s->bytes_written += bytes;
+	}
+	return 0;
+}
+
+static int64_t bytes_of(const struct dc_event *ev, char dir)
+{
+	if (ev->ph == 'C')
+		return ev->has & DC_EV_SIZE_SUM ? (int64_t)ev->size_sum : -1;
+	if (ev->has & DC_EV_SIZE)
+		return ev->size >= 0 ? ev->size : -1;
+	/* DFTracer's own traces may carry the count only as ret. */
+	if (dir && (ev->has & DC_EV_RET) && ev->ret > 0)
+		return ev->ret;
+	return -1;
+}
+
+static void slowest_add(struct dc_report *r, const struct dc_event *ev,
+			int func, int64_t bytes)
+{
+	int i = r->nslowest;
+
+	if (i == DC_SLOWEST && ev->dur <= r->slowest[i - 1].dur)
+		return;
+	if (i == DC_SLOWEST)
+		i--;
+	else
+		r->nslowest++;
+	for (; i > 0 && r->slowest[i - 1].dur < ev->dur; i--)
+		r->slowest[i] = r->slowest[i - 1];
+	r->slowest[i] = (struct dc_call){
+		.dur = ev->dur,
+		.ts = ev->ts,
+		.pid = ev->pid,
+		.tid = ev->tid,
+		.func = func,
+		.fhash = ev->has & DC_EV_FHASH ? ev->fhash : 0,
+		.size = bytes,
+	};
+}
+
+static int size_bin(int64_t bytes)
+{
+	int b = bytes > 0 ? 64 - __builtin_clzll((uint64_t)bytes) : 0;
+
+	return b < DC_SIZE_BINS ? b : DC_SIZE_BINS - 1;
+}
+
+static int call(struct dc_report *r, const struct dc_event *ev, uint64_t lineno)
+{
+	int fi = func_get(r, ev);
+	struct dc_nest_info ni = { .root = true,
+				   .file_outer = true,
+				   .file_sized_outer = true };
+	struct dc_file *file = NULL;
+	struct dc_func *f;
+	struct dc_layer *l;
+	struct dc_proc *p;
+	bool counter = ev->ph == 'C', err;
+	int64_t bytes, dur = ev->dur > 0 ? ev->dur : 0;
+	uint64_t n = 1;
+	char dir;
+
+	if (fi < 0)
+		return fi;
+	f = &r->funcs[fi];
+	l = &r->layers[f->layer];
+	dir = f->dir;
+	bytes = bytes_of(ev, dir);
+	err = (ev->has & DC_EV_RET) && ev->ret < 0;
+	if (ev->has & DC_EV_FHASH) {
+		file = file_get(r, ev->fhash, lineno);
+		if (!file)
+			return -ENOMEM;
+	}
+	if (counter) {
+		n = ev->count;
+		dur = ev->dur_sum;
+		r->counters++;
+	} else {
+		r->events++;
+		if (ev->has & DC_EV_PIDX)
+			r->has_pidx = true;
+		if (dc_nest_event(r, ev, fi, file && file->match, bytes, &ni))
+			return -ENOMEM;
+		slowest_add(r, ev, fi, bytes);
+	}
+	if (ev->ts < r->t_min)
+		r->t_min = ev->ts;
+	if (ev->ts + ev->dur > r->t_max)
+		r->t_max = ev->ts + ev->dur;
+	bins_fit(r, ev->ts, ev->ts + (counter ? 0 : dur));
+	if (stat_add(&f->s, dur, n, bytes, dir, err, !counter) ||
+	    stat_add(&l->s, dur, n, bytes, dir, err, !counter))
+		return -ENOMEM;
+	if (ni.scope &&
+	    (stat_add(&f->scope, dur, n, bytes, dir, err, !counter) ||
+	     stat_add(&l->scope, dur, n, bytes, dir, err, !counter)))
+		return -ENOMEM;
+	if (bytes >= 0) {
+		l->sizes[size_bin(counter && n ? bytes / (int64_t)n : bytes)] +=
+		    n;
+		l->bw[bin_of(r, ev->ts)] += (double)bytes;
+	}
+	if (ni.root) {
+		l->root_count += n;
+		l->root_time += (double)dur;
+		if (counter)
+			l->by_layer[f->layer] += (double)dur;
+	}
+	if (file) {
+		file->layer_time[f->layer] += (double)dur;
+		file->layer_count[f->layer] += n;
+		/* Counted once per chain of calls on this file. */
+		if (ni.file_outer &&
+		    stat_add(&file->s, dur, n, ni.file_sized_outer ? bytes : -1,
+			     dir, err, false))
+			return -ENOMEM;
+		if (!ni.file_outer && ni.file_sized_outer && bytes >= 0) {
+			file->s.bytes += bytes;
+			file->s.bytes_read += dir == 'r' ? bytes : 0;
+			file->s.bytes_written += dir == 'w' ? bytes : 0;
+		}
+	}
+	p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
+	if (!p)
+		return -ENOMEM;
+	p->count += n;
+	if (ni.root) {
+		p->busy += (double)dur;
+		if (!counter)
+			spread(r, p->bins, ev->ts, dur);
+	}
+	return 0;
+}
+
+static int end_add(struct dc_report *r, const struct dc_str *k, int64_t v)
+{
+	char key[128];
+
+	dc_str_copy(k, key, sizeof(key));
+	for (int i = 0; i < r->nend; i++) {
+		if (!strcmp(r->end_keys[i], key)) {
+			r->end_vals[i] += v;
+			return 0;
+		}
+	}
+	if (dc_grow((void **)&r->end_keys, r->nend, sizeof(char *), 16) ||
+	    dc_grow((void **)&r->end_vals, r->nend, sizeof(uint64_t), 16))
+		return -ENOMEM;
+	r->end_keys[r->nend] = strdup(key);
+	if (!r->end_keys[r->nend])
+		return -ENOMEM;
+	r->end_vals[r->nend++] = v;
+	return 0;
+}
+
+/* The start and end records: the run's span, its command, its losses. */
+static int marker(struct dc_report *r, const struct dc_event *ev)
+{
+	struct dc_str k, v;
+	size_t pos = 0;
+	int ret;
+
+	if (!strncmp(ev->name.p, "start", ev->name.n) && ev->name.n == 5) {
+		if (ev->ts < r->run_start)
+			r->run_start = ev->ts;
+		while (ev->args &&
+		       dc_json_member(ev->args, ev->args_len, &pos, &k, &v) > 0)
+			if (k.n == 3 && !memcmp(k.p, "cmd", 3) && !r->cmd)
+				r->cmd = dup_str(&v);
+		return 0;
+	}
+	if (strncmp(ev->name.p, "end", ev->name.n) || ev->name.n != 3)
+		return 0;
+	if (ev->ts > r->run_end)
+		r->run_end = ev->ts;
+	r->end_records++;
+	while (ev->args && (ret = dc_json_member(ev->args, ev->args_len, &pos,
+						 &k, &v)) > 0) {
+		if (v.quoted || !v.n || v.p[0] < '0' || v.p[0] > '9')
+			continue;
+		if (end_add(r, &k, strtoll(v.p, NULL, 10)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int str_is(const struct dc_str *s, const char *w)
+{
+	return same(s, w, strlen(w));
+}
+
+static int meta(struct dc_report *r, const struct dc_event *ev)
+{
+	struct dc_map *m = NULL;
+	struct dc_proc *p;
+	char **slot = NULL;
+
+	r->meta++;
+	if (str_is(&ev->name, "FH"))
+		m = &r->fnames;
+	else if (str_is(&ev->name, "HH"))
+		m = &r->hnames;
+	if (m && (ev->has & DC_EV_ARG_NAME) && (ev->has & DC_EV_ARG_VALUE)) {
+		uint64_t key = key_of(dc_hash_value(&ev->arg_value));
+		char *name;
+		struct dc_file *f;
+
+		if (m == &r->hnames && !r->trace_hh)
+			r->trace_hh = key;
+		if (dc_map_get(m, key))
+			return 0;
+		name = dup_str(&ev->arg_name);
+		if (!name || dc_map_put(m, key, name)) {
+			free(name);
+			return -ENOMEM;
+		}
+		if (m == &r->fnames && (f = dc_map_get(&r->file_ix, key)))
+			f->match = file_matches(r, name);
+		return 0;
+	}
+	if (str_is(&ev->name, "process_name") && (ev->has & DC_EV_ARG_NAME)) {
+		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
+		slot = p ? &p->name : NULL;
+	} else if (str_is(&ev->name, "PR") && (ev->has & DC_EV_ARG_NAME) &&
+		   str_is(&ev->arg_name, "rank")) {
+		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
+		slot = p ? &p->rank : NULL;
+	} else {
+		return 0;
+	}
+	if (!slot)
+		return -ENOMEM;
+	free(*slot);
+	*slot = dup_str(slot == &p->rank ? &ev->arg_value : &ev->arg_name);
+	return *slot ? 0 : -ENOMEM;
+}
+
+int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
+		   const struct dc_event *ev)
+{
+	r->lines++;
+	if (status == DC_EVENT_SKIP)
+		return 0;
+	/* dftracer-utils' rules: every event has a string ph, a name (the
+	 * parser checks it) and, if it is timed, a ts. */
+	if (status == 0 && !ev->ph) {
+		status = -EINVAL;
+		((struct dc_event *)ev)->err = "no ph, or ph is not a string";
+	} else if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
+		   !(ev->has & DC_EV_TS)) {
+		status = -EINVAL;
+		((struct dc_event *)ev)->err = "no ts";
+	}
+	if (status < 0) {
+		if (r->bad_lines++ < MAX_LINE_ERRORS)
+			dc_err("%s: line %llu: %s (column %zu); line skipped",
+			       r->trace, (unsigned long long)lineno, ev->err,
+			       ev->err_col + 1);
+		return 0;
+	}
+	switch (ev->ph) {
+	case 'M': return meta(r, ev);
+	case 'X':
+		if (str_is(&ev->cat, "dftracer"))
+			return marker(r, ev);
+		return call(r, ev, lineno);
+	case 'C': return call(r, ev, lineno);
+	default: return 0;
+	}
+}
+
+void dc_report_trace_done(struct dc_report *r)
+{
+	/* Ids are per trace: close its calls, forget its threads. */
+	dc_nest_flush(r);
+	dc_nest_free(r);
+	r->ntraces++;
+	r->trace_hh = 0;
+}
+
+void dc_report_finish(struct dc_report *r)
+{
+	for (size_t i = 0; i < r->nfiles; i++) {
+		struct dc_file *f = r->files[i];
+
+		if (dc_map_get(&r->fnames, key_of(f->hash)))
+			continue;
+		if (r->unknown_hashes++ < MAX_LINE_ERRORS)
+			dc_warn(
+			    "%s: line %llu: fhash %016llx has no FH record; "
+			    "the file is shown by its hash",
+			    f->first_trace, (unsigned long long)f->first_line,
+			    (unsigned long long)f->hash);
+	}
+}

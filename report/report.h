@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_REPORT_H
+#define DC_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "buf.h"
+#include "event.h"
+#include "map.h"
+
+/* Latencies in a log-linear histogram: exact below 64 us, then 32
+ * buckets per power of two (3% wide), so memory is fixed per function. */
+#define DC_HIST_N (64 + 58 * 32)
+struct dc_hist {
+	uint64_t b[DC_HIST_N];
+};
+void dc_hist_add(struct dc_hist *h, uint64_t v, uint64_t n);
+/* The nearest-rank percentile @p (0-100), as its bucket's lower bound. */
+uint64_t dc_hist_pct(const struct dc_hist *h, uint64_t total, double p);
+
+/* What every table row holds. Times are microseconds. */
+struct dc_stat {
+	uint64_t count;
+	double time;
+	uint64_t min, max;
+	uint64_t bytes, bytes_read, bytes_written;
+	double io_time; /* time of the calls that moved bytes */
+	uint64_t errors;
+	uint64_t timed; /* calls in the histogram (counters have none) */
+	struct dc_hist *hist;
+};
+
+#define DC_BINS	      256
+#define DC_SIZE_BINS  48
+#define DC_MAX_LAYERS 32
+
+struct dc_layer {
+	char *name;
+	struct dc_stat s;
+	/* As the outermost call: its time, split by the layer that spent it. */
+	uint64_t root_count;
+	double root_time;
+	double by_layer[DC_MAX_LAYERS];
+	uint64_t sizes[DC_SIZE_BINS]; /* transfer sizes, log2 buckets */
+	double bw[DC_BINS];	      /* bytes per time bin */
+	/* The same for the --file scope. */
+	struct dc_stat scope;
+	double scope_excl;
+};
+
+struct dc_func {
+	char *name;
+	int layer;
+	char dir; /* 'r' read, 'w' write, 0 */
+	struct dc_stat s, scope;
+};
+
+struct dc_file {
+	uint64_t hash;
+	struct dc_stat s; /* calls on it, outermost on this file only */
+	double layer_time[DC_MAX_LAYERS];
+	uint64_t layer_count[DC_MAX_LAYERS];
+	bool match; /* --file */
+	const char *first_trace;
+	uint64_t first_line;
+};
+
+struct dc_proc {
+	uint64_t hhash;
+	uint32_t pid;
+	char *name, *rank;
+	uint64_t count;
+	double busy; /* time in outermost calls */
+	double bins[DC_BINS];
+};
+
+struct dc_call {
+	int64_t dur, ts;
+	uint32_t pid, tid;
+	int func;
+	uint64_t fhash;
+	int64_t size;
+};
+
+/* A call path: the folded stacks and the flame graph. */
+struct dc_node {
+	int parent, func;
+	bool scope;
+	double self;
+};
+
+#define DC_SLOWEST 10
+#define DC_RECENT  16
+
+struct dc_recent {
+	char name[64], cat[32];
+	uint32_t name_n, cat_n;
+	int func;
+};
+
+struct dc_report {
+	/* Options. */
+	const char *file_pattern;
+	/* Names. */
+	struct dc_map fnames, hnames; /* hash -> char * */
+	struct dc_recent recent[DC_RECENT];
+	struct dc_map func_ix, node_ix, file_ix, proc_ix, thread_ix;
+	struct dc_layer *layers;
+	int nlayers;
+	struct dc_func *funcs;
+	int nfuncs;
+	struct dc_file **files;
+	size_t nfiles;
+	struct dc_proc **procs;
+	size_t nprocs;
+	struct dc_node *nodes;
+	int nnodes;
+	struct dc_call slowest[DC_SLOWEST];
+	int nslowest;
+	/* Time bins shared by every series: [t0, t0 + DC_BINS * width). */
+	int64_t t0, width;
+	bool binned;
+	int64_t t_min, t_max, run_start, run_end;
+	/* Totals. */
+	uint64_t events, counters, meta, lines, bad_lines, orphans;
+	uint64_t ntraces, unknown_hashes;
+	char *cmd;
+	/* The end records' numeric args, summed over traces. */
+	char **end_keys;
+	uint64_t *end_vals;
+	int nend;
+	uint64_t end_records;
+	/* Per trace while it is read. */
+	const char *trace;
+	uint64_t trace_hh; /* the first HH of the trace */
+	bool has_pidx;
+};
+
+int dc_report_init(struct dc_report *r);
+void dc_report_free(struct dc_report *r);
+/* Feed one line of the trace named r->trace. */
+int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
+		   const struct dc_event *ev);
+/* After each trace: close the calls still open. */
+void dc_report_trace_done(struct dc_report *r);
+/* After all traces: report hashes never defined. */
+void dc_report_finish(struct dc_report *r);
+
+const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
+			 size_t n);
+double dc_bin_width(const struct dc_report *r);
+/* "layer;func;layer;func" of a node into @b. */
+int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b);
+
+int dc_text_report(const struct dc_report *r, FILE *out, int top);
+int dc_json_report(const struct dc_report *r, FILE *out);
+int dc_folded_report(const struct dc_report *r, FILE *out);
+int dc_flame_svg(const struct dc_report *r, struct dc_buf *b, int width);
+const char *dc_layer_color(int layer);
+/* "12 us", "3.45 ms", "1.234 s"; "1.5 MiB": into @b (16 bytes). */
+const char *dc_fmt_time(double us, char *b);
+const char *dc_fmt_bytes(double v, char *b);
+int dc_html_report(const struct dc_report *r, const char *tmpl_dir,
+		   const char *path);
+
+#endif

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/* The terminal summary: a dozen short tables, widest first cut. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "sort.h"
+
+static void stat_row(FILE *o, const char *a, const char *name,
+		     const struct dc_stat *s)
+{
+	char t[16], m[16], p50[16], p99[16], by[16], bw[16];
+
+	if (s->timed) {
+		dc_fmt_time((double)dc_hist_pct(s->hist, s->timed, 50), p50);
+		dc_fmt_time((double)dc_hist_pct(s->hist, s->timed, 99), p99);
+	} else {
+		strcpy(p50, "-");
+		strcpy(p99, "-");
+	}
+	if (s->bytes && s->io_time > 0) {
+		dc_fmt_bytes(s->bytes / (s->io_time / 1e6), bw);
+		strcat(bw, "/s");
+	} else {
+		strcpy(bw, "-");
+	}
+	fprintf(o, "  %-6.6s %-16.16s %8llu %9s %8s %8s %8s %9s %11s\n", a,
+		name, (unsigned long long)s->count, dc_fmt_time(s->time, t),
+		dc_fmt_time(s->count ? s->time / s->count : 0, m), p50, p99,
+		s->bytes ? dc_fmt_bytes((double)s->bytes, by) : "-", bw);
+}
+
+static void stat_head(FILE *o, const char *title)
+{
+	fprintf(o, "\n%s\n  %-6s %-16s %8s %9s %8s %8s %8s %9s %11s\n", title,
+		"layer", "function", "calls", "time", "mean", "p50", "p99",
+		"bytes", "bandwidth");
+}
+
+static void layers_table(const struct dc_report *r, FILE *o, bool scope)
+{
+	stat_head(o, scope ? "Per layer, on the matching files"
+			   : "Per layer (inclusive: nested calls count in "
+			     "each layer)");
+	for (int i = 0; i < r->nlayers; i++) {
+		const struct dc_stat *s =
+		    scope ? &r->layers[i].scope : &r->layers[i].s;
+
+		if (s->count)
+			stat_row(o, r->layers[i].name, "", s);
+	}
+}
+
+static void funcs_table(const struct dc_report *r, FILE *o, int top, bool scope)
+{
+	int *ix = dc_sort_funcs(r, scope);
+	int n = 0;
+
+	if (!ix)
+		return;
+	stat_head(o, scope ? "Functions on the matching files, by time"
+			   : "Top functions by time");
+	for (int i = 0; i < r->nfuncs && n < top; i++) {
+		const struct dc_func *f = &r->funcs[ix[i]];
+		const struct dc_stat *s = scope ? &f->scope : &f->s;
+
+		if (!s->count)
+			continue;
+		stat_row(o, r->layers[f->layer].name, f->name, s);
+		n++;
+	}
+	free(ix);
+}
+
+static void split_row(const struct dc_report *r, FILE *o, const char *name,
+		      uint64_t count, double total, const double *by)
+{
+	char t[16];
+
+	fprintf(o, "  %-6.6s", name);
+	if (count)
+		fprintf(o, " %8llu calls", (unsigned long long)count);
+	fprintf(o, " %9s:", dc_fmt_time(total, t));
+	for (int j = 0; j < r->nlayers; j++)
+		if (by[j] > 0 && total > 0)
+			fprintf(o, "  %s %.1f%%", r->layers[j].name,
+				100 * by[j] / total);
+	fputc('\n', o);
+}
+
+static void nesting_table(const struct dc_report *r, FILE *o)
+{
+	fprintf(o, "\nTime per layer, nesting taken into account (outermost "
+		   "calls, split by the layer\nthat spent the time)\n");
+	for (int i = 0; i < r->nlayers; i++) {
+		const struct dc_layer *l = &r->layers[i];
+
+		if (l->root_count)
+			split_row(r, o, l->name, l->root_count, l->root_time,
+				  l->by_layer);
+	}
+}
+
+static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
+{
+	size_t *ix = dc_sort_files(r);
+	char t[16], rd[16], wr[16], nb[64];
+	int n = 0;
+
+	if (!ix)
+		return;
+	fprintf(o, "\n%s\n  %10s %9s %10s %10s  %s\n",
+		scope ? "Matching files" : "Top files by I/O time", "time",
+		"calls", "read", "written", "file (time per layer)");
+	for (size_t i = 0; i < r->nfiles && n < top; i++) {
+		const struct dc_file *f = r->files[ix[i]];
+
+		if (scope && !f->match)
+			continue;
+		fprintf(o, "  %10s %9llu %10s %10s  %s (",
+			dc_fmt_time(f->s.time, t),
+			(unsigned long long)f->s.count,
+			dc_fmt_bytes((double)f->s.bytes_read, rd),
+			dc_fmt_bytes((double)f->s.bytes_written, wr),
+			dc_file_name(r, f->hash, nb, sizeof(nb)));
+		for (int j = 0, k = 0; j < r->nlayers; j++)
+			if (f->layer_count[j])
+				fprintf(o, "%s%s %s", k++ ? ", " : "",
+					r->layers[j].name,
+					dc_fmt_time(f->layer_time[j], t));
+		fputs(")\n", o);
+		n++;
+	}
+	free(ix);
+}
+
+static void slowest_table(const struct dc_report *r, FILE *o, int top)
+{
+	char t[16], nb[64], by[16];
+
+	if (!r->nslowest)
+		return;
+	fprintf(o, "\nSlowest calls\n  %10s  %-26s %15s %10s  %s\n", "time",
+		"call", "pid/tid", "bytes", "file");
+	for (int i = 0; i < r->nslowest && i < top; i++) {
+		const struct dc_call *c = &r->slowest[i];
+		const struct dc_func *f = &r->funcs[c->func];
+		char call[64], pt[32];
+
+		snprintf(call, sizeof(call), "%s:%s", r->layers[f->layer].name,
+			 f->name);
+		snprintf(pt, sizeof(pt), "%u/%u", c->pid, c->tid);
+		fprintf(o, "  %10s  %-26.26s %15s %10s  %s\n",
+			dc_fmt_time((double)c->dur, t), call, pt,
+			c->size >= 0 ? dc_fmt_bytes((double)c->size, by) : "-",
+			c->fhash ? dc_file_name(r, c->fhash, nb, sizeof(nb))
+				 : "");
+	}
+}
+
+static void losses(const struct dc_report *r, FILE *o)
+{
+	uint64_t dropped = 0;
+
+	if (!r->end_records) {
+		fprintf(o, "\nEvents lost: unknown, no trace has an end record "
+			   "(cut short?)\n");
+		return;
+	}
+	for (int i = 0; i < r->nend; i++)
+		if (!strcmp(r->end_keys[i], "dropped"))
+			dropped = r->end_vals[i];
+	fprintf(o, "\nEvents lost: %llu (end records: %llu of %llu traces)",
+		(unsigned long long)dropped, (unsigned long long)r->end_records,
+		(unsigned long long)r->ntraces);
+	for (int i = 0; i < r->nend; i++)
+		if (r->end_vals[i] && strcmp(r->end_keys[i], "dropped") &&
+		    strcmp(r->end_keys[i], "num_events"))
+			fprintf(o, "%s %s %llu", i ? "," : ":", r->end_keys[i],
+				(unsigned long long)r->end_vals[i]);
+	fputc('\n', o);
+}
+
+int dc_text_report(const struct dc_report *r, FILE *o, int top)
+{
+	char t[16];
+	uint64_t ranks = 0;
+	int64_t start = r->run_start < r->t_min ? r->run_start : r->t_min;
+	int64_t end = r->run_end > r->t_max ? r->run_end : r->t_max;
+
+	for (size_t i = 0; i < r->nprocs; i++)
+		ranks += r->procs[i]->rank != NULL;
+	fprintf(o, "%llu traces, %llu calls", (unsigned long long)r->ntraces,
+		(unsigned long long)r->events);
+	if (r->counters)
+		fprintf(o, " and %llu counters",
+			(unsigned long long)r->counters);
+	fprintf(o, ", %zu processes", r->nprocs);
+	if (ranks)
+		fprintf(o, " (%llu ranks)", (unsigned long long)ranks);
+	fprintf(o, ", %zu files, %d hosts, run time %s\n", r->nfiles,
+		(int)r->hnames.len,
+		end > start ? dc_fmt_time(end - start, t) : "0");
+	if (r->cmd)
+		fprintf(o, "command: %s\n", r->cmd);
+	if (r->bad_lines || r->unknown_hashes)
+		fprintf(o,
+			"damaged input: %llu bad lines, %llu undefined file "
+			"hashes (see the messages above)\n",
+			(unsigned long long)r->bad_lines,
+			(unsigned long long)r->unknown_hashes);
+	layers_table(r, o, false);
+	if (r->has_pidx)
+		nesting_table(r, o);
+	funcs_table(r, o, top, false);
+	files_table(r, o, top, false);
+	slowest_table(r, o, top < 5 ? top : 5);
+	if (r->file_pattern) {
+		double total = 0;
+		double by[DC_MAX_LAYERS] = {};
+
+		fprintf(o, "\n== Files matching '%s'\n", r->file_pattern);
+		files_table(r, o, top, true);
+		layers_table(r, o, true);
+		for (int i = 0; i < r->nlayers; i++) {
+			by[i] = r->layers[i].scope_excl;
+			total += by[i];
+		}
+		fprintf(o, "\nTime on them, nesting taken into account "
+			   "(calls on them and all they caused)\n");
+		split_row(r, o, "all", 0, total, by);
+		funcs_table(r, o, 4 * top, true);
+	}
+	losses(r, o);
+	return ferror(o) ? -EIO : 0;
+}
