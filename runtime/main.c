@@ -612,7 +612,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	char path[PATH_MAX] = "", sink_dir[PATH_MAX];
 	uint64_t deadline = 0;
 	int err, fd = -1, lfd = -1, status, ret = 1;
-	bool writer = false, started = false;
+	bool writer = false, started = false, write_failed = false;
 	pid_t child = 0;
 
 	rt.layers = o->layers;
@@ -736,7 +736,15 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 		if (err == 2)
 			dc_server_serve(&rt, lfd, path);
 		reap(&rt, o);
-		dc_pfw_tick(&rt.w, now_ns());
+		if ((err = dc_pfw_tick(&rt.w, now_ns())) && !write_failed) {
+			write_failed = true;
+			dc_err("%s: %s; the trace keeps what was written, "
+			       "tracing stops",
+			       path, strerror(-err));
+			/* Tracing that cannot be written only costs. */
+			if (!o->server)
+				dc_detach_all(&rt);
+		}
 		if (rt.profile &&
 		    (err = dc_profile_tick(&rt, now_ns(), false))) {
 			dc_err("reading the profile maps: %s", strerror(-err));
