@@ -247,7 +247,8 @@ int xp_load(struct xp_target *t, const struct xp_filter *f)
 					 : strerror(-err));
 		goto cleanup;
 	}
-	qsort(syms.v, syms.n, sizeof(*syms.v), by_offset);
+	if (syms.n) /* qsort(NULL, 0) is undefined */
+		qsort(syms.v, syms.n, sizeof(*syms.v), by_offset);
 	for (size_t i = 0, j; i < syms.n && !err; i = j) {
 		size_t best = i;
 		bool best_match = false, any_match = !have_match;

@@ -76,6 +76,30 @@ static const char *scalar(struct parse *p, yaml_node_t *n, const char *what)
 	return (const char *)n->data.scalar.value;
 }
 
+/* The key of mapping @m's pair @kv, or NULL after an error: not a string,
+ * or a key given twice (YAML forbids it, and the second would silently
+ * replace the first). */
+static const char *key_of(struct parse *p, yaml_node_t *m, yaml_node_pair_t *kv)
+{
+	yaml_node_t *k = yaml_document_get_node(p->doc, kv->key);
+	const char *key = scalar(p, k, "a key");
+
+	for (yaml_node_pair_t *o = m->data.mapping.pairs.start; key && o < kv;
+	     o++) {
+		yaml_node_t *ok = yaml_document_get_node(p->doc, o->key);
+		struct dc_loc loc = loc_of(p, k);
+
+		if (ok->type == YAML_SCALAR_NODE &&
+		    !strcmp((const char *)ok->data.scalar.value, key)) {
+			dc_spec_error(p->spec, &loc,
+				      "duplicate key '%s' (first at line %d)",
+				      key, (int)ok->start_mark.line + 1);
+			return NULL;
+		}
+	}
+	return key;
+}
+
 static bool valid_ident(const char *s, size_t max)
 {
 	size_t n = strlen(s);
@@ -317,7 +341,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		yaml_node_t *k = yaml_document_get_node(p->doc, kv->key);
 		yaml_node_t *val = yaml_document_get_node(p->doc, kv->value);
 		struct dc_loc kloc = loc_of(p, k);
-		const char *key = scalar(p, k, "a key");
+		const char *key = key_of(p, n, kv);
 
 		if (!key)
 			continue;
@@ -433,7 +457,7 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		yaml_node_t *k = yaml_document_get_node(p->doc, kv->key);
 		yaml_node_t *val = yaml_document_get_node(p->doc, kv->value);
 		struct dc_loc kloc = loc_of(p, k), vloc = loc_of(p, val);
-		const char *key = scalar(p, k, "a key");
+		const char *key = key_of(p, root, kv);
 
 		if (!key)
 			continue;

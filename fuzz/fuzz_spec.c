@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+/* The spec parser and validator (lib/spec.c) on arbitrary bytes, as
+ * datacrumbs-gen runs them: load, then check what loaded cleanly. */
+#include <stdlib.h>
+
+#include "file.h"
+#include "spec.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	/* Unknown target names would be looked up with pkg-config, a
+	 * process per input: the search stays, the subprocess goes. */
+	setenv("PATH", "/nonexistent", 1);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct dc_spec spec = {};
+	const char *path = fuzz_file(data, size);
+
+	if (!path)
+		return 0;
+	if (!dc_spec_load(&spec, path))
+		dc_spec_check(&spec);
+	dc_spec_free(&spec);
+	return 0;
+}
