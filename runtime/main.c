@@ -52,6 +52,7 @@ static const char usage[] =
     "                           --client-lib PATH (libdatacrumbs-client.so)\n"
     "      --ringbuf-size SIZE  (64M); --member-size SIZE (1M); --level N (1)\n"
     "      --strict             exit with status 3 if any event was lost\n"
+    "      --user USER          run COMMAND as USER, who then owns the trace\n"
     "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help\n"
     "Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
 
@@ -77,6 +78,7 @@ struct opts {
 	uint64_t min_dur_ns;
 	const char **paths, **xpaths;
 	int npaths, nxpaths;
+	struct dc_user user;
 	bool quiet;
 	bool verbose;
 };
@@ -158,7 +160,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		O_TRACK,
 		O_UNTRACK,
 		O_STATUS,
-		O_CGROUP
+		O_CGROUP,
+		O_USER
 	};
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -183,6 +186,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "member-size", required_argument, NULL, O_MEMBER },
 		{ "level", required_argument, NULL, O_LEVEL },
 		{ "strict", no_argument, NULL, O_STRICT },
+		{ "user", required_argument, NULL, O_USER },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -309,6 +313,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			break;
 		case O_STRICT: o->strict = true; break;
+		case O_USER:
+			if (dc_user_parse(optarg, &o->user)) {
+				dc_err("--user: no user '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': printf(usage, dc_prog()); exit(0);
@@ -541,6 +551,50 @@ static int touch(const char *path)
 	return 0;
 }
 
+/* The trace file. Root may write where users can (their directories), so
+ * never through a symbolic or a hard link, nor into anything but a plain
+ * file; and the trace belongs to whom it traces: --user, or the owner of
+ * the first -p process. */
+static int open_trace(const char *path, const struct opts *o)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0640);
+	uid_t uid = o->user.uid;
+	gid_t gid = o->user.gid;
+	char proc[32];
+	struct stat st;
+
+	if (fd < 0) {
+		dc_err("cannot create %s: %s", path,
+		       errno == ELOOP ? "it is a symbolic link"
+				      : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		dc_err("%s: not a plain file of one link; not writing over it",
+		       path);
+		close(fd);
+		return -1;
+	}
+	if (ftruncate(fd, 0)) {
+		dc_err("cannot truncate %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!o->user.set && o->npids) {
+		snprintf(proc, sizeof(proc), "/proc/%d", o->pids[0]);
+		if (stat(proc, &st))
+			return fd;
+		uid = st.st_uid;
+		gid = st.st_gid;
+	} else if (!o->user.set) {
+		return fd;
+	}
+	if (fchown(fd, uid, gid))
+		dc_warn("%s: cannot give it to uid %u: %s", path, uid,
+			strerror(errno));
+	return fd;
+}
+
 /* Files the process has open so far are named from /proc now: records
  * reach the runtime in batches, possibly after the process is gone. A
  * launched command is still stopped before its exec here. */
@@ -626,12 +680,9 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 				    : "trace",
 			path, sizeof(path)))
 		goto cleanup;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0640);
-	if (fd < 0) {
-		dc_err("cannot create %s: %s", path, strerror(errno));
+	fd = open_trace(path, o);
+	if (fd < 0)
 		goto cleanup;
-	}
 	wo = (struct dc_pfw_opts){ .compress = !has_suffix(path, ".pfw"),
 				   .level = o->level,
 				   .member_size = o->member_size,
@@ -661,7 +712,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (cmd) {
-		child = dc_launch_stopped(cmd);
+		child = dc_launch_stopped(cmd, &o->user);
 		if (child < 0) {
 			dc_err("cannot start %s: %s", cmd[0], strerror(-child));
 			child = 0;
