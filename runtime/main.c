@@ -51,6 +51,7 @@ static const char usage[] =
     "                           " DC_DEFAULT_SOCKET "), --ready-file PATH,\n"
     "                           --client-lib PATH (libdatacrumbs-client.so)\n"
     "      --ringbuf-size SIZE  (64M); --member-size SIZE (1M); --level N (1)\n"
+    "      --max-procs N        processes traced at once (65536)\n"
     "      --strict             exit with status 3 if any event was lost\n"
     "      --user USER          run COMMAND as USER, who then owns the trace\n"
     "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help\n"
@@ -64,6 +65,7 @@ struct opts {
 	double duration;
 	size_t ringbuf_size;
 	size_t member_size;
+	unsigned long max_procs;
 	int level;
 	bool strict;
 	bool profile;
@@ -161,7 +163,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		O_UNTRACK,
 		O_STATUS,
 		O_CGROUP,
-		O_USER
+		O_USER,
+		O_MAXPROCS
 	};
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -187,6 +190,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "level", required_argument, NULL, O_LEVEL },
 		{ "strict", no_argument, NULL, O_STRICT },
 		{ "user", required_argument, NULL, O_USER },
+		{ "max-procs", required_argument, NULL, O_MAXPROCS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -313,6 +317,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			break;
 		case O_STRICT: o->strict = true; break;
+		case O_MAXPROCS:
+			o->max_procs = strtoul(optarg, &end, 10);
+			if (*end || o->max_procs < 1 ||
+			    o->max_procs > (1ul << 24)) {
+				dc_err("--max-procs: '%s' is not 1 to 16M",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
 		case O_USER:
 			if (dc_user_parse(optarg, &o->user)) {
 				dc_err("--user: no user '%s'", optarg);
@@ -424,7 +437,7 @@ static uint64_t calls(const struct dc_rt *rt)
 
 static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 {
-	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0;
+	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0, untraced;
 
 	dc_read_losses(rt);
 	for (size_t i = 0; i < rt->nprobes; i++) {
@@ -453,6 +466,14 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 	dc_buf_addf(b, ",\"filtered_paths\":%llu,\"bad_records\":%llu",
 		    (unsigned long long)rt->w.filtered,
 		    (unsigned long long)rt->bad_records);
+	/* Not events, but a hole all the same: --strict counts it. */
+	untraced = dc_untraced_procs(rt);
+	dc_buf_addf(b, ",\"untraced_procs\":%llu",
+		    (unsigned long long)untraced);
+	if (untraced && !quiet)
+		dc_warn("%llu processes were not traced: more than --max-procs "
+			"were traced at once",
+			(unsigned long long)untraced);
 	/* Per probe, so a reader can add lost to written for each call. */
 	dc_buf_adds(b, ",\"lost\":{");
 	for (size_t i = 0, n = 0; i < rt->nprobes; i++) {
@@ -652,7 +673,7 @@ static int finish(struct dc_rt *rt, const struct opts *o, const char *path,
 	}
 	if (!o->quiet)
 		summary(rt, path, lost);
-	if (lost && o->strict && !ret)
+	if ((lost || dc_untraced_procs(rt)) && o->strict && !ret)
 		ret = EXIT_LOST;
 	return ret;
 }
@@ -671,6 +692,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 
 	rt.layers = o->layers;
 	rt.min_dur_ns = o->min_dur_ns;
+	rt.max_procs = o->max_procs;
 	rt.server = o->server;
 	if (dc_sysenv_check() ||
 	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """Overload: a burst of calls into the smallest ring buffer. Every call is
 either in the trace or counted as lost, per probe, exactly: written + lost
-equals what the workload made (POSIX) and what strace counted (sys)."""
+equals what the workload made (POSIX) and what strace counted (sys). And
+more processes than --max-procs: those left out are counted, not lost
+silently."""
 import json
 import os
 import tempfile
@@ -35,7 +37,8 @@ with tempfile.TemporaryDirectory() as tmp:
               "calm POSIX %s: %d, want %d" % (name, written(t, "POSIX", name), truth[name]))
 
     n = "100000"
-    want_sys = strace_counts([BURST, n, data], os.path.join(tmp, "strace.txt"))
+    want_sys = strace_counts([BURST, n, data], os.path.join(tmp, "strace.txt"),
+                             only=["read", "write"])
     trace = os.path.join(tmp, "burst.pfw.gz")
     r = run([RUNTIME, "-o", trace, "--ringbuf-size", "4K", obj, "--", BURST, n, data])
     check(r.returncode == 0, "burst run: %d %s" % (r.returncode, r.stderr))
@@ -60,4 +63,18 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run([RUNTIME, "-q", "--strict", "-o", trace, "--ringbuf-size", "4K", obj, "--",
              BURST, n, data])
     check(r.returncode == 3, "--strict with losses exits 3: %d" % r.returncode)
+
+    # Ten children alive at once, room for the shell and three of them.
+    trace = os.path.join(tmp, "procs.pfw.gz")
+    cmd = [RUNTIME, "--max-procs", "4", "-o", trace, obj, "--", "sh", "-c",
+           "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 1 & done; wait"]
+    r = run(cmd)
+    t = Trace(trace)
+    check(r.returncode == 0 and not t.errors, "--max-procs run: %s %s" % (r.stderr, t.errors[:3]))
+    check(t.end["args"]["untraced_procs"] == 7, "7 of 10 children untraced: %s" % t.end["args"])
+    check("7 processes were not traced" in r.stderr, "reported on stderr: " + r.stderr)
+    sleeps = {e["pid"] for e in t.events if t.process_names.get(e["pid"]) == "sleep"}
+    check(len(sleeps) == 3, "3 sleep processes traced: %d" % len(sleeps))
+    r = run([cmd[0], "--strict", "-q"] + cmd[1:])
+    check(r.returncode == 3, "--strict counts untraced processes: %d" % r.returncode)
 done()
