@@ -3,9 +3,11 @@
 """The runtime runs as root next to users' jobs: without the privileges it
 needs it names the missing capabilities; with file capabilities instead of
 root it traces; it never writes through a symbolic or hard link; and the
-trace belongs to the user it traces (--user, or the owner of -p)."""
+trace belongs to the user it traces (--user, or the owner of -p); a job
+cannot steer where the server writes its trace by naming itself."""
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -89,4 +91,34 @@ with tempfile.TemporaryDirectory() as tmp:
     p.wait()
     check(r.returncode == 0 and os.stat(trace).st_uid == 65534,
           "-p: trace owned by the process's owner: %d uid %d" % (r.returncode, os.stat(trace).st_uid))
+
+    # A job named "../esc/x" (prctl takes any bytes): its trace stays in
+    # the server's directory, under a plain name.
+    srvdir, esc = os.path.join(tmp, "srv"), os.path.join(tmp, "esc")
+    os.mkdir(srvdir)
+    os.mkdir(esc)
+    sock, ready = os.path.join(tmp, "dc.sock"), os.path.join(tmp, "ready")
+    srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
+                            "-o", os.path.join(srvdir, "server.pfw.gz"), obj],
+                           stderr=subprocess.PIPE, text=True)
+    for _ in range(200):
+        if os.path.exists(ready):
+            break
+        time.sleep(0.05)
+    job = subprocess.Popen(["python3", "-c",
+                            "import ctypes, sys\n"
+                            "ctypes.CDLL(None).prctl(15, b'../esc/x', 0, 0, 0)\n"
+                            "sys.stdin.readline()\n"
+                            "open(%r, 'w').write('x')\n" % os.path.join(tmp, "job.txt")],
+                           stdin=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    r = run([RUNTIME, "--socket", sock, "--track", str(job.pid)])
+    check(r.returncode == 0, "--track the job: " + r.stdout + r.stderr)
+    job.communicate("go\n")
+    time.sleep(1.5)
+    srv.send_signal(signal.SIGTERM)
+    srv.communicate(timeout=30)
+    check(not os.listdir(esc), "nothing written outside the server's directory: %s" % os.listdir(esc))
+    named = [f for f in os.listdir(srvdir) if f.startswith(".._esc_x-")]
+    check(len(named) == 1, "the job's trace, plainly named, beside the server's: %s" % os.listdir(srvdir))
 done()
