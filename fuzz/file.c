@@ -13,6 +13,11 @@ static void remove_file(void)
 	unlink(path);
 }
 
+void fuzz_no_subprocesses(void)
+{
+	setenv("PATH", "/nonexistent", 1);
+}
+
 const char *fuzz_file(const uint8_t *data, size_t size)
 {
 	if (fd < 0) {

@@ -11,5 +11,8 @@
  * exit). Returns its path, or NULL.
  */
 const char *fuzz_file(const uint8_t *data, size_t size);
+/* Library names not found otherwise are looked up with pkg-config, a
+ * process per input: the search stays, the subprocess goes (no PATH). */
+void fuzz_no_subprocesses(void);
 
 #endif

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The spec parser and validator (lib/spec.c) on arbitrary bytes, as
  * datacrumbs-gen runs them: load, then check what loaded cleanly. */
-#include <stdlib.h>
-
 #include "file.h"
 #include "spec.h"
 
@@ -13,9 +11,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	/* Unknown target names would be looked up with pkg-config, a
-	 * process per input: the search stays, the subprocess goes. */
-	setenv("PATH", "/nonexistent", 1);
+	fuzz_no_subprocesses();
 	return 0;
 }
 

@@ -20,13 +20,15 @@ static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	char *data = NULL;
-	long size;
+	long size = -1;
 
 	if (!f)
 		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) >= 0 &&
-	    !fseek(f, 0, SEEK_SET) && (data = malloc(size ? size : 1)) &&
-	    fread(data, 1, size, f) != (size_t)size) {
+	if (!fseek(f, 0, SEEK_END))
+		size = ftell(f);
+	if (size >= 0 && !fseek(f, 0, SEEK_SET))
+		data = malloc(size ? size : 1);
+	if (data && fread(data, 1, size, f) != (size_t)size) {
 		free(data);
 		data = NULL;
 	}
