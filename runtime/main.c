@@ -777,18 +777,20 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	start_args(&args, &rt, cmd, o);
 	dc_buf_add(&args, "", 1);
 	dc_pfw_marker(&rt.w, "start", now_ns(), args.p);
-	if (!o->quiet)
-		dc_info("tracing %s with %s",
-			cmd	 ? cmd[0]
-			: o->all ? "all processes"
-				 : "the given pids",
-			obj);
 	if (o->duration > 0)
 		deadline = now_ns() + (uint64_t)(o->duration * 1e9);
 	if (child && (err = dc_launch_release(child))) {
 		dc_err("cannot start pid %d: %s", child, strerror(-err));
 		goto cleanup;
 	}
+	/* Only once the command runs: whoever waits for this line may stop
+	 * the runtime (test_e2e_modes does), and the command must go on. */
+	if (!o->quiet)
+		dc_info("tracing %s with %s",
+			cmd	 ? cmd[0]
+			: o->all ? "all processes"
+				 : "the given pids",
+			obj);
 	if (o->profile &&
 	    dc_profile_init(&rt, (uint64_t)(o->interval * 1e9), now_ns()))
 		goto cleanup;
