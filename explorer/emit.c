@@ -16,8 +16,11 @@ static int scalar(yaml_emitter_t *e, const char *v)
 {
 	yaml_event_t ev;
 
-	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)v, -1, 1,
-				     1, YAML_ANY_SCALAR_STYLE);
+	/* It refuses what is not UTF-8 (a damaged symbol name), and leaves
+	 * the event unset then: emitting it would free stale pointers. */
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)v, -1,
+					  1, 1, YAML_ANY_SCALAR_STYLE))
+		return -EILSEQ;
 	return yaml_emitter_emit(e, &ev) ? 0 : -EIO;
 }
 

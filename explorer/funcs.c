@@ -203,6 +203,31 @@ static int add_func(struct xp_target *t, struct dc_elf_sym *syms, size_t n,
 	return 0;
 }
 
+/* Symbol names are ASCII (C++ ones are mangled): others come from a
+ * damaged file, and no spec could name them. Leave them out, and say so. */
+static void drop_damaged(const struct xp_target *t, struct dc_elf_syms *s)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const unsigned char *c = (const unsigned char *)s->v[i].name;
+
+		while (*c && *c < 0x80)
+			c++;
+		if (!*c) {
+			s->v[kept++] = s->v[i];
+			continue;
+		}
+		free(s->v[i].name);
+		free(s->v[i].version);
+	}
+	if (kept < s->n)
+		dc_warn("%s: %zu symbols with names that are not ASCII left "
+			"out (a damaged file?)",
+			t->path, s->n - kept);
+	s->n = kept;
+}
+
 int xp_load(struct xp_target *t, const struct xp_filter *f)
 {
 	const struct curated *cur = NULL;
@@ -257,7 +282,9 @@ int xp_load(struct xp_target *t, const struct xp_filter *f)
 					 : strerror(-err));
 		goto cleanup;
 	}
-	qsort(syms.v, syms.n, sizeof(*syms.v), by_offset);
+	drop_damaged(t, &syms);
+	if (syms.n) /* qsort(NULL, 0) is undefined */
+		qsort(syms.v, syms.n, sizeof(*syms.v), by_offset);
 	for (size_t i = 0, j; i < syms.n && !err; i = j) {
 		size_t best = i;
 		bool best_match = false, any_match = !have_match;

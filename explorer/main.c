@@ -194,7 +194,9 @@ int main(int argc, char **argv)
 	if (o.kernel)
 		err = xp_kernel(mem, &o.filter);
 	else if ((err = xp_emit(mem, targets, ntargets, o.check)))
-		dc_err("cannot write the specs");
+		dc_err("cannot write the specs: %s",
+		       err == -EILSEQ ? "a name is not valid UTF-8"
+				      : strerror(-err));
 	if (err)
 		goto cleanup;
 	fclose(mem);

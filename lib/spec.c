@@ -77,6 +77,30 @@ static const char *scalar(struct parse *p, yaml_node_t *n, const char *what)
 	return (const char *)n->data.scalar.value;
 }
 
+/* The key of mapping @m's pair @kv, or NULL after an error: not a string,
+ * or a key given twice (YAML forbids it, and the second would silently
+ * replace the first). */
+static const char *key_of(struct parse *p, yaml_node_t *m, yaml_node_pair_t *kv)
+{
+	yaml_node_t *k = yaml_document_get_node(p->doc, kv->key);
+	const char *key = scalar(p, k, "a key");
+
+	for (yaml_node_pair_t *o = m->data.mapping.pairs.start; key && o < kv;
+	     o++) {
+		yaml_node_t *ok = yaml_document_get_node(p->doc, o->key);
+		struct dc_loc loc = loc_of(p, k);
+
+		if (ok->type == YAML_SCALAR_NODE &&
+		    !strcmp((const char *)ok->data.scalar.value, key)) {
+			dc_spec_error(p->spec, &loc,
+				      "duplicate key '%s' (first at line %d)",
+				      key, (int)ok->start_mark.line + 1);
+			return NULL;
+		}
+	}
+	return key;
+}
+
 static bool valid_ident(const char *s, size_t max)
 {
 	size_t n = strlen(s);
@@ -318,7 +342,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		yaml_node_t *k = yaml_document_get_node(p->doc, kv->key);
 		yaml_node_t *val = yaml_document_get_node(p->doc, kv->value);
 		struct dc_loc kloc = loc_of(p, k);
-		const char *key = scalar(p, k, "a key");
+		const char *key = key_of(p, n, kv);
 
 		if (!key)
 			continue;
@@ -434,7 +458,7 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		yaml_node_t *k = yaml_document_get_node(p->doc, kv->key);
 		yaml_node_t *val = yaml_document_get_node(p->doc, kv->value);
 		struct dc_loc kloc = loc_of(p, k), vloc = loc_of(p, val);
-		const char *key = scalar(p, k, "a key");
+		const char *key = key_of(p, root, kv);
 
 		if (!key)
 			continue;
@@ -516,11 +540,58 @@ static int add_group(struct parse *p, yaml_node_t *root)
 	return spec->nerrors == errs ? 0 : -EINVAL;
 }
 
+/* libyaml's scanner takes time quadratic in the nesting of flow
+ * collections ('[' and '{': 200000 of them take minutes). No spec nests
+ * them deeply, so refuse before parsing; brackets inside strings count
+ * too, which can only overcount. */
+#define DC_SPEC_MAX_FLOW 1000
+
+static int check_flow_depth(struct parse *p, const struct dc_buf *b)
+{
+	struct dc_loc loc = { p->file, 1, 1 };
+	int depth = 0;
+
+	for (size_t i = 0; i < b->len; i++, loc.col++) {
+		char c = b->p[i];
+
+		if (c == '\n') {
+			loc.line++;
+			loc.col = 0;
+		} else if (c == '[' || c == '{') {
+			if (++depth > DC_SPEC_MAX_FLOW) {
+				dc_spec_error(
+				    p->spec, &loc,
+				    "lists and mappings nested deeper "
+				    "than %d",
+				    DC_SPEC_MAX_FLOW);
+				return -EINVAL;
+			}
+		} else if ((c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+	return 0;
+}
+
+static int read_all(FILE *f, struct dc_buf *b)
+{
+	size_t n;
+
+	do {
+		if (dc_buf_reserve(b, 65536))
+			return -ENOMEM;
+		n = fread(b->p + b->len, 1, b->cap - b->len, f);
+		b->len += n;
+	} while (n);
+	return ferror(f) ? -EIO : 0;
+}
+
 int dc_spec_load(struct dc_spec *spec, const char *file)
 {
 	int errs = spec->nerrors, err = 0, docs = 0;
 	yaml_parser_t parser;
 	bool parser_ok = false;
+	struct dc_buf text = {};
 	struct parse p;
 	char **files;
 	FILE *f;
@@ -542,12 +613,22 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 		spec->nerrors++;
 		return err;
 	}
+	err = read_all(f, &text);
+	if (err) {
+		fprintf(stderr, "%s: error: cannot read: %s\n", file,
+			strerror(-err));
+		spec->nerrors++;
+		goto cleanup;
+	}
+	if (check_flow_depth(&p, &text))
+		goto cleanup;
 	if (!yaml_parser_initialize(&parser)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
 	parser_ok = true;
-	yaml_parser_set_input_file(&parser, f);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text.p,
+				     text.len);
 	for (;;) {
 		yaml_document_t doc;
 		yaml_node_t *root;
@@ -585,6 +666,7 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 cleanup:
 	if (parser_ok)
 		yaml_parser_delete(&parser);
+	dc_buf_free(&text);
 	fclose(f);
 	if (err)
 		return err;

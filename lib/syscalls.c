@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,9 @@ const char *dc_tracefs_events(void)
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(p, sizeof(p), "%s/syscalls", dirs[i]);
-		if (!access(p, X_OK))
+		/* With file capabilities the effective ones count, not the real
+		 * uid. */
+		if (!faccessat(AT_FDCWD, p, X_OK, AT_EACCESS))
 			return dirs[i];
 	}
 	return NULL;

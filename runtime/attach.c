@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -176,7 +177,7 @@ static const struct dc_bisect_ops multi_ops = { multi_attach, multi_refused };
 static int resolve_target(const struct dc_probe_desc *d, char *path,
 			  size_t size)
 {
-	if (d->path[0] && !access(d->path, R_OK)) {
+	if (d->path[0] && !faccessat(AT_FDCWD, d->path, R_OK, AT_EACCESS)) {
 		snprintf(path, size, "%s", d->path);
 		return 0;
 	}

@@ -139,13 +139,22 @@ int dc_gz_open(struct dc_gz *gz, int fd, bool compress, int level,
 
 static int write_all(struct dc_gz *gz, const char *p, size_t n)
 {
+	off_t start = lseek(gz->fd, 0, SEEK_CUR);
+
 	while (n) {
 		ssize_t w = write(gz->fd, p, n);
 
 		if (w < 0) {
-			if (errno == EINTR)
+			int err = -errno;
+
+			if (err == -EINTR)
 				continue;
-			return -errno;
+			/* A partial member would end the file in garbage (a
+			 * full disk): cut it off, best effort, so whole
+			 * members stay. */
+			if (start >= 0)
+				(void)!ftruncate(gz->fd, start);
+			return err;
 		}
 		p += w;
 		n -= w;
@@ -201,7 +210,7 @@ int dc_gz_tick(struct dc_gz *gz, uint64_t now_ns)
 {
 	if (gz->in.len && now_ns - gz->opened_ns >= gz->interval_ns)
 		return dc_gz_flush(gz);
-	return 0;
+	return gz->error;
 }
 
 int dc_gz_close(struct dc_gz *gz)

@@ -38,6 +38,7 @@ static inline struct dc_buf *dc_gz_buf(struct dc_gz *gz)
 	return &gz->in;
 }
 int dc_gz_line_done(struct dc_gz *gz, uint64_t now_ns);
+/* Returns the first write error, if any, so a caller notices it early. */
 int dc_gz_tick(struct dc_gz *gz, uint64_t now_ns);
 int dc_gz_flush(struct dc_gz *gz);
 /* Flush and free; does not close fd. Returns the first error, if any. */

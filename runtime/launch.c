@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,7 +18,42 @@
  * traced while nothing of the command has run yet: its first instruction
  * (the dynamic loader's first open) is in the trace.
  */
-pid_t dc_launch_stopped(char *const argv[])
+int dc_user_parse(const char *s, struct dc_user *u)
+{
+	const struct passwd *pw = getpwnam(s);
+	long uid = -1;
+	char *end;
+
+	memset(u, 0, sizeof(*u));
+	if (!pw) {
+		uid = strtol(s, &end, 10);
+		if (!*s || *end || uid < 0 || uid >= INT_MAX)
+			return -ENOENT;
+		pw = getpwuid(uid);
+	}
+	u->set = true;
+	if (!pw) { /* a uid without a name: a group id alike, no groups */
+		u->uid = u->gid = uid;
+		return 0;
+	}
+	u->named = true;
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	snprintf(u->name, sizeof(u->name), "%s", pw->pw_name);
+	return 0;
+}
+
+/* In the child: become @u, groups first while still allowed. */
+static int become(const struct dc_user *u)
+{
+	if (u->named ? initgroups(u->name, u->gid) : setgroups(0, NULL))
+		return -errno;
+	if (setgid(u->gid) || setuid(u->uid))
+		return -errno;
+	return 0;
+}
+
+pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u)
 {
 	int status;
 	pid_t pid;
@@ -25,11 +64,18 @@ pid_t dc_launch_stopped(char *const argv[])
 		return -errno;
 	if (pid == 0) {
 		sigset_t none;
+		int err;
 
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		err = u && u->set ? become(u) : 0;
+		if (err) {
+			fprintf(stderr, "%s: cannot run as uid %u: %s\n",
+				dc_prog(), u->uid, strerror(-err));
+			_exit(126);
+		}
 		raise(SIGSTOP);
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", dc_prog(), argv[0],

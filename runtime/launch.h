@@ -2,10 +2,23 @@
 #ifndef DC_LAUNCH_H
 #define DC_LAUNCH_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
-/* Fork @argv stopped before exec; returns its pid or -errno. */
-pid_t dc_launch_stopped(char *const argv[]);
+/* Whom a launched command runs as (--user); root's own self when !set. */
+struct dc_user {
+	bool set;
+	bool named; /* has a passwd entry: its groups are taken too */
+	uid_t uid;
+	gid_t gid;
+	char name[64];
+};
+
+/* A user name or numeric uid. Returns 0 or -ENOENT. */
+int dc_user_parse(const char *s, struct dc_user *u);
+/* Fork @argv stopped before exec, as @u when it is set; returns its pid or
+ * -errno. */
+pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u);
 /* Let a child from dc_launch_stopped() exec. Returns 0 or -errno. */
 int dc_launch_release(pid_t pid);
 /* Exit status of a finished child in the shell's convention. */

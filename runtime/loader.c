@@ -310,7 +310,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 				 .profile = profile,
 				 .cgroups = rt->server,
 				 .min_dur_ns = rt->min_dur_ns };
-	struct bpf_map *rb;
+	struct bpf_map *rb, *m;
 	int err;
 
 	err = dc_probes_read(rt, path);
@@ -349,6 +349,12 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 			return err;
 	}
 	choose_programs(rt);
+	m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
+	if (m && rt->max_procs &&
+	    (err = bpf_map__set_max_entries(m, rt->max_procs))) {
+		dc_err("--max-procs %u: %s", rt->max_procs, strerror(-err));
+		return err;
+	}
 	err = bpf_map__set_max_entries(rb, ringbuf_size);
 	if (err) {
 		dc_err("ring buffer size %zu: %s", ringbuf_size,
@@ -374,6 +380,18 @@ int dc_trace_pid(struct dc_rt *rt, int pid)
 		return -ENOENT;
 	return bpf_map_update_elem(bpf_map__fd(m), &key, &job, BPF_ANY) ? -errno
 									: 0;
+}
+
+uint64_t dc_untraced_procs(struct dc_rt *rt)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_limits");
+	__u32 key = 0;
+	__u64 n = 0;
+
+	/* Objects from before the map existed have none: nothing counted. */
+	if (m)
+		bpf_map_lookup_elem(bpf_map__fd(m), &key, &n);
+	return n;
 }
 
 bool dc_traced_alive(struct dc_rt *rt)

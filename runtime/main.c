@@ -51,8 +51,10 @@ static const char usage[] =
     "                           " DC_DEFAULT_SOCKET "), --ready-file PATH,\n"
     "                           --client-lib PATH (libdatacrumbs-client.so)\n"
     "      --ringbuf-size SIZE  (64M); --member-size SIZE (1M); --level N (1)\n"
+    "      --max-procs N        processes traced at once (65536)\n"
     "      --strict             exit with status 3 if any event was lost\n"
     "      --save-records FILE  keep the raw records too (bench/replay)\n"
+    "      --user USER          run COMMAND as USER, who then owns the trace\n"
     "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help\n"
     "Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
 
@@ -64,6 +66,7 @@ struct opts {
 	double duration;
 	size_t ringbuf_size;
 	size_t member_size;
+	unsigned long max_procs;
 	int level;
 	bool strict;
 	bool profile;
@@ -78,6 +81,7 @@ struct opts {
 	uint64_t min_dur_ns;
 	const char **paths, **xpaths;
 	int npaths, nxpaths;
+	struct dc_user user;
 	bool quiet;
 	bool verbose;
 	const char *save; /* --save-records */
@@ -161,7 +165,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		O_TRACK,
 		O_UNTRACK,
 		O_STATUS,
-		O_CGROUP
+		O_CGROUP,
+		O_USER,
+		O_MAXPROCS
 	};
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -187,6 +193,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "level", required_argument, NULL, O_LEVEL },
 		{ "strict", no_argument, NULL, O_STRICT },
 		{ "save-records", required_argument, NULL, O_SAVE },
+		{ "user", required_argument, NULL, O_USER },
+		{ "max-procs", required_argument, NULL, O_MAXPROCS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -314,6 +322,21 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_STRICT: o->strict = true; break;
 		case O_SAVE: o->save = optarg; break;
+		case O_MAXPROCS:
+			o->max_procs = strtoul(optarg, &end, 10);
+			if (*end || o->max_procs < 1 ||
+			    o->max_procs > (1ul << 24)) {
+				dc_err("--max-procs: '%s' is not 1 to 16M",
+				       optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_USER:
+			if (dc_user_parse(optarg, &o->user)) {
+				dc_err("--user: no user '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': printf(usage, dc_prog()); exit(0);
@@ -421,7 +444,7 @@ static uint64_t calls(const struct dc_rt *rt)
 
 static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 {
-	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0;
+	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0, untraced;
 
 	dc_read_losses(rt);
 	for (size_t i = 0; i < rt->nprobes; i++) {
@@ -450,6 +473,14 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 	dc_buf_addf(b, ",\"filtered_paths\":%llu,\"bad_records\":%llu",
 		    (unsigned long long)rt->w.filtered,
 		    (unsigned long long)rt->bad_records);
+	/* Not events, but a hole all the same: --strict counts it. */
+	untraced = dc_untraced_procs(rt);
+	dc_buf_addf(b, ",\"untraced_procs\":%llu",
+		    (unsigned long long)untraced);
+	if (untraced && !quiet)
+		dc_warn("%llu processes were not traced: more than --max-procs "
+			"were traced at once",
+			(unsigned long long)untraced);
 	/* Per probe, so a reader can add lost to written for each call. */
 	dc_buf_adds(b, ",\"lost\":{");
 	for (size_t i = 0, n = 0; i < rt->nprobes; i++) {
@@ -551,6 +582,50 @@ static int touch(const char *path)
 	return 0;
 }
 
+/* The trace file. Root may write where users can (their directories), so
+ * never through a symbolic or a hard link, nor into anything but a plain
+ * file; and the trace belongs to whom it traces: --user, or the owner of
+ * the first -p process. */
+static int open_trace(const char *path, const struct opts *o)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0640);
+	uid_t uid = o->user.uid;
+	gid_t gid = o->user.gid;
+	char proc[32];
+	struct stat st;
+
+	if (fd < 0) {
+		dc_err("cannot create %s: %s", path,
+		       errno == ELOOP ? "it is a symbolic link"
+				      : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		dc_err("%s: not a plain file of one link; not writing over it",
+		       path);
+		close(fd);
+		return -1;
+	}
+	if (ftruncate(fd, 0)) {
+		dc_err("cannot truncate %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!o->user.set && o->npids) {
+		snprintf(proc, sizeof(proc), "/proc/%d", o->pids[0]);
+		if (stat(proc, &st))
+			return fd;
+		uid = st.st_uid;
+		gid = st.st_gid;
+	} else if (!o->user.set) {
+		return fd;
+	}
+	if (fchown(fd, uid, gid))
+		dc_warn("%s: cannot give it to uid %u: %s", path, uid,
+			strerror(errno));
+	return fd;
+}
+
 /* Files the process has open so far are named from /proc now: records
  * reach the runtime in batches, possibly after the process is gone. A
  * launched command is still stopped before its exec here. */
@@ -608,7 +683,7 @@ static int finish(struct dc_rt *rt, const struct opts *o, const char *path,
 	}
 	if (!o->quiet)
 		summary(rt, path, lost);
-	if (lost && o->strict && !ret)
+	if ((lost || dc_untraced_procs(rt)) && o->strict && !ret)
 		ret = EXIT_LOST;
 	return ret;
 }
@@ -622,11 +697,12 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	char path[PATH_MAX] = "", sink_dir[PATH_MAX];
 	uint64_t deadline = 0;
 	int err, fd = -1, lfd = -1, status, ret = 1;
-	bool writer = false, started = false;
+	bool writer = false, started = false, write_failed = false;
 	pid_t child = 0;
 
 	rt.layers = o->layers;
 	rt.min_dur_ns = o->min_dur_ns;
+	rt.max_procs = o->max_procs;
 	rt.server = o->server;
 	if (dc_sysenv_check() ||
 	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||
@@ -636,12 +712,9 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 				    : "trace",
 			path, sizeof(path)))
 		goto cleanup;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0640);
-	if (fd < 0) {
-		dc_err("cannot create %s: %s", path, strerror(errno));
+	fd = open_trace(path, o);
+	if (fd < 0)
 		goto cleanup;
-	}
 	wo = (struct dc_pfw_opts){ .compress = !has_suffix(path, ".pfw"),
 				   .level = o->level,
 				   .member_size = o->member_size,
@@ -675,7 +748,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (cmd) {
-		child = dc_launch_stopped(cmd);
+		child = dc_launch_stopped(cmd, &o->user);
 		if (child < 0) {
 			dc_err("cannot start %s: %s", cmd[0], strerror(-child));
 			child = 0;
@@ -718,18 +791,20 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	start_args(&args, &rt, cmd, o);
 	dc_buf_add(&args, "", 1);
 	dc_pfw_marker(&rt.w, "start", now_ns(), args.p);
-	if (!o->quiet)
-		dc_info("tracing %s with %s",
-			cmd	 ? cmd[0]
-			: o->all ? "all processes"
-				 : "the given pids",
-			obj);
 	if (o->duration > 0)
 		deadline = now_ns() + (uint64_t)(o->duration * 1e9);
 	if (child && (err = dc_launch_release(child))) {
 		dc_err("cannot start pid %d: %s", child, strerror(-err));
 		goto cleanup;
 	}
+	/* Only once the command runs: whoever waits for this line may stop
+	 * the runtime (test_e2e_modes does), and the command must go on. */
+	if (!o->quiet)
+		dc_info("tracing %s with %s",
+			cmd	 ? cmd[0]
+			: o->all ? "all processes"
+				 : "the given pids",
+			obj);
 	if (o->profile &&
 	    dc_profile_init(&rt, (uint64_t)(o->interval * 1e9), now_ns()))
 		goto cleanup;
@@ -750,7 +825,15 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 		if (err == 2)
 			dc_server_serve(&rt, lfd, path);
 		reap(&rt, o);
-		dc_pfw_tick(&rt.w, now_ns());
+		if ((err = dc_pfw_tick(&rt.w, now_ns())) && !write_failed) {
+			write_failed = true;
+			dc_err("%s: %s; the trace keeps what was written, "
+			       "tracing stops",
+			       path, strerror(-err));
+			/* Tracing that cannot be written only costs. */
+			if (!o->server)
+				dc_detach_all(&rt);
+		}
 		if (rt.profile &&
 		    (err = dc_profile_tick(&rt, now_ns(), false))) {
 			dc_err("reading the profile maps: %s", strerror(-err));

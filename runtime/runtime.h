@@ -43,6 +43,7 @@ struct dc_rt {
 	struct dc_pfw_opts wo;
 	struct dc_map sinks; /* job -> struct dc_sink */
 	uint64_t min_dur_ns; /* --min-duration */
+	uint32_t max_procs;  /* --max-procs: processes traced at once */
 	uint64_t cpu0_ns;    /* the runtime's own CPU time when tracing began */
 	bool verbose;
 	FILE *save; /* --save-records, for bench/replay */
@@ -76,6 +77,8 @@ int dc_trace_pid(struct dc_rt *rt, int pid);
 bool dc_traced_alive(struct dc_rt *rt);
 /* Whether --layers lets @layer be traced. */
 bool dc_layer_enabled(const struct dc_rt *rt, const char *layer);
+/* Processes left untraced because --max-procs were traced already. */
+uint64_t dc_untraced_procs(struct dc_rt *rt);
 /* Sum the per-CPU loss counters into rt->probes[].lost. */
 int dc_read_losses(struct dc_rt *rt);
 void dc_unload(struct dc_rt *rt);

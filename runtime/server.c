@@ -28,6 +28,7 @@ static int sockaddr(const char *path, struct sockaddr_un *sa)
 int dc_server_listen(const char *path)
 {
 	struct sockaddr_un sa;
+	mode_t mask;
 	int fd, err;
 
 	err = sockaddr(path, &sa);
@@ -37,9 +38,14 @@ int dc_server_listen(const char *path)
 	if (fd < 0)
 		return -errno;
 	unlink(path); /* a socket left by a server that did not exit */
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 16) ||
-	    chmod(path, 0666)) { /* anyone may ask; SO_PEERCRED decides */
-		err = -errno;
+	/* Anyone may ask; SO_PEERCRED decides. The mode is set as bind()
+	 * creates the socket: a chmod() of the path after it would follow
+	 * a symbolic link put there meanwhile. */
+	mask = umask(0111);
+	err = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+	umask(mask);
+	if (err || listen(fd, 16)) {
+		err = err ?: -errno;
 		close(fd);
 		return err;
 	}

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -19,17 +20,32 @@ struct dc_sink {
 	char path[PATH_MAX];
 };
 
+/* A process names itself (prctl PR_SET_NAME takes any bytes, '/' too):
+ * in a file name root creates, only plain characters. */
+static void file_name(const char *comm, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; comm[i] && i + 1 < size; i++)
+		out[i] =
+		    isalnum((unsigned char)comm[i]) || strchr("._+-", comm[i])
+			? comm[i]
+			: '_';
+	out[i] = '\0';
+}
+
 /* A new file, never an existing one or a symlink: O_EXCL | O_NOFOLLOW. */
 static int create(struct dc_rt *rt, struct dc_proc *p, struct dc_sink *s)
 {
-	char host[64] = "host", proc[64];
+	char host[64] = "host", proc[64], name[sizeof(p->comm)];
 	struct stat st;
 
 	gethostname(host, sizeof(host) - 1);
 	host[strcspn(host, ".")] = '\0';
+	file_name(p->comm, name, sizeof(name));
 	for (int n = 0; n < 100; n++) {
 		snprintf(s->path, sizeof(s->path),
-			 "%s/%s-%s-job%u%s%.0d.pfw.gz", rt->sink_dir, p->comm,
+			 "%s/%s-%s-job%u%s%.0d.pfw.gz", rt->sink_dir, name,
 			 host, p->job, n ? "-" : "", n);
 		s->fd = open(
 		    s->path,

@@ -2,6 +2,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -72,7 +73,7 @@ int dc_sysenv_check(void)
 
 	if (err)
 		return err;
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+	if (faccessat(AT_FDCWD, "/sys/kernel/btf/vmlinux", R_OK, AT_EACCESS)) {
 		dc_err("no kernel BTF at /sys/kernel/btf/vmlinux: a kernel "
 		       "built with CONFIG_DEBUG_INFO_BTF=y is needed");
 		return -ENOENT;

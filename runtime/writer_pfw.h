@@ -49,6 +49,7 @@ void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
 /* "start" event; @args_json is the body of its args object after hhash. */
 int dc_pfw_marker(struct dc_pfw *w, const char *name, uint64_t mono_ns,
 		  const char *args_json);
+/* Close a member older than the interval; returns the first write error. */
 int dc_pfw_tick(struct dc_pfw *w, uint64_t mono_ns);
 /* Write "]" and flush. Returns the first write error, if any. */
 int dc_pfw_close(struct dc_pfw *w);

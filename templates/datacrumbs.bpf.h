@@ -41,6 +41,15 @@ struct {
 	__type(value, __u32);
 } dc_cgroups SEC(".maps");
 
+/* Limits hit outside any probe, for the runtime to report: [0] counts
+ * processes left untraced because dc_pids was full (--max-procs). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} dc_limits SEC(".maps");
+
 /* Losses per probe and reason, index probe * DC_LOSS_NR + reason. Not
  * per-CPU: the kernel allocates a per-CPU array element by element, 30 ms
  * at start-up for 5,518 probes; losses are rare enough to add atomically. */

@@ -384,8 +384,14 @@ int dc_fork(unsigned long long *ctx)
 	/* The child joins its parent's job (a cgroup's children stay in the
 	 * cgroup and need no entry). */
 	job = bpf_map_lookup_elem(&dc_pids, &ptgid);
-	if (ptgid != ctgid && job)
-		bpf_map_update_elem(&dc_pids, &ctgid, job, BPF_ANY);
+	if (ptgid != ctgid && job &&
+	    bpf_map_update_elem(&dc_pids, &ctgid, job, BPF_ANY)) {
+		__u32 k = 0;
+		__u64 *n = bpf_map_lookup_elem(&dc_limits, &k);
+
+		if (n)
+			__sync_fetch_and_add(n, 1);
+	}
 	dc_proc_event(DC_EV_FORK, ctgid, child->pid, ptgid, child->comm);
 	return 0;
 }

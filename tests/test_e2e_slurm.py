@@ -133,5 +133,12 @@ PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
             d.wait(timeout=20)
         pid = os.path.join(tmp, "munge", "pid")
         if os.path.exists(pid):
-            subprocess.run(["kill", open(pid).read().strip()])
+            mpid = open(pid).read().strip()
+            subprocess.run(["kill", mpid])
+            # munged writes its seed file as it exits: wait, or the
+            # directory's removal races with it.
+            for _ in range(100):
+                if not os.path.exists("/proc/" + mpid):
+                    break
+                time.sleep(0.05)
 done()
