@@ -25,6 +25,10 @@ static inline int dc_buf_reserve(struct dc_buf *b, size_t extra)
 
 static inline int dc_buf_add(struct dc_buf *b, const void *p, size_t n)
 {
+	/* Nothing to add to a buffer never grown: b->p is NULL (UB to
+	 * offset, found by fuzz_trace). */
+	if (!n)
+		return 0;
 	if (dc_buf_reserve(b, n))
 		return -ENOMEM;
 	memcpy(b->p + b->len, p, n);
