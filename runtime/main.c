@@ -50,7 +50,7 @@ static const char usage[] =
     "      --server             run as a collector: --socket PATH (default\n"
     "                           " DC_DEFAULT_SOCKET "), --ready-file PATH,\n"
     "                           --client-lib PATH (libdatacrumbs-client.so)\n"
-    "      --ringbuf-size SIZE  (64M); --member-size SIZE (1M); --level N (1)\n"
+    "      --ringbuf-size SIZE  (16M); --member-size SIZE (1M); --level N (1)\n"
     "      --max-procs N        processes traced at once (65536)\n"
     "      --strict             exit with status 3 if any event was lost\n"
     "      --save-records FILE  keep the raw records too (bench/replay)\n"
@@ -893,7 +893,7 @@ cleanup:
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .ringbuf_size = 64 << 20,
+	struct opts o = { .ringbuf_size = 16 << 20,
 			  .member_size = 1 << 20,
 			  .level = 1,
 			  .interval = 1 };
