@@ -13,9 +13,12 @@ static void remove_file(void)
 	unlink(path);
 }
 
-void fuzz_no_subprocesses(void)
+int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	(void)argc;
+	(void)argv;
 	setenv("PATH", "/nonexistent", 1);
+	return 0;
 }
 
 const char *fuzz_file(const uint8_t *data, size_t size)

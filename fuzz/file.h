@@ -11,8 +11,10 @@
  * exit). Returns its path, or NULL.
  */
 const char *fuzz_file(const uint8_t *data, size_t size);
-/* Library names not found otherwise are looked up with pkg-config, a
- * process per input: the search stays, the subprocess goes (no PATH). */
-void fuzz_no_subprocesses(void);
+/* Every target's libFuzzer entry points. Initialize is shared: library
+ * names not found otherwise are looked up with pkg-config, a process per
+ * input; the search stays, the subprocess goes (no PATH). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #endif

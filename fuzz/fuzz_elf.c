@@ -7,8 +7,6 @@
 #include "file.h"
 #include "usdt.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dc_usdt_note *notes;

@@ -7,17 +7,6 @@
 #include "file.h"
 #include "traceread.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_no_subprocesses();
-	return 0;
-}
-
 static int line(void *ctx, const struct dc_line *l)
 {
 	struct dc_str key, val;

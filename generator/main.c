@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "config.h"
 #include "log.h"
+#include "tmpldir.h"
 #include "render.h"
 #include "spec.h"
 
@@ -33,24 +34,6 @@ static const char usage[] =
     "\n"
     "Errors name FILE:LINE:COLUMN; nothing is written unless all specs are\n"
     "valid. clang is $CLANG or the newest clang >= 16 on PATH.\n";
-
-static const char *template_dir(const char *opt)
-{
-	static const char *const dirs[] = { DC_SOURCE_TEMPLATE_DIR,
-					    DC_INSTALL_TEMPLATE_DIR };
-	char p[PATH_MAX];
-
-	if (opt)
-		return opt;
-	if (getenv("DATACRUMBS_TEMPLATES"))
-		return getenv("DATACRUMBS_TEMPLATES");
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s/datacrumbs.bpf.h", dirs[i]);
-		if (!access(p, R_OK))
-			return dirs[i];
-	}
-	return DC_INSTALL_TEMPLATE_DIR;
-}
 
 static const char *include_dir(const char *tmpl)
 {
@@ -126,7 +109,7 @@ int main(int argc, char **argv)
 		err = -ENOENT;
 		goto cleanup;
 	}
-	tmpl = template_dir(tmpl_opt);
+	tmpl = dc_template_dir(tmpl_opt, "datacrumbs.bpf.h");
 	dc_buf_add(&sources, "", 1);
 	err = dc_render(&spec, tmpl, sources.p, &c);
 	if (err)

@@ -12,6 +12,7 @@
 #include "config.h"
 #include "fileio.h"
 #include "log.h"
+#include "tmpldir.h"
 #include "report.h"
 #include "traceread.h"
 
@@ -85,24 +86,6 @@ static int line_cb(void *ctx, const struct dc_line *l)
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
 	progress_show(((struct prog_ctx *)ctx)->p, done, total);
-}
-
-static const char *template_dir(const char *opt)
-{
-	static const char *const dirs[] = { DC_SOURCE_TEMPLATE_DIR,
-					    DC_INSTALL_TEMPLATE_DIR };
-	char p[PATH_MAX];
-
-	if (opt)
-		return opt;
-	if (getenv("DATACRUMBS_TEMPLATES"))
-		return getenv("DATACRUMBS_TEMPLATES");
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s/report.html", dirs[i]);
-		if (!access(p, R_OK))
-			return dirs[i];
-	}
-	return DC_INSTALL_TEMPLATE_DIR;
 }
 
 int main(int argc, char **argv)
@@ -208,7 +191,8 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	if (html && (err = dc_html_report(&r, template_dir(tmpl), html))) {
+	if (html && (err = dc_html_report(
+			 &r, dc_template_dir(tmpl, "report.html"), html))) {
 		dc_err("%s: %s", html, strerror(-err));
 		goto cleanup;
 	}
