@@ -89,8 +89,7 @@ int main(int argc, char **argv)
 		dc_err("cannot create %s: %s", out, strerror(errno));
 		goto cleanup;
 	}
-	wo = (struct dc_pfw_opts){ .compress = !strstr(out, ".pfw") ||
-					       strstr(out, ".pfw.gz"),
+	wo = (struct dc_pfw_opts){ .compress = dc_pfw_compressed(out),
 				   .level = 1,
 				   .member_size = 1 << 20,
 				   .interval_ns = 1000000000ull };

@@ -715,7 +715,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	fd = open_trace(path, o);
 	if (fd < 0)
 		goto cleanup;
-	wo = (struct dc_pfw_opts){ .compress = !has_suffix(path, ".pfw"),
+	wo = (struct dc_pfw_opts){ .compress = dc_pfw_compressed(path),
 				   .level = o->level,
 				   .member_size = o->member_size,
 				   .interval_ns = 1000000000ull };

@@ -159,6 +159,13 @@ void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
 		thread_name(w, t, comm, mono);
 }
 
+bool dc_pfw_compressed(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n < 4 || strcmp(path + n - 4, ".pfw");
+}
+
 int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
 		const struct dc_pfw_opts *o)
 {

@@ -34,6 +34,8 @@ struct dc_pfw_opts {
 	uint64_t interval_ns;
 };
 
+/* A trace is compressed unless its name ends in ".pfw". */
+bool dc_pfw_compressed(const char *path);
 /* Start a trace on @fd: the "[" line and the host's HH record. */
 int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
 		const struct dc_pfw_opts *o);
