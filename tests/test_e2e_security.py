@@ -109,10 +109,13 @@ with tempfile.TemporaryDirectory() as tmp:
     job = subprocess.Popen(["python3", "-c",
                             "import ctypes, sys\n"
                             "ctypes.CDLL(None).prctl(15, b'../esc/x', 0, 0, 0)\n"
+                            "print('named', flush=True)\n"
                             "sys.stdin.readline()\n"
                             "open(%r, 'w').write('x')\n" % os.path.join(tmp, "job.txt")],
-                           stdin=subprocess.PIPE, text=True)
-    time.sleep(0.5)
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    # Tracked only once it has its name: python can take longer than a
+    # fixed sleep to start while other tests run.
+    check(job.stdout.readline() == "named\n", "the job named itself")
     r = run([RUNTIME, "--socket", sock, "--track", str(job.pid)])
     check(r.returncode == 0, "--track the job: " + r.stdout + r.stderr)
     job.communicate("go\n")
