@@ -7,6 +7,7 @@
 #include "log.h"
 #include "render.h"
 #include "roles.h"
+#include "strpool.h"
 
 /* Which arguments a probe captures, slot by slot. */
 struct slots {
@@ -148,8 +149,18 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 	return dc_expand(out, tmpl, kv);
 }
 
+/* Store @s in the pool and append its offset to @out. */
+static int add_str(struct dc_buf *out, struct dc_strpool *pool, const char *s,
+		   const char *sep)
+{
+	uint32_t off;
+
+	return dc_strpool_add(pool, s, &off)
+		   ?: dc_buf_addf(out, "%s%u", sep, off);
+}
+
 static int render_desc(struct dc_buf *out, const char *tmpl,
-		       const struct dc_spec *spec,
+		       struct dc_strpool *pool, const struct dc_spec *spec,
 		       const struct dc_spec_probe *p, const struct slots *s,
 		       int id)
 {
@@ -157,7 +168,7 @@ static int render_desc(struct dc_buf *out, const char *tmpl,
 	bool tp = g->mech == DC_MECH_TRACEPOINT;
 	char ids[16], mech[32], ret[32], nslots[8], nr[16], roles[64], args[64],
 	    size_slot[16];
-	struct dc_buf esc[6] = {}, fields = {}, keys = {};
+	struct dc_buf str[6] = {}, fields = {}, keys = {};
 	const char *src[6] = {
 		p->name,  p->symbol,
 		g->layer, tp ? p->event : g->target ? g->target : "",
@@ -169,12 +180,12 @@ static int render_desc(struct dc_buf *out, const char *tmpl,
 		if (i < p->nfields && p->size_field &&
 		    !strcmp(p->fields[i], p->size_field))
 			size = i;
-		err = dc_buf_addf(&fields, "%s\"%s\"", i ? ", " : "",
-				  i < p->nfields ? p->fields[i] : "");
+		err = add_str(&fields, pool, i < p->nfields ? p->fields[i] : "",
+			      i ? ", " : "");
 	}
 	for (int i = 0; i < DC_TP_KEYS && !err; i++)
-		err = dc_buf_addf(&keys, "%s\"%s\"", i ? ", " : "",
-				  i < p->nkeys ? p->keys[i] : "");
+		err = add_str(&keys, pool, i < p->nkeys ? p->keys[i] : "",
+			      i ? ", " : "");
 	err = err ?: dc_buf_add(&fields, "", 1) ?: dc_buf_add(&keys, "", 1);
 	snprintf(size_slot, sizeof(size_slot), "%d", size);
 
@@ -189,33 +200,52 @@ static int render_desc(struct dc_buf *out, const char *tmpl,
 	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
 		 s->arg[2], s->arg[3]);
 	for (int i = 0; i < 6 && !err; i++)
-		err =
-		    dc_c_escape(&esc[i], src[i]) ?: dc_buf_add(&esc[i], "", 1);
+		err = add_str(&str[i], pool, src[i], "")
+			  ?: dc_buf_add(&str[i], "", 1);
 	if (!err) {
 		const char *kv[] = { "ID",     ids,	 "MECH",      mech,
 				     "RET",    ret,	 "NSLOTS",    nslots,
 				     "NR",     nr,	 "ROLES",     roles,
-				     "ARGS",   args,	 "NAME",      esc[0].p,
-				     "SYMBOL", esc[1].p, "LAYER",     esc[2].p,
-				     "TARGET", esc[3].p, "PATH",      esc[4].p,
-				     "END",    esc[5].p, "FIELDS",    fields.p,
+				     "ARGS",   args,	 "NAME",      str[0].p,
+				     "SYMBOL", str[1].p, "LAYER",     str[2].p,
+				     "TARGET", str[3].p, "PATH",      str[4].p,
+				     "END",    str[5].p, "FIELDS",    fields.p,
 				     "KEYS",   keys.p,	 "SIZE_SLOT", size_slot,
 				     NULL };
 		err = dc_expand(out, tmpl, kv);
 	}
 	for (int i = 0; i < 6; i++)
-		dc_buf_free(&esc[i]);
+		dc_buf_free(&str[i]);
 	dc_buf_free(&fields);
 	dc_buf_free(&keys);
 	return err;
+}
+
+/* The pool as C string literals, one string a line after its offset. */
+static int render_strings(struct dc_buf *out, const struct dc_strpool *pool)
+{
+	int err = 0;
+
+	for (size_t off = 0; off < pool->s.len && !err;) {
+		const char *s = pool->s.p + off;
+
+		err = dc_buf_addf(out, "\t\t/* %zu */ \"", off) ?:
+		      dc_c_escape(out, s) ?: dc_buf_adds(out, "\\000\"\n");
+		off += strlen(s) + 1;
+	}
+	/* No newline before the template's closing comma. */
+	if (!err)
+		out->len--;
+	return err ?: dc_buf_add(out, "", 1);
 }
 
 int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	      const char *sources, struct dc_buf *out)
 {
 	char *t_obj = NULL, *t_cap = NULL, *t_desc = NULL;
-	struct dc_buf caps = {}, descs = {}, sysnr = {};
-	char nprobes_s[16], caps_size_s[16];
+	struct dc_buf caps = {}, descs = {}, sysnr = {}, strings = {};
+	char nprobes_s[16], caps_size_s[16], strings_size_s[16];
+	struct dc_strpool pool = {};
 	int nprobes = 0, caps_size = 1, err;
 	struct slots s;
 
@@ -232,7 +262,8 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 			continue;
 		slots_of(p, &s);
 		err = render_capture(&caps, t_cap, p, &s, nprobes)
-			  ?: render_desc(&descs, t_desc, spec, p, &s, nprobes);
+			  ?: render_desc(&descs, t_desc, &pool, spec, p, &s,
+					 nprobes);
 		if (!err && spec->groups[p->group].mech == DC_MECH_SYSCALL)
 			err = dc_buf_addf(&sysnr, "\t[%d] = %d, /* %s */\n",
 					  p->nr, nprobes + 1, p->name);
@@ -254,10 +285,16 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	const char *kv[] = { "CAPS_SIZE", caps_size_s, "SOURCES",  sources,
-			     "NPROBES",	  nprobes_s,   "CAPTURES", caps.p,
-			     "SYSNR",	  sysnr.p,     "PROBES",   descs.p,
-			     NULL };
+	err = render_strings(&strings, &pool);
+	if (err)
+		goto cleanup;
+	snprintf(strings_size_s, sizeof(strings_size_s), "%zu", pool.s.len);
+	const char *kv[] = { "CAPS_SIZE",    caps_size_s, "SOURCES",
+			     sources,	     "NPROBES",	  nprobes_s,
+			     "CAPTURES",     caps.p,	  "SYSNR",
+			     sysnr.p,	     "PROBES",	  descs.p,
+			     "STRINGS",	     strings.p,	  "STRINGS_SIZE",
+			     strings_size_s, NULL };
 	err = dc_expand(out, t_obj, kv);
 cleanup:
 	free(t_obj);
@@ -266,5 +303,7 @@ cleanup:
 	dc_buf_free(&caps);
 	dc_buf_free(&descs);
 	dc_buf_free(&sysnr);
+	dc_buf_free(&strings);
+	dc_strpool_free(&pool);
 	return err;
 }

@@ -6,13 +6,35 @@
 
 #include <datacrumbs/abi.h>
 
+/* A probe table entry as user space reads it: struct dc_probe_desc with
+ * its string offsets turned into pointers. Every string is non-NULL. */
+struct dc_probe_info {
+	__u32 id;
+	__u8 mech;
+	__u8 ret;
+	__u8 nslots;
+	__s8 size_slot;
+	__s32 nr;
+	__u8 slot_role[DC_CAPTURE];
+	__u8 slot_arg[DC_CAPTURE];
+	const char *name;
+	const char *symbol;
+	const char *layer;
+	const char *target;
+	const char *path;
+	const char *end;
+	const char *field[DC_CAPTURE];
+	const char *key[DC_TP_KEYS];
+};
+
 /*
  * Read the probe table from the DC_PROBE_SECTION of a generated object.
- * On success *@out is a malloc'd array of *@n entries with every string
- * NUL-terminated. Returns 0, -ENOEXEC if @path is not a DataCrumbs object,
- * -EPROTO for an ABI version mismatch, or another -errno.
+ * On success *@out is one malloc'd block holding *@n entries and the
+ * strings they point to. Returns 0, -ENOEXEC if @path is not a DataCrumbs
+ * object, -EPROTO for an ABI version mismatch, -EBADMSG for a damaged
+ * table, or another -errno.
  */
-int dc_probe_table_read(const char *path, struct dc_probe_desc **out,
+int dc_probe_table_read(const char *path, struct dc_probe_info **out,
 			size_t *n);
 
 #endif

@@ -165,7 +165,7 @@ static int multi_attach(void *arg, size_t from, size_t n)
 static void multi_refused(void *arg, size_t i, int err)
 {
 	struct multi_ctx *m = arg;
-	const struct dc_probe_desc *d = m->b->probes[i]->d;
+	const struct dc_probe_info *d = m->b->probes[i]->d;
 
 	dc_warn(
 	    "%s %s: the kernel refused a uprobe on %s+0x%lx: %s; not traced",
@@ -174,7 +174,7 @@ static void multi_refused(void *arg, size_t i, int err)
 
 static const struct dc_bisect_ops multi_ops = { multi_attach, multi_refused };
 
-static int resolve_target(const struct dc_probe_desc *d, char *path,
+static int resolve_target(const struct dc_probe_info *d, char *path,
 			  size_t size)
 {
 	if (d->path[0] && !faccessat(AT_FDCWD, d->path, R_OK, AT_EACCESS)) {
@@ -195,7 +195,7 @@ struct group {
 static void group_target(struct dc_rt *rt, size_t i, bool *done,
 			 struct group *g)
 {
-	const struct dc_probe_desc *d = rt->probes[i].d;
+	const struct dc_probe_info *d = rt->probes[i].d;
 	struct dc_elf_syms syms;
 	int err;
 
@@ -328,7 +328,7 @@ static int kmulti_attach(void *arg, size_t from, size_t n)
 static void kmulti_refused(void *arg, size_t i, int err)
 {
 	struct kmulti_ctx *k = arg;
-	const struct dc_probe_desc *d = k->probes[i]->d;
+	const struct dc_probe_info *d = k->probes[i]->d;
 
 	dc_warn("%s %s: the kernel refused a kprobe on %s: %s%s; not traced",
 		d->layer, d->name, d->symbol, strerror(-err),
@@ -384,7 +384,7 @@ static int attach_usdts(struct dc_rt *rt)
 	struct bpf_program *p = NULL;
 
 	for (size_t i = 0; i < rt->nprobes; i++) {
-		const struct dc_probe_desc *d = rt->probes[i].d;
+		const struct dc_probe_info *d = rt->probes[i].d;
 		LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = d->id);
 		char path[DC_TARGET_MAX], provider[DC_NAME_MAX];
 		const char *colon = strchr(d->symbol, ':');
@@ -439,7 +439,7 @@ static int tp_field(const struct dc_tp_format *fmt, const char *name,
 }
 
 /* Fill the probe's field layout for one side, from the record's format. */
-static int tp_config(const struct dc_probe_desc *d, int side,
+static int tp_config(const struct dc_probe_info *d, int side,
 		     struct dc_tp_cfg *cfg)
 {
 	const char *event = side ? d->end : d->target;
@@ -477,7 +477,7 @@ static int attach_tracepoints(struct dc_rt *rt)
 	int err;
 
 	for (size_t i = 0; i < rt->nprobes; i++) {
-		const struct dc_probe_desc *d = rt->probes[i].d;
+		const struct dc_probe_info *d = rt->probes[i].d;
 		struct bpf_link *links[2] = {};
 		bool ok = true;
 

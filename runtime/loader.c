@@ -237,6 +237,12 @@ int dc_probes_read(struct dc_rt *rt, const char *path)
 		       path);
 		return err;
 	}
+	if (err == -EBADMSG) {
+		dc_err("%s: the %s section is damaged; regenerate the object "
+		       "with datacrumbs-gen",
+		       path, DC_PROBE_SECTION);
+		return err;
+	}
 	if (err) {
 		dc_err("%s: %s", path, strerror(-err));
 		return err;

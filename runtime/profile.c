@@ -138,7 +138,7 @@ static struct dc_file *agg_file(struct dc_rt *rt, const struct dc_agg_key *k)
 
 void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
 {
-	const struct dc_probe_desc *d = c->probe->d;
+	const struct dc_probe_info *d = c->probe->d;
 	struct dc_agg_val v = { 1, c->dur, c->dur, c->dur, 0 };
 
 	if (c->ret >= 0 && (d->ret == DC_RET_SIZE || d->ret == DC_RET_ISIZE))

@@ -46,7 +46,7 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 static void track(struct dc_proc *p, const struct dc_probe *pr,
 		  const struct dc_event *e, struct dc_file *f)
 {
-	const struct dc_probe_desc *d = pr->d;
+	const struct dc_probe_info *d = pr->d;
 
 	if (d->ret == DC_RET_HANDLE && e->ret > 0)
 		dc_handle_set(p, e->ret, f);

@@ -20,7 +20,7 @@
 struct dc_rt {
 	struct bpf_object *obj;
 	const char *obj_path;
-	struct dc_probe_desc *descs;
+	struct dc_probe_info *descs;
 	struct dc_probe *probes;
 	size_t nprobes;
 	struct bpf_link **links;

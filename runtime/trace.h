@@ -7,6 +7,8 @@
 
 #include <datacrumbs/abi.h>
 
+#include "probetab.h"
+
 struct dc_file;
 
 /* What a successful call does to the process's descriptor table. */
@@ -23,7 +25,7 @@ enum dc_fd_effect {
 
 /* The runtime's view of one probe of the loaded object. */
 struct dc_probe {
-	const struct dc_probe_desc *d;
+	const struct dc_probe_info *d;
 	char *name_json; /* "name" as a JSON string literal */
 	char *cat_json;
 	uint64_t calls; /* events written */

@@ -237,7 +237,7 @@ static bool path_ok(const struct dc_pfw *w, const struct dc_file *f)
 
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 {
-	const struct dc_probe_desc *d = c->probe->d;
+	const struct dc_probe_info *d = c->probe->d;
 	struct dc_proc *p = dc_proc_get(w->ps, c->pid);
 	struct dc_thread *t = dc_thread_get(w->ps, c->tid, c->pid);
 	struct dc_buf *b = dc_gz_buf(&w->gz);

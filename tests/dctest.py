@@ -5,6 +5,7 @@ independent reader of .pfw/.pfw.gz traces that checks the format contract
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import zlib
@@ -63,6 +64,48 @@ def generate(tmp, specs, name="probes.bpf.o"):
     if r.returncode:
         sys.exit("datacrumbs-gen failed:\n" + r.stderr)
     return obj
+
+
+def elf_section(path, name):
+    """(file offset, size) of section @name of a 64-bit little-endian ELF
+    file, read with no ELF tool: binutils does not know BPF objects."""
+    data = open(path, "rb").read()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+    sec = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    strtab = sec[shstrndx][4]
+    for sh_name, _, _, _, off, size in sec:
+        if data[strtab + sh_name:].split(b"\0", 1)[0].decode() == name:
+            return off, size
+    return None
+
+
+# include/datacrumbs/abi.h: struct dc_probe_table, struct dc_probe_desc
+PROBE_HDR, PROBE_DESC = struct.Struct("<IHHII"), struct.Struct("<IBBBbi4B4B6I4I2I")
+PROBE_STRS = ("name", "symbol", "layer", "target", "path", "end")
+
+
+def probe_table(obj):
+    """The probe table of a generated object, decoded independently of the
+    runtime's reader: (header dict, list of entry dicts with strings)."""
+    off, size = elf_section(obj, ".dc_probes")
+    data = open(obj, "rb").read()[off:off + size]
+    magic, abi, desc_size, count, strings = PROBE_HDR.unpack_from(data)
+    hdr = dict(magic=magic, abi=abi, desc_size=desc_size, count=count, strings=strings)
+    pool = data[PROBE_HDR.size + count * desc_size:][:strings]
+
+    def at(o):
+        return pool[o:pool.index(b"\0", o)].decode()
+    entries = []
+    for i in range(count):
+        v = PROBE_DESC.unpack_from(data, PROBE_HDR.size + i * desc_size)
+        e = dict(id=v[0], mech=v[1], ret=v[2], nslots=v[3], size_slot=v[4], nr=v[5],
+                 roles=list(v[6:10]), args=list(v[10:14]))
+        e.update((k, at(o)) for k, o in zip(PROBE_STRS, v[14:20]))
+        e["fields"] = [at(o) for o in v[20:24]]
+        e["keys"] = [at(o) for o in v[24:26]]
+        entries.append(e)
+    return hdr, entries
 
 
 def gzip_members(data):

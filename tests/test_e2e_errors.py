@@ -3,9 +3,11 @@
 """datacrumbs-runtime on bad input: a clear message, a non-zero exit, and
 no trace file left half-written."""
 import os
+import struct
 import tempfile
 
-from dctest import RUNTIME, Trace, check, done, generate, need_bpf, run
+from dctest import (PROBE_HDR, RUNTIME, Trace, check, done, elf_section, generate, need_bpf,
+                    run)
 
 r = run([RUNTIME])
 check(r.returncode == 2 and "Usage:" in r.stderr, "no object: usage, exit 2")
@@ -30,6 +32,22 @@ with tempfile.TemporaryDirectory() as tmp:
           "ELF without probe table: %s" % r.stderr)
     check(not os.path.exists(out), "no trace left by a failed start")
     obj = generate(tmp, ["probes.d/sys.yaml"])
+    # A damaged or foreign probe table is refused before anything loads.
+    off, size = elf_section(obj, ".dc_probes")
+    data = open(obj, "rb").read()
+    hdr = PROBE_HDR.unpack_from(data, off)
+    name_at = off + PROBE_HDR.size + 20  # first entry's name offset
+    for what, at, patch, expect in (
+            ("ABI version", off + 4, struct.pack("<H", hdr[1] + 1), "another DataCrumbs ABI"),
+            ("string offset past the pool", name_at, struct.pack("<I", hdr[4]), "damaged"),
+            ("pool without its last NUL", off + size - 1, b"x", "damaged")):
+        bad = os.path.join(tmp, "bad.o")
+        with open(bad, "wb") as f:
+            f.write(data[:at] + patch + data[at + len(patch):])
+        r = run([RUNTIME, "-o", out, bad, "--", "true"])
+        check(r.returncode == 1 and expect in r.stderr and bad in r.stderr,
+              "%s: exit %d %s" % (what, r.returncode, r.stderr))
+        check(not os.path.exists(out), "%s: no trace left" % what)
     r = run([RUNTIME, "-o", out, obj, "--", "/nonexistent/cmd"])
     check(r.returncode == 127 and "cannot run /nonexistent/cmd" in r.stderr,
           "missing command: exit %d %s" % (r.returncode, r.stderr))

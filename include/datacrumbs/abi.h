@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     2 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     3 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -190,28 +190,27 @@ struct dc_config {
 };
 
 /* One entry of the probe table, fixed size so the section needs no
- * relocations. Strings are NUL-terminated. */
+ * relocations. Strings are offsets into the pool that follows the entries;
+ * each is NUL-terminated, and offset 0 is the empty string. */
 struct dc_probe_desc {
 	__u32 id;
-	__u8 mech;   /* enum dc_mech */
-	__u8 ret;    /* enum dc_ret */
-	__u8 nslots; /* captured slots used */
-	__u8 pad;
+	__u8 mech;		    /* enum dc_mech */
+	__u8 ret;		    /* enum dc_ret */
+	__u8 nslots;		    /* captured slots used */
+	__s8 size_slot;		    /* slot holding the bytes moved, or -1 */
 	__s32 nr;		    /* syscall number (DC_MECH_SYSCALL) */
 	__u8 slot_role[DC_CAPTURE]; /* enum dc_role of each slot */
 	__u8 slot_arg[DC_CAPTURE];  /* argument position of each slot */
-	char name[DC_NAME_MAX];	    /* as the user knows it */
-	char symbol[DC_NAME_MAX]; /* what is attached: syscall or ELF symbol */
-	char layer[DC_LAYER_MAX]; /* becomes "cat" */
-	char target[DC_TARGET_MAX]; /* library as the spec named it */
-	char path[DC_TARGET_MAX];   /* library as the generator resolved it */
+	__u32 name;		    /* as the user knows it */
+	__u32 symbol; /* what is attached: syscall or ELF symbol */
+	__u32 layer;  /* becomes "cat" */
+	__u32 target; /* library as the spec named it */
+	__u32 path;   /* library as the generator resolved it */
 	/* DC_MECH_TRACEPOINT: target is "group/event"; end, if set, the event
 	 * that completes it, matched on the key fields. */
-	char end[DC_NAME_MAX];
-	char field[DC_CAPTURE][DC_FIELD_MAX]; /* captured field of each slot */
-	char key[DC_TP_KEYS][DC_FIELD_MAX];
-	__s8 size_slot; /* slot holding the bytes moved, or -1 */
-	__u8 pad2[7];
+	__u32 end;
+	__u32 field[DC_CAPTURE]; /* captured field of each slot */
+	__u32 key[DC_TP_KEYS];
 };
 
 /* Where a tracepoint's fields are in its record, filled by the runtime
@@ -242,8 +241,8 @@ struct dc_probe_table {
 	__u16 abi_version;
 	__u16 desc_size;
 	__u32 count;
-	__u32 pad;
-	/* followed by count struct dc_probe_desc */
+	__u32 strings; /* bytes of the string pool */
+	/* followed by count struct dc_probe_desc, then the string pool */
 };
 
 #endif /* DATACRUMBS_ABI_H */

@@ -6,7 +6,7 @@
 #include "check.h"
 #include "nesting.h"
 
-static struct dc_probe_desc descs[5] = {
+static struct dc_probe_info descs[5] = {
 	{ .id = 0, .name = "H5Dwrite", .layer = "HDF5" },
 	{ .id = 1, .name = "MPI_File_write_at", .layer = "MPIIO" },
 	{ .id = 2, .name = "pwrite64", .layer = "POSIX" },

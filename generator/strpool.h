@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_STRPOOL_H
+#define DC_STRPOOL_H
+
+#include <stdint.h>
+
+#include "buf.h"
+
+/* The probe table's strings, each stored once: thousands of probes share
+ * a handful of layers and libraries. Offset 0 is the empty string. */
+struct dc_strpool {
+	struct dc_buf s; /* the strings, each with its NUL */
+	uint32_t *slots; /* open addressing: offset + 1, or 0 if free */
+	size_t nslots;	 /* a power of two */
+	size_t n;	 /* strings stored */
+};
+
+/* Store @str (if not there yet) and set *@off to its offset: 0 or
+ * -ENOMEM, or -E2BIG past 4 GiB. */
+int dc_strpool_add(struct dc_strpool *p, const char *str, uint32_t *off);
+void dc_strpool_free(struct dc_strpool *p);
+
+#endif
