@@ -6,12 +6,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bisect.h"
 #include "buf.h"
-#include "elfsym.h"
 #include "libpath.h"
 #include "log.h"
 #include "roles.h"
@@ -28,7 +26,7 @@ int dc_add_link(struct dc_rt *rt, struct bpf_link *l)
 	return 0;
 }
 
-static struct bpf_program *prog(struct dc_rt *rt, const char *name)
+struct bpf_program *dc_find_prog(struct dc_rt *rt, const char *name)
 {
 	struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, name);
 
@@ -39,7 +37,7 @@ static struct bpf_program *prog(struct dc_rt *rt, const char *name)
 
 static int attach_prog(struct dc_rt *rt, const char *name)
 {
-	struct bpf_program *p = prog(rt, name);
+	struct bpf_program *p = dc_find_prog(rt, name);
 	struct bpf_link *l;
 	int err;
 
@@ -77,215 +75,13 @@ static int attach_syscalls(struct dc_rt *rt)
 	return 0;
 }
 
-struct batch {
-	struct dc_probe **probes;
-	unsigned long *offsets;
-	__u64 *cookies;
-	size_t n;
-};
-
-static struct bpf_link *attach_multi(struct bpf_program *p, const char *path,
-				     struct batch *b, size_t from, size_t n,
-				     bool ret)
-{
-	LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = b->offsets + from,
-		    .cookies = b->cookies + from, .cnt = n, .retprobe = ret);
-
-	return bpf_program__attach_uprobe_multi(p, -1, path, NULL, &opts);
-}
-
-struct multi_ctx {
-	struct dc_rt *rt;
-	struct bpf_program *entry, *exit;
-	const char *path;
-	struct batch *b;
-};
-
-/* libbpf 1.4 makes uprobe_multi links only; a session link is the same
- * request with another attach type. Returns the link's fd or -errno. */
-static int session_link(struct bpf_program *p, const char *path,
-			struct batch *b, size_t from, size_t n)
-{
-	union bpf_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.prog_fd = bpf_program__fd(p);
-	attr.link_create.attach_type = DC_TRACE_UPROBE_SESSION;
-	attr.link_create.uprobe_multi.path = (uintptr_t)path;
-	attr.link_create.uprobe_multi.offsets = (uintptr_t)(b->offsets + from);
-	attr.link_create.uprobe_multi.cookies = (uintptr_t)(b->cookies + from);
-	attr.link_create.uprobe_multi.cnt = n;
-	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
-	return fd < 0 ? -errno : fd;
-}
-
-static int add_link_fd(struct dc_rt *rt, int fd)
-{
-	if (dc_grow((void **)&rt->link_fds, rt->nlink_fds,
-		    sizeof(*rt->link_fds), 64)) {
-		close(fd);
-		return -ENOMEM;
-	}
-	rt->link_fds[rt->nlink_fds++] = fd;
-	return 0;
-}
-
-/* Return probes first: a call caught entering is then caught returning. */
-static int multi_attach(void *arg, size_t from, size_t n)
-{
-	struct multi_ctx *m = arg;
-	struct bpf_link *lx, *le;
-	int err;
-
-	if (m->rt->session) {
-		int fd = session_link(m->entry, m->path, m->b, from, n);
-
-		if (fd < 0)
-			return fd;
-		for (size_t i = from; i < from + n; i++)
-			m->b->probes[i]->attached = true;
-		return add_link_fd(m->rt, fd);
-	}
-
-	lx = attach_multi(m->exit, m->path, m->b, from, n, true);
-	if (!lx)
-		return -errno;
-	le = attach_multi(m->entry, m->path, m->b, from, n, false);
-	if (!le) {
-		err = -errno;
-		bpf_link__destroy(lx);
-		return err;
-	}
-	for (size_t i = from; i < from + n; i++)
-		m->b->probes[i]->attached = true;
-	return dc_add_link(m->rt, lx) ?: dc_add_link(m->rt, le);
-}
-
-static void multi_refused(void *arg, size_t i, int err)
-{
-	struct multi_ctx *m = arg;
-	const struct dc_probe_info *d = m->b->probes[i]->d;
-
-	dc_warn(
-	    "%s %s: the kernel refused a uprobe on %s+0x%lx: %s; not traced",
-	    d->layer, d->name, m->path, m->b->offsets[i], strerror(-err));
-}
-
-static const struct dc_bisect_ops multi_ops = { multi_attach, multi_refused };
-
-static int resolve_target(const struct dc_probe_info *d, char *path,
-			  size_t size)
+int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size)
 {
 	if (d->path[0] && !faccessat(AT_FDCWD, d->path, R_OK, AT_EACCESS)) {
 		snprintf(path, size, "%s", d->path);
 		return 0;
 	}
 	return dc_resolve_library(d->target, path, size);
-}
-
-/* One binary's probes: a view into the shared batch arrays. */
-struct group {
-	char path[DC_TARGET_MAX];
-	struct batch b;
-};
-
-/* Collect one binary's probes, from probe i on, at offsets computed from
- * the binary on this machine; cookies are probe ids. */
-static void group_target(struct dc_rt *rt, size_t i, bool *done,
-			 struct group *g)
-{
-	const struct dc_probe_info *d = rt->probes[i].d;
-	struct dc_elf_syms syms;
-	int err;
-
-	for (size_t j = i; j < rt->nprobes; j++)
-		if (!strcmp(rt->probes[j].d->target, d->target))
-			done[j] = true;
-	if (resolve_target(d, g->path, sizeof(g->path))) {
-		dc_warn("%s: target %s not found; its probes are not traced",
-			d->layer, d->target);
-		return;
-	}
-	err = dc_elf_syms_load(g->path, &syms);
-	if (err) {
-		dc_warn("%s: cannot read symbols: %s; its probes are not "
-			"traced",
-			g->path, strerror(-err));
-		return;
-	}
-	for (size_t j = i; j < rt->nprobes; j++) {
-		struct dc_probe *pj = &rt->probes[j];
-		const struct dc_elf_sym *s;
-
-		if (pj->d->mech != DC_MECH_UPROBE || pj->disabled ||
-		    strcmp(pj->d->target, d->target))
-			continue;
-		s = dc_elf_syms_find(&syms, pj->d->symbol);
-		if (!s) {
-			dc_warn("%s %s: %s has no function %s; not traced",
-				pj->d->layer, pj->d->name, g->path,
-				pj->d->symbol);
-			continue;
-		}
-		g->b.probes[g->b.n] = pj;
-		g->b.offsets[g->b.n] = s->offset;
-		g->b.cookies[g->b.n++] = pj->d->id;
-	}
-	dc_elf_syms_free(&syms);
-}
-
-/* One uprobe.multi batch per binary. Every batch is prepared before the
- * first is attached: once libc is probed, each libc call the runtime
- * makes traps too, which made preparing the later batches slow. */
-static int attach_uprobes(struct dc_rt *rt)
-{
-	struct bpf_program *entry =
-	    prog(rt, rt->session ? "dc_uprobe_session" : "dc_uprobe_entry");
-	struct bpf_program *exit = prog(rt, "dc_uprobe_exit");
-	bool *done = calloc(rt->nprobes, sizeof(*done));
-	struct group *groups = NULL;
-	struct batch all = {};
-	size_t ngroups = 0, used = 0;
-	int err = 0;
-
-	all.probes = calloc(rt->nprobes, sizeof(*all.probes));
-	all.offsets = calloc(rt->nprobes, sizeof(*all.offsets));
-	all.cookies = calloc(rt->nprobes, sizeof(*all.cookies));
-	groups = calloc(rt->nprobes, sizeof(*groups));
-	if (!done || !all.probes || !all.offsets || !all.cookies || !groups) {
-		err = -ENOMEM;
-		goto cleanup;
-	}
-	if (!entry || !exit) {
-		err = -ENOENT;
-		goto cleanup;
-	}
-	for (size_t i = 0; i < rt->nprobes; i++) {
-		struct group *g = &groups[ngroups];
-
-		if (done[i] || rt->probes[i].d->mech != DC_MECH_UPROBE ||
-		    rt->probes[i].disabled)
-			continue;
-		g->b = (struct batch){ all.probes + used, all.offsets + used,
-				       all.cookies + used, 0 };
-		group_target(rt, i, done, g);
-		used += g->b.n;
-		ngroups += g->b.n > 0;
-	}
-	for (size_t k = 0; k < ngroups && !err; k++) {
-		struct multi_ctx m = { rt, entry, exit, groups[k].path,
-				       &groups[k].b };
-
-		err = dc_attach_bisect(&multi_ops, &m, 0, groups[k].b.n);
-	}
-cleanup:
-	free(done);
-	free(groups);
-	free(all.probes);
-	free(all.offsets);
-	free(all.cookies);
-	return err;
 }
 
 struct kmulti_ctx {
@@ -352,8 +148,8 @@ static int attach_kfuncs(struct dc_rt *rt)
 		     !rt->probes[i].disabled;
 	if (!n)
 		return 0;
-	k.entry = prog(rt, "dc_kprobe_entry");
-	k.exit = prog(rt, "dc_kprobe_exit");
+	k.entry = dc_find_prog(rt, "dc_kprobe_entry");
+	k.exit = dc_find_prog(rt, "dc_kprobe_exit");
 	k.probes = calloc(n, sizeof(*k.probes));
 	k.syms = calloc(n, sizeof(*k.syms));
 	k.cookies = calloc(n, sizeof(*k.cookies));
@@ -392,9 +188,9 @@ static int attach_usdts(struct dc_rt *rt)
 
 		if (d->mech != DC_MECH_USDT || rt->probes[i].disabled)
 			continue;
-		if (!p && !(p = prog(rt, "dc_usdt")))
+		if (!p && !(p = dc_find_prog(rt, "dc_usdt")))
 			return -ENOENT;
-		if (!colon || resolve_target(d, path, sizeof(path))) {
+		if (!colon || dc_probe_binary(d, path, sizeof(path))) {
 			dc_warn("%s %s: target %s not found; not traced",
 				d->layer, d->name, d->target);
 			continue;
@@ -473,7 +269,7 @@ static int attach_tracepoints(struct dc_rt *rt)
 {
 	struct bpf_map *cfgmap =
 	    bpf_object__find_map_by_name(rt->obj, "dc_tpcfg");
-	struct bpf_program *p = prog(rt, "dc_tracepoint");
+	struct bpf_program *p = dc_find_prog(rt, "dc_tracepoint");
 	int err;
 
 	for (size_t i = 0; i < rt->nprobes; i++) {
@@ -533,13 +329,10 @@ int dc_attach_all(struct dc_rt *rt)
 	size_t attached = 0;
 	int err;
 
-	for (size_t i = 0; i < rt->nprobes; i++)
-		rt->probes[i].disabled =
-		    !dc_layer_enabled(rt, rt->probes[i].d->layer);
 	/* Process tracking first, so no fork of a traced process is missed. */
 	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
 	      attach_prog(rt, "dc_exit_task") ?: attach_syscalls(rt) ?:
-	      attach_uprobes(rt) ?: attach_tracepoints(rt) ?:
+	      dc_uprobes_attach(rt) ?: attach_tracepoints(rt) ?:
 	      attach_kfuncs(rt) ?: attach_usdts(rt);
 	if (err)
 		return err;

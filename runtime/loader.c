@@ -89,6 +89,7 @@ static int init_probes(struct dc_rt *rt)
 				pr->handle_out = role == DC_ROLE_HANDLE_OUT;
 			}
 		}
+		pr->disabled = !dc_layer_enabled(rt, pr->d->layer);
 		pr->fd_effect = fd_effect(pr);
 		pr->dupfd_cmd_slot = flags_slot(pr);
 		/* H5Fclose, H5Dclose, MPI_File_close: the handle ends. */
@@ -319,7 +320,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	struct bpf_map *rb, *m;
 	int err;
 
-	err = dc_probes_read(rt, path);
+	err = dc_probes_read(rt, path) ?: dc_uprobes_prepare(rt);
 	if (err)
 		return err;
 	rt->obj = bpf_object__open_file(path, NULL);
@@ -466,6 +467,7 @@ cleanup:
 
 void dc_unload(struct dc_rt *rt)
 {
+	dc_uprobes_free(rt);
 	dc_detach_all(rt);
 	ring_buffer__free(rt->rb);
 	rt->rb = NULL;

@@ -695,7 +695,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	struct sigaction sa = {};
 	struct dc_pfw_opts wo;
 	char path[PATH_MAX] = "", sink_dir[PATH_MAX];
-	uint64_t deadline = 0;
+	uint64_t deadline = 0, t_load, t_attach, t_ready;
 	int err, fd = -1, lfd = -1, status, ret = 1;
 	bool writer = false, started = false, write_failed = false;
 	pid_t child = 0;
@@ -704,6 +704,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	rt.min_dur_ns = o->min_dur_ns;
 	rt.max_procs = o->max_procs;
 	rt.server = o->server;
+	t_load = now_ns();
 	if (dc_sysenv_check() ||
 	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||
 	    output_path(o->output,
@@ -712,6 +713,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 				    : "trace",
 			path, sizeof(path)))
 		goto cleanup;
+	t_attach = now_ns();
 	fd = open_trace(path, o);
 	if (fd < 0)
 		goto cleanup;
@@ -773,6 +775,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	}
 	if (dc_attach_all(&rt))
 		goto cleanup;
+	t_ready = now_ns();
 	if (o->server) {
 		const char *lib = o->client_lib ? o->client_lib
 				  : !access(DC_BUILD_CLIENT_LIB, R_OK)
@@ -800,11 +803,13 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	/* Only once the command runs: whoever waits for this line may stop
 	 * the runtime (test_e2e_modes does), and the command must go on. */
 	if (!o->quiet)
-		dc_info("tracing %s with %s",
+		dc_info("tracing %s with %s (%zu probes; loaded in %.0f ms, "
+			"attached in %.0f ms)",
 			cmd	 ? cmd[0]
 			: o->all ? "all processes"
 				 : "the given pids",
-			obj);
+			obj, rt.nprobes, (t_attach - t_load) / 1e6,
+			(t_ready - t_attach) / 1e6);
 	if (o->profile &&
 	    dc_profile_init(&rt, (uint64_t)(o->interval * 1e9), now_ns()))
 		goto cleanup;

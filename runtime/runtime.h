@@ -30,6 +30,7 @@ struct dc_rt {
 	int *link_fds; /* links libbpf cannot make: uprobe.session */
 	size_t nlink_fds;
 	bool session; /* uprobes as one uprobe.session link per batch */
+	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
 	struct ring_buffer *rb;
 	struct dc_procs ps;
 	struct dc_pfw w;
@@ -61,9 +62,20 @@ void dc_ringbuf_flush_threads(struct dc_rt *rt);
 
 /* attach.c */
 int dc_attach_all(struct dc_rt *rt);
+/* The program @name of the object, or NULL (said on stderr). */
+struct bpf_program *dc_find_prog(struct dc_rt *rt, const char *name);
+/* Where a probe's binary is on this machine: 0 or -errno. */
+int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
 /* Keep @l to destroy at detach; on failure it is destroyed. */
 int dc_add_link(struct dc_rt *rt, struct bpf_link *l);
 void dc_detach_all(struct dc_rt *rt);
+
+/* uprobes.c */
+/* Start finding every uprobe's offset, in a thread: 0 or -ENOMEM. */
+int dc_uprobes_prepare(struct dc_rt *rt);
+/* Wait for that, then attach: 0 or -errno. */
+int dc_uprobes_attach(struct dc_rt *rt);
+void dc_uprobes_free(struct dc_rt *rt);
 
 /* loader.c */
 /* The object's probe table, without loading anything (bench/replay). */
