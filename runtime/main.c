@@ -398,16 +398,20 @@ static int output_path(const char *opt, const char *name, char *out,
 	return 0;
 }
 
-static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
-		       const struct opts *o)
+static void start_date(char *date, size_t size)
 {
-	char date[64];
 	time_t t = time(NULL);
+
+	strftime(date, size, "%Y-%m-%dT%H:%M:%S%z", localtime(&t));
+}
+
+static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
+		       const struct opts *o, const char *date)
+{
 	size_t attached = 0;
 
 	for (size_t i = 0; i < rt->nprobes; i++)
 		attached += rt->probes[i].attached;
-	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime(&t));
 	dc_buf_adds(b, "\"cmd\":");
 	if (cmd) {
 		struct dc_buf c = {};
@@ -694,7 +698,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	struct dc_buf args = {};
 	struct sigaction sa = {};
 	struct dc_pfw_opts wo;
-	char path[PATH_MAX] = "", sink_dir[PATH_MAX];
+	char path[PATH_MAX] = "", sink_dir[PATH_MAX], date[64];
 	uint64_t deadline = 0, t_load, t_attach, t_ready;
 	int err, fd = -1, lfd = -1, status, ret = 1;
 	bool writer = false, started = false, write_failed = false;
@@ -749,6 +753,25 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	for (int i = 0; i < o->npids; i++) {
+		if (kill(o->pids[i], 0) && errno == ESRCH) {
+			dc_err("--pid %d: no such process", o->pids[i]);
+			goto cleanup;
+		}
+		if ((err = trace_pid(&rt, o->pids[i]))) {
+			dc_err("cannot register pid %d: %s", o->pids[i],
+			       strerror(-err));
+			goto cleanup;
+		}
+	}
+	/* Every libc call the runtime makes traps once libc is probed:
+	 * the date is read before attaching. */
+	start_date(date, sizeof(date));
+	if (dc_attach_all(&rt))
+		goto cleanup;
+	t_ready = now_ns();
+	/* Launched after attaching, so no breakpoint is installed in the
+	 * copy of the runtime that is about to exec. */
 	if (cmd) {
 		child = dc_launch_stopped(cmd, &o->user);
 		if (child < 0) {
@@ -762,20 +785,6 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			goto cleanup;
 		}
 	}
-	for (int i = 0; i < o->npids; i++) {
-		if (kill(o->pids[i], 0) && errno == ESRCH) {
-			dc_err("--pid %d: no such process", o->pids[i]);
-			goto cleanup;
-		}
-		if ((err = trace_pid(&rt, o->pids[i]))) {
-			dc_err("cannot register pid %d: %s", o->pids[i],
-			       strerror(-err));
-			goto cleanup;
-		}
-	}
-	if (dc_attach_all(&rt))
-		goto cleanup;
-	t_ready = now_ns();
 	if (o->server) {
 		const char *lib = o->client_lib ? o->client_lib
 				  : !access(DC_BUILD_CLIENT_LIB, R_OK)
@@ -791,7 +800,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			goto cleanup;
 		}
 	}
-	start_args(&args, &rt, cmd, o);
+	start_args(&args, &rt, cmd, o, date);
 	dc_buf_add(&args, "", 1);
 	dc_pfw_marker(&rt.w, "start", now_ns(), args.p);
 	if (o->duration > 0)
