@@ -213,11 +213,16 @@ static void disable_syscalls(struct dc_rt *rt, __u32 *sysnr, size_t n)
 			sysnr[i] = 0;
 }
 
+/* A map the object's probes never use still costs its allocation at
+ * load: left with the fewest entries the kernel accepts. */
 static int shrink_map(struct bpf_object *obj, const char *name)
 {
 	struct bpf_map *m = bpf_object__find_map_by_name(obj, name);
+	int n = 1;
 
-	return m ? bpf_map__set_max_entries(m, 1) : 0;
+	if (m && bpf_map__type(m) == BPF_MAP_TYPE_LRU_HASH)
+		n = libbpf_num_possible_cpus(); /* an LRU list per CPU */
+	return m && n > 0 ? bpf_map__set_max_entries(m, n) : 0;
 }
 
 int dc_probes_read(struct dc_rt *rt, const char *path)
@@ -278,14 +283,21 @@ static void autoload(struct dc_rt *rt, const char *name, bool on)
  * verifier's time at start-up. Uprobes use one session program where the
  * kernel has them, else the entry and return pair.
  */
+static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
+{
+	for (size_t i = 0; i < rt->nprobes; i++)
+		if (rt->probes[i].d->mech == mech)
+			return true;
+	return false;
+}
+
 static void choose_programs(struct dc_rt *rt)
 {
 	bool has[DC_MECH_USDT + 1] = {};
 	struct bpf_program *s;
 
-	for (size_t i = 0; i < rt->nprobes; i++)
-		if (rt->probes[i].d->mech <= DC_MECH_USDT)
-			has[rt->probes[i].d->mech] = true;
+	for (int m = DC_MECH_SYSCALL; m <= DC_MECH_USDT; m++)
+		has[m] = has_mech(rt, m);
 	s = bpf_object__find_program_by_name(rt->obj, "dc_uprobe_session");
 	rt->session = s && has[DC_MECH_UPROBE] && uprobe_session_supported();
 	if (rt->session)
@@ -348,10 +360,17 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 		return -ENOENT;
 	}
 	/* Per-CPU aggregates are preallocated: 120 ms of start-up that
-	 * trace mode never uses. */
+	 * trace mode never uses; fd generations are profile mode's too. */
 	if (!profile) {
-		err = shrink_map(rt->obj, "dc_agg0");
-		err = err ?: shrink_map(rt->obj, "dc_agg1");
+		err = shrink_map(rt->obj, "dc_agg0") ?:
+		      shrink_map(rt->obj, "dc_agg1") ?:
+		      shrink_map(rt->obj, "dc_fdgen");
+		if (err)
+			return err;
+	}
+	if (!has_mech(rt, DC_MECH_TRACEPOINT)) {
+		err = shrink_map(rt->obj, "dc_tpcfg")
+			  ?: shrink_map(rt->obj, "dc_tp_pending");
 		if (err)
 			return err;
 	}

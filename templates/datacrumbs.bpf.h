@@ -25,9 +25,12 @@ struct {
 } dc_events SEC(".maps");
 
 /* Processes being traced (tgid) and the job each belongs to (the server
- * writes one trace per job); children join their parent's job at fork. */
+ * writes one trace per job); children join their parent's job at fork.
+ * Not preallocated: it changes only at fork and exit, and 64K entries
+ * took 1.5 ms of every start. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
 	__type(value, __u32);

@@ -77,4 +77,12 @@ with tempfile.TemporaryDirectory() as tmp:
     check(len(sleeps) == 3, "3 sleep processes traced: %d" % len(sleeps))
     r = run([cmd[0], "--strict", "-q"] + cmd[1:])
     check(r.returncode == 3, "--strict counts untraced processes: %d" % r.returncode)
+    # A process that exits gives its slot back: five children one after
+    # another fit beside the shell in two slots.
+    r = run([RUNTIME, "--max-procs", "2", "-o", trace, obj, "--", "sh", "-c",
+             "for i in 1 2 3 4 5; do sleep 0.05; done"])
+    t = Trace(trace)
+    sleeps = {e["pid"] for e in t.events if t.process_names.get(e["pid"]) == "sleep"}
+    check(r.returncode == 0 and t.end["args"]["untraced_procs"] == 0 and len(sleeps) == 5,
+          "exited children free their slots: %d traced, %s" % (len(sleeps), t.end["args"]))
 done()
