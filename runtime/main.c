@@ -514,7 +514,7 @@ static uint64_t cpu_ns(void)
 
 static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 {
-	uint64_t cpu = cpu_ns() - rt->cpu0_ns;
+	uint64_t cpu = cpu_ns() - rt->cpu0_ns - rt->detach_cpu_ns;
 	struct stat st;
 	bool *seen;
 
@@ -522,9 +522,11 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 		(unsigned long long)rt->w.calls, (unsigned long long)lost,
 		stat(path, &st) ? -1LL : (long long)st.st_size);
 	/* What tracing cost this machine in user space, per event. */
-	dc_info("runtime CPU while tracing: %.3f s, %llu ns per event",
+	dc_info("runtime CPU while tracing: %.3f s, %llu ns per event; "
+		"detaching took %.2f s",
 		cpu / 1e9,
-		(unsigned long long)(rt->w.calls ? cpu / rt->w.calls : 0));
+		(unsigned long long)(rt->w.calls ? cpu / rt->w.calls : 0),
+		rt->detach_ns / 1e9);
 	/* Per layer, in the order layers first appear; O(probes x layers),
 	 * as there can be thousands of probes. */
 	seen = calloc(rt->nprobes, sizeof(*seen));
@@ -662,12 +664,15 @@ static int wait_any(struct dc_rt *rt, int lfd)
 static int finish(struct dc_rt *rt, const struct opts *o, const char *path,
 		  int ret)
 {
+	uint64_t lost, t0 = now_ns(), cpu0 = cpu_ns();
 	struct dc_buf args = {};
-	uint64_t lost;
 	int err;
 
-	/* No new events past this point; then take everything in flight. */
+	/* No new events past this point; then take everything in flight.
+	 * Detaching is the kernel's work, not a cost per event. */
 	dc_detach_all(rt);
+	rt->detach_ns = now_ns() - t0;
+	rt->detach_cpu_ns = cpu_ns() - cpu0;
 	dc_ringbuf_drain(rt);
 	if (rt->profile && dc_profile_tick(rt, now_ns(), true))
 		dc_err("reading the profile maps failed; counters are missing");

@@ -46,6 +46,8 @@ struct dc_rt {
 	uint64_t min_dur_ns; /* --min-duration */
 	uint32_t max_procs;  /* --max-procs: processes traced at once */
 	uint64_t cpu0_ns;    /* the runtime's own CPU time when tracing began */
+	uint64_t detach_ns;  /* wall time detaching took */
+	uint64_t detach_cpu_ns;
 	bool verbose;
 	FILE *save; /* --save-records, for bench/replay */
 };
