@@ -286,7 +286,7 @@ static int attach_tracepoints(struct dc_rt *rt)
 		for (int side = d->end[0] ? 1 : 0; side >= 0 && ok; side--) {
 			LIBBPF_OPTS(bpf_tracepoint_opts, opts,
 				    .bpf_cookie = d->id * 2 + side);
-			const char *event = side ? d->end : d->target;
+			const char *event = side ? d->end : d->target, *slash;
 			char group[DC_NAME_MAX];
 			struct dc_tp_cfg cfg;
 			__u32 key = d->id * 2 + side;
@@ -297,10 +297,12 @@ static int attach_tracepoints(struct dc_rt *rt)
 				ok = false;
 				break;
 			}
+			/* The spec's checks made it "group/event". */
+			slash = strchr(event, '/');
 			snprintf(group, sizeof(group), "%.*s",
-				 (int)strcspn(event, "/"), event);
+				 slash ? (int)(slash - event) : 0, event);
 			links[side] = bpf_program__attach_tracepoint_opts(
-			    p, group, strchr(event, '/') + 1, &opts);
+			    p, group, slash ? slash + 1 : event, &opts);
 			if (!links[side]) {
 				dc_warn(
 				    "%s %s: cannot attach %s: %s; not traced",

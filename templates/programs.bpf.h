@@ -423,8 +423,8 @@ int dc_exit_task(unsigned long long *ctx)
 	 * Read, not walked: the verifier's check of a walked pointer
 	 * searches all of vmlinux's BTF, 2.5 ms of every start. */
 	bpf_probe_read_kernel(&sig, sizeof(sig), &task->signal);
-	if (sig && !bpf_probe_read_kernel(&live, sizeof(live),
-					  &sig->live.counter) &&
+	if (sig &&
+	    !bpf_probe_read_kernel(&live, sizeof(live), &sig->live.counter) &&
 	    live == 0)
 		bpf_map_delete_elem(&dc_pids, &tgid);
 	return 0;
