@@ -5,14 +5,13 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "map.h"
 
 /* The probe table's strings, each stored once: thousands of probes share
  * a handful of layers and libraries. Offset 0 is the empty string. */
 struct dc_strpool {
-	struct dc_buf s; /* the strings, each with its NUL */
-	uint32_t *slots; /* open addressing: offset + 1, or 0 if free */
-	size_t nslots;	 /* a power of two */
-	size_t n;	 /* strings stored */
+	struct dc_buf s;     /* the strings, each with its NUL */
+	struct dc_map index; /* string hash -> offset + 1 */
 };
 
 /* Store @str (if not there yet) and set *@off to its offset: 0 or
