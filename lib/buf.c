@@ -35,6 +35,23 @@ int dc_grow(void **v, size_t n, size_t size, size_t step)
 	return 0;
 }
 
+int dc_grow_cap(void **v, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t c = *cap ? *cap * 2 : first;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	if (c > SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*v, c * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
 int dc_buf_addf(struct dc_buf *b, const char *fmt, ...)
 {
 	va_list ap;

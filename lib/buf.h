@@ -45,6 +45,11 @@ static inline int dc_buf_adds(struct dc_buf *b, const char *s)
  * time as the count passes each multiple of @step: 0 or -ENOMEM. */
 int dc_grow(void **v, size_t n, size_t size, size_t step);
 
+/* Room for element @n of the array at *@v of *@cap elements, doubling
+ * *@cap (from @first) when full, for arrays that may reach millions:
+ * 0 or -ENOMEM, with *@v and *@cap kept on failure. */
+int dc_grow_cap(void **v, size_t *cap, size_t n, size_t size, size_t first);
+
 int dc_buf_addf(struct dc_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int dc_buf_add_u64(struct dc_buf *b, uint64_t v);

@@ -81,15 +81,9 @@ static int task_lines(struct task *t)
 	while (p < end && (nl = memchr(p, '\n', end - p))) {
 		struct dc_line *l;
 
-		if (t->nlines == t->lines_cap) {
-			size_t cap = t->lines_cap ? t->lines_cap * 2 : 1024;
-			void *n = realloc(t->lines, cap * sizeof(*t->lines));
-
-			if (!n)
-				return -ENOMEM;
-			t->lines = n;
-			t->lines_cap = cap;
-		}
+		if (dc_grow_cap((void **)&t->lines, &t->lines_cap, t->nlines,
+				sizeof(*t->lines), 1024))
+			return -ENOMEM;
 		l = &t->lines[t->nlines++];
 		l->text = p;
 		l->len = nl - p;

@@ -29,7 +29,8 @@ struct open_call {
 	uint64_t fhash;
 	bool sized, scope;
 	struct part *parts;
-	int nparts, cap;
+	int nparts;
+	size_t cap;
 };
 
 struct thread {
@@ -65,15 +66,9 @@ static int add_part(struct open_call *c, int node, double w)
 			return 0;
 		}
 	}
-	if (c->nparts == c->cap) {
-		int cap = c->cap ? c->cap * 2 : 8;
-		void *p = realloc(c->parts, cap * sizeof(*c->parts));
-
-		if (!p)
-			return -ENOMEM;
-		c->parts = p;
-		c->cap = cap;
-	}
+	if (dc_grow_cap((void **)&c->parts, &c->cap, c->nparts,
+			sizeof(*c->parts), 8))
+		return -ENOMEM;
 	c->parts[c->nparts++] = (struct part){ node, w };
 	return 0;
 }

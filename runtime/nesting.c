@@ -59,20 +59,11 @@ int dc_nest_add(struct dc_pfw *w, struct dc_thread *t, const struct dc_call *c)
 			write_held(w, t, &root);
 		return 0;
 	}
-	if (t->npending == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		struct dc_call *v;
-
-		if (t->npending >= DC_NEST_MAX) {
-			write_held(w, t, NULL);
-		} else {
-			v = realloc(t->pending, cap * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			t->pending = v;
-			t->cap = cap;
-		}
-	}
+	if (t->npending == t->cap && t->npending >= DC_NEST_MAX)
+		write_held(w, t, NULL);
+	else if (dc_grow_cap((void **)&t->pending, &t->cap, t->npending,
+			     sizeof(*t->pending), 16))
+		return -ENOMEM;
 	t->pending[t->npending++] = *c;
 	return 0;
 }

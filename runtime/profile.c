@@ -192,16 +192,9 @@ static int drain(struct dc_rt *rt, int map)
 	void *prev = NULL;
 
 	while (!bpf_map_get_next_key(map, prev, &next)) {
-		if (n == cap) {
-			struct dc_agg_key *k;
-
-			cap = cap ? cap * 2 : 256;
-			k = realloc(keys, cap * sizeof(*k));
-			if (!k) {
-				free(keys);
-				return -ENOMEM;
-			}
-			keys = k;
+		if (dc_grow_cap((void **)&keys, &cap, n, sizeof(*keys), 256)) {
+			free(keys);
+			return -ENOMEM;
 		}
 		keys[n++] = next;
 		key = next;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,8 +34,32 @@ static void expect_i64(int64_t v)
 	dc_buf_free(&b);
 }
 
+/* Appending one element at a time: capacity doubles from the first
+ * size, what was stored stays, and an impossible size is refused. */
+static void grow_cap(void)
+{
+	size_t cap = 0, caps = 0, *v = NULL;
+
+	for (size_t n = 0; n < 1000; n++) {
+		size_t before = cap;
+
+		CHECK(!dc_grow_cap((void **)&v, &cap, n, sizeof(*v), 8));
+		CHECK(n < cap);
+		caps += cap != before;
+		v[n] = n;
+	}
+	CHECK(cap == 1024 && caps == 8); /* 8, 16, ..., 1024 */
+	for (size_t n = 0; n < 1000; n++)
+		CHECK(v[n] == n);
+	CHECK(dc_grow_cap((void **)&v, &cap, cap, SIZE_MAX / 1024, 8) ==
+	      -ENOMEM);
+	CHECK(cap == 1024 && v[999] == 999);
+	free(v);
+}
+
 int main(void)
 {
+	grow_cap();
 	uint64_t x = 88172645463325252ull;
 
 	/* Every digit count, either side of each power of ten. */
