@@ -278,11 +278,6 @@ static void autoload(struct dc_rt *rt, const char *name, bool on)
 		bpf_program__set_autoload(p, on);
 }
 
-/*
- * Load only the programs the object's probes need: each costs the
- * verifier's time at start-up. Uprobes use one session program where the
- * kernel has them, else the entry and return pair.
- */
 static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
 {
 	for (size_t i = 0; i < rt->nprobes; i++)
@@ -291,6 +286,11 @@ static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
 	return false;
 }
 
+/*
+ * Load only the programs the object's probes need: each costs the
+ * verifier's time at start-up. Uprobes use one session program where the
+ * kernel has them, else the entry and return pair.
+ */
 static void choose_programs(struct dc_rt *rt)
 {
 	bool has[DC_MECH_USDT + 1] = {};
