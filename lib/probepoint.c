@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "probepoint.h"
+
+/* How far the probe may move: a prologue's first few instructions. */
+#define MAX_SKIP_INSNS 8
+#define MAX_SKIP_BYTES 32
+/* Functions larger than this are not decoded whole to look for jumps
+ * into their first bytes; their probe stays on the first instruction. */
+#define MAX_SCAN_BYTES (256 << 10)
+
+static bool legacy_prefix(uint8_t b)
+{
+	switch (b) {
+	case 0xf0:
+	case 0xf2:
+	case 0xf3:
+	case 0x2e:
+	case 0x36:
+	case 0x3e:
+	case 0x26:
+	case 0x64:
+	case 0x65:
+	case 0x66:
+	case 0x67: return true;
+	default: return false;
+	}
+}
+
+/*
+ * The instructions arch/x86/kernel/uprobes.c emulates: the canonical
+ * nops and 0x90 with prefixes, relative jmp, call and jcc (refused with
+ * an operand-size prefix), and push of a register (push_setup_xol_ops:
+ * one byte, or two with REX.B 0x41). Anything else is single-stepped.
+ */
+bool dc_insn_emulated(const uint8_t *b, size_t n)
+{
+	static const uint8_t nops[9][8] = {
+		{ 0 },
+		{ 0x90 },
+		{ 0x66, 0x90 },
+		{ 0x0f, 0x1f, 0x00 },
+		{ 0x0f, 0x1f, 0x40, 0x00 },
+		{ 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
+		{ 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 },
+		{ 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
+	};
+	bool p66 = false;
+	size_t p = 0;
+	uint8_t op;
+
+	if (!n)
+		return false;
+	if (n < 9 && !memcmp(b, nops[n], n))
+		return true;
+	if (n == 1 && b[0] >= 0x50 && b[0] <= 0x57)
+		return true;
+	if (n == 2 && b[0] == 0x41 && b[1] >= 0x50 && b[1] <= 0x57)
+		return true;
+	while (p < n && legacy_prefix(b[p]))
+		p66 |= b[p++] == 0x66;
+	if (p >= n)
+		return false;
+	op = b[p];
+	if (op == 0x90)
+		return true;
+	if (p66)
+		return false;
+	if (op == 0xeb || op == 0xe9 || op == 0xe8 ||
+	    (op >= 0x70 && op <= 0x7f))
+		return true;
+	return op == 0x0f && p + 1 < n && b[p + 1] >= 0x80 && b[p + 1] <= 0x8f;
+}
+
+static bool in_group(const cs_insn *i, uint8_t g)
+{
+	for (int k = 0; k < i->detail->groups_count; k++)
+		if (i->detail->groups[k] == g)
+			return true;
+	return false;
+}
+
+/* Whether the probe may move past @i: it leaves the stack pointer, the
+ * argument registers in @args, memory and the control flow as they were. */
+static bool skippable(csh cs, const cs_insn *i, unsigned args)
+{
+	cs_regs rd, wr;
+	uint8_t nrd, nwr;
+	const cs_x86 *x = &i->detail->x86;
+
+	if (in_group(i, CS_GRP_JUMP) || in_group(i, CS_GRP_CALL) ||
+	    in_group(i, CS_GRP_RET) || in_group(i, CS_GRP_INT) ||
+	    in_group(i, CS_GRP_IRET) || in_group(i, CS_GRP_BRANCH_RELATIVE))
+		return false;
+	switch (i->id) {
+	case X86_INS_SYSCALL:
+	case X86_INS_SYSENTER:
+	case X86_INS_UD2:
+	case X86_INS_HLT:
+	case X86_INS_INVALID: return false;
+	default: break;
+	}
+	for (int k = 0; k < x->op_count; k++)
+		if (x->operands[k].type == X86_OP_MEM &&
+		    (x->operands[k].access & CS_AC_WRITE))
+			return false;
+	if (cs_regs_access(cs, i, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+		return false;
+	for (int k = 0; k < nwr; k++) {
+		x86_reg r = dc_x86_gpr(wr[k]);
+
+		if (r == X86_REG_RSP || wr[k] == X86_REG_RIP)
+			return false;
+		for (int a = 0; a < 6; a++)
+			if ((args & 1u << a) && r == dc_x86_call_args[a])
+				return false;
+	}
+	return true;
+}
+
+/* Whether a jump or call in the function lands in (off, off + skip]:
+ * code reaching the probe that way would be counted as a call. Also
+ * true when the function cannot be decoded whole. */
+static bool lands_inside(const struct dc_code *c, uint64_t off, uint64_t size,
+			 uint32_t skip)
+{
+	cs_insn *insn;
+	uint64_t end = off;
+	bool hit = false;
+	long n;
+
+	if (size > MAX_SCAN_BYTES)
+		return true;
+	n = dc_code_decode(c, off, size, 0, &insn);
+	if (n <= 0)
+		return true;
+	for (long k = 0; k < n && !hit; k++) {
+		const cs_x86 *x = &insn[k].detail->x86;
+
+		end = insn[k].address + insn[k].size;
+		if (!in_group(&insn[k], CS_GRP_BRANCH_RELATIVE) ||
+		    !x->op_count || x->operands[0].type != X86_OP_IMM)
+			continue;
+		hit = (uint64_t)x->operands[0].imm > off &&
+		      (uint64_t)x->operands[0].imm <= off + skip;
+	}
+	cs_free(insn, n);
+	/* Decoding stops at bytes it cannot decode: the rest is unknown. */
+	return hit || end < off + size;
+}
+
+void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
+		    unsigned args, struct dc_probe_point *pp)
+{
+	uint64_t window =
+	    size < MAX_SKIP_BYTES + 16 ? size : MAX_SKIP_BYTES + 16;
+	cs_insn *insn;
+	uint32_t skip = 0;
+	long n;
+
+	memset(pp, 0, sizeof(*pp));
+	n = dc_code_decode(c, off, window, MAX_SKIP_INSNS + 1, &insn);
+	if (n <= 0) {
+		pp->slow = true;
+		snprintf(pp->why, sizeof(pp->why), "cannot be decoded");
+		return;
+	}
+	for (long k = 0; k < n; k++) {
+		if (k && dc_code_usdt_at(c, insn[k].address)) {
+			pp->slow = true;
+			break;
+		}
+		if (dc_insn_emulated(insn[k].bytes, insn[k].size)) {
+			skip = insn[k].address - off;
+			break;
+		}
+		if (k == n - 1 || skip + insn[k].size > MAX_SKIP_BYTES ||
+		    !skippable(c->cs, &insn[k], args)) {
+			pp->slow = true;
+			break;
+		}
+		skip += insn[k].size;
+	}
+	if (pp->slow) {
+		/* The first instruction is the one single-stepped. */
+		dc_insn_text(&insn[0], pp->why, sizeof(pp->why));
+		skip = 0;
+	} else if (skip && lands_inside(c, off, size, skip)) {
+		pp->slow = true;
+		snprintf(pp->why, sizeof(pp->why),
+			 "a jump lands in its first %u bytes", skip);
+		skip = 0;
+	}
+	pp->skip = skip;
+	cs_free(insn, n);
+}

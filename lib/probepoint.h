@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_PROBEPOINT_H
+#define DC_PROBEPOINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "disasm.h"
+
+/* Where a function's uprobe sits. */
+struct dc_probe_point {
+	uint32_t skip; /* bytes from the function's start */
+	bool slow;     /* the kernel single-steps the instruction there */
+	char why[64];  /* when slow: that instruction, or what kept the
+			  probe from moving past it */
+};
+
+/*
+ * Choose the probe point of the function at file offset @off, @size
+ * bytes long (its symbol's size). A uprobe costs a trap; on an
+ * instruction the kernel cannot emulate it costs a single-step out of
+ * line as well, ten times more on these machines. The probe moves past
+ * leading instructions that change neither the stack pointer, nor an
+ * argument register in @args (bit i: argument i is captured), nor
+ * memory, nor the control flow, onto the first the kernel emulates, if
+ * no jump in the function lands in between: the program there sees the
+ * arguments it captures and the return address as it would at the
+ * first instruction.
+ */
+void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
+		    unsigned args, struct dc_probe_point *pp);
+
+/* Whether Linux x86-64 emulates this instruction at a uprobe rather
+ * than single-stepping it. */
+bool dc_insn_emulated(const uint8_t *b, size_t n);
+
+#endif
