@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Recognising thin system call wrappers (read, pwrite64, fsync, ...) by
+ * abstract interpretation of their machine code: a forward data-flow
+ * analysis over (instruction, syscall-seen) nodes whose state says, for
+ * each register and stack slot, whether it holds an argument the
+ * function was called with, a constant, or something unknown.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysstub.h"
+
+/* Wrappers are a few dozen instructions; anything larger is not one. */
+#define MAX_STUB_BYTES 1024
+#define NGPR	       16
+#define NSLOT	       16
+
+enum { V_UNK = 0, V_ARG, V_CONST };
+
+struct aval {
+	uint8_t kind;
+	uint8_t arg;	/* V_ARG: which argument */
+	uint8_t narrow; /* V_ARG: only its low 32 bits */
+	int64_t c;	/* V_CONST */
+};
+
+struct slot {
+	int32_t off; /* from the stack pointer at entry */
+	uint8_t size;
+	struct aval v;
+};
+
+struct astate {
+	bool live;
+	bool sp_known;
+	int32_t sp; /* stack pointer minus its value at entry */
+	struct aval reg[NGPR];
+	uint8_t nslots;
+	struct slot slot[NSLOT];
+};
+
+static const x86_reg gprs[NGPR] = {
+	X86_REG_RAX, X86_REG_RBX, X86_REG_RCX, X86_REG_RDX,
+	X86_REG_RSI, X86_REG_RDI, X86_REG_RBP, X86_REG_RSP,
+	X86_REG_R8,  X86_REG_R9,  X86_REG_R10, X86_REG_R11,
+	X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15,
+};
+
+static int gpr_index(x86_reg r)
+{
+	r = dc_x86_gpr(r);
+	for (int i = 0; i < NGPR; i++)
+		if (gprs[i] == r)
+			return i;
+	return -1;
+}
+
+static bool aval_eq(const struct aval *a, const struct aval *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == V_ARG)
+		return a->arg == b->arg && a->narrow == b->narrow;
+	return a->kind != V_CONST || a->c == b->c;
+}
+
+static bool state_eq(const struct astate *a, const struct astate *b)
+{
+	if (a->live != b->live || a->sp_known != b->sp_known ||
+	    a->sp != b->sp || a->nslots != b->nslots)
+		return false;
+	for (int i = 0; i < NGPR; i++)
+		if (!aval_eq(&a->reg[i], &b->reg[i]))
+			return false;
+	for (int i = 0; i < a->nslots; i++)
+		if (a->slot[i].off != b->slot[i].off ||
+		    a->slot[i].size != b->slot[i].size ||
+		    !aval_eq(&a->slot[i].v, &b->slot[i].v))
+			return false;
+	return true;
+}
+
+/* Join @in into @into; true if @into changed. */
+static bool join(struct astate *into, const struct astate *in)
+{
+	struct astate old = *into;
+	uint8_t n = 0;
+
+	if (!into->live) {
+		*into = *in;
+		return true;
+	}
+	for (int i = 0; i < NGPR; i++)
+		if (!aval_eq(&into->reg[i], &in->reg[i]))
+			into->reg[i] = (struct aval){ V_UNK };
+	if (!into->sp_known || !in->sp_known || into->sp != in->sp) {
+		into->sp_known = false;
+		into->nslots = 0;
+	}
+	for (int i = 0; i < into->nslots; i++) {
+		const struct slot *s = &into->slot[i];
+
+		for (int k = 0; k < in->nslots; k++)
+			if (in->slot[k].off == s->off &&
+			    in->slot[k].size == s->size &&
+			    aval_eq(&in->slot[k].v, &s->v)) {
+				into->slot[n++] = *s;
+				break;
+			}
+	}
+	into->nslots = n;
+	return !state_eq(&old, into);
+}
+
+static void set_reg(struct astate *s, x86_reg r, struct aval v)
+{
+	int i = gpr_index(r);
+
+	if (i < 0)
+		return;
+	if (i == 7) { /* rsp: frame unknown from here on */
+		s->sp_known = false;
+		s->nslots = 0;
+	}
+	s->reg[i] = v;
+}
+
+static struct aval get_reg(const struct astate *s, x86_reg r, uint8_t size)
+{
+	int i = gpr_index(r);
+	struct aval v = { V_UNK };
+
+	if (i < 0 || size < 4)
+		return v;
+	v = s->reg[i];
+	if (v.kind == V_ARG && size == 4)
+		v.narrow = 1;
+	if (v.kind == V_CONST && size == 4)
+		v.c = (uint32_t)v.c;
+	return v;
+}
+
+/* The stack slot a memory operand names, relative to the entry stack
+ * pointer, or false when it is not a known slot. */
+static bool stack_slot(const struct astate *s, const x86_op_mem *m,
+		       int32_t *off)
+{
+	if (!s->sp_known || m->base != X86_REG_RSP ||
+	    m->index != X86_REG_INVALID || m->segment != X86_REG_INVALID)
+		return false;
+	*off = s->sp + (int32_t)m->disp;
+	return true;
+}
+
+static void slot_store(struct astate *s, int32_t off, uint8_t size,
+		       struct aval v)
+{
+	uint8_t n = 0;
+
+	/* Drop slots the store overlaps. */
+	for (int i = 0; i < s->nslots; i++)
+		if (s->slot[i].off + s->slot[i].size <= off ||
+		    off + size <= s->slot[i].off)
+			s->slot[n++] = s->slot[i];
+	s->nslots = n;
+	if ((size == 4 || size == 8) && v.kind != V_UNK && n < NSLOT) {
+		if (v.kind == V_ARG && size == 4)
+			v.narrow = 1;
+		s->slot[s->nslots++] = (struct slot){ off, size, v };
+	}
+}
+
+static struct aval slot_load(const struct astate *s, int32_t off, uint8_t size)
+{
+	struct aval v = { V_UNK };
+
+	for (int i = 0; i < s->nslots; i++) {
+		if (s->slot[i].off != off || s->slot[i].size < size)
+			continue;
+		v = s->slot[i].v;
+		if (v.kind == V_ARG && size == 4)
+			v.narrow = 1;
+		if (v.kind == V_CONST && size == 4)
+			v.c = (uint32_t)v.c;
+	}
+	return v;
+}
+
+static void clobber_call(struct astate *s)
+{
+	static const x86_reg volatile_regs[] = {
+		X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RSI, X86_REG_RDI,
+		X86_REG_R8,  X86_REG_R9,  X86_REG_R10, X86_REG_R11,
+	};
+
+	for (size_t i = 0; i < sizeof(volatile_regs) / sizeof(*volatile_regs);
+	     i++)
+		set_reg(s, volatile_regs[i], (struct aval){ V_UNK });
+}
+
+/* mov, movslq: a copy of a register, an immediate or a stack slot. */
+static bool transfer_mov(struct astate *s, const cs_insn *i)
+{
+	const cs_x86 *x = &i->detail->x86;
+	const cs_x86_op *dst = NULL, *src = NULL;
+	struct aval v = { V_UNK };
+	int32_t off;
+
+	if (x->op_count != 2)
+		return false;
+	for (int k = 0; k < 2; k++) {
+		if (x->operands[k].access & CS_AC_WRITE)
+			dst = &x->operands[k];
+		else
+			src = &x->operands[k];
+	}
+	if (!dst || !src)
+		return false;
+	if (src->type == X86_OP_REG)
+		v = get_reg(s, src->reg, src->size);
+	else if (src->type == X86_OP_IMM)
+		v = (struct aval){ .kind = V_CONST, .c = src->imm };
+	else if (src->type == X86_OP_MEM && stack_slot(s, &src->mem, &off))
+		v = slot_load(s, off, src->size);
+	if (i->id == X86_INS_MOVSXD && v.kind == V_ARG)
+		v.narrow = 1;
+	else if (i->id == X86_INS_MOVSXD)
+		v = (struct aval){ V_UNK };
+	if (dst->type == X86_OP_REG) {
+		if (dst->size < 4)
+			v = (struct aval){ V_UNK };
+		if (v.kind == V_CONST && dst->size == 4)
+			v.c = (uint32_t)v.c;
+		set_reg(s, dst->reg, v);
+	} else if (dst->type == X86_OP_MEM && stack_slot(s, &dst->mem, &off)) {
+		slot_store(s, off, dst->size, v);
+	}
+	return true;
+}
+
+/* add/sub of a constant to the stack pointer. */
+static bool transfer_sp(struct astate *s, const cs_insn *i)
+{
+	const cs_x86 *x = &i->detail->x86;
+	const cs_x86_op *imm = NULL;
+	bool sp = false;
+
+	if (x->op_count != 2)
+		return false;
+	for (int k = 0; k < 2; k++) {
+		if (x->operands[k].type == X86_OP_IMM)
+			imm = &x->operands[k];
+		else if (x->operands[k].type == X86_OP_REG &&
+			 x->operands[k].reg == X86_REG_RSP)
+			sp = true;
+	}
+	if (!imm || !sp || !s->sp_known)
+		return false;
+	s->sp += i->id == X86_INS_SUB ? -(int32_t)imm->imm : (int32_t)imm->imm;
+	return true;
+}
+
+static void transfer_other(struct astate *s, csh cs, const cs_insn *i)
+{
+	cs_regs rd, wr;
+	uint8_t nrd, nwr;
+
+	if (cs_regs_access(cs, i, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
+		for (int k = 0; k < NGPR; k++)
+			set_reg(s, gprs[k], (struct aval){ V_UNK });
+		return;
+	}
+	for (int k = 0; k < nwr; k++)
+		set_reg(s, wr[k], (struct aval){ V_UNK });
+}
+
+/* The effect of one non-branching instruction on the state. */
+static void transfer(struct astate *s, csh cs, const cs_insn *i)
+{
+	const cs_x86 *x = &i->detail->x86;
+	int32_t off;
+
+	switch (i->id) {
+	case X86_INS_MOV:
+	case X86_INS_MOVABS:
+	case X86_INS_MOVSXD:
+		if (transfer_mov(s, i))
+			return;
+		break;
+	case X86_INS_XOR:
+		if (x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+		    x->operands[1].type == X86_OP_REG &&
+		    dc_x86_gpr(x->operands[0].reg) ==
+			dc_x86_gpr(x->operands[1].reg)) {
+			set_reg(s, x->operands[0].reg,
+				(struct aval){ .kind = V_CONST, .c = 0 });
+			return;
+		}
+		break;
+	case X86_INS_ADD:
+	case X86_INS_SUB:
+		if (transfer_sp(s, i))
+			return;
+		break;
+	case X86_INS_PUSH:
+		if (s->sp_known && x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_REG) {
+			s->sp -= 8;
+			slot_store(s, s->sp, 8,
+				   get_reg(s, x->operands[0].reg, 8));
+			return;
+		}
+		break;
+	case X86_INS_POP:
+		if (s->sp_known && x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_REG &&
+		    gpr_index(x->operands[0].reg) != 7) {
+			off = s->sp;
+			set_reg(s, x->operands[0].reg, slot_load(s, off, 8));
+			s->sp += 8;
+			return;
+		}
+		break;
+	case X86_INS_CALL: clobber_call(s); return;
+	default: break;
+	}
+	transfer_other(s, cs, i);
+}
+
+static bool in_group(const cs_insn *i, uint8_t g)
+{
+	for (int k = 0; k < i->detail->groups_count; k++)
+		if (i->detail->groups[k] == g)
+			return true;
+	return false;
+}
+
+/* The index of the instruction at @addr, or -1. */
+static long index_of(const cs_insn *insn, long n, uint64_t addr)
+{
+	long lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		long mid = (lo + hi) / 2;
+
+		if (insn[mid].address == addr)
+			return mid;
+		if (insn[mid].address < addr)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+struct flow {
+	const cs_insn *insn;
+	long n;
+	struct astate *st; /* [index * 2 + seen] */
+	long *work;
+	long nwork;
+	bool *queued;
+	const char *why;
+};
+
+static void flow_to(struct flow *f, long idx, int seen, const struct astate *s)
+{
+	long node = idx * 2 + seen;
+
+	if (join(&f->st[node], s) && !f->queued[node]) {
+		f->queued[node] = true;
+		f->work[f->nwork++] = node;
+	}
+}
+
+/* A path leaves the function: by ret, a jump out, or falling off. */
+static void flow_exit(struct flow *f, int seen)
+{
+	if (!seen && !f->why)
+		f->why = "a path returns without a system call";
+}
+
+static void flow_node(struct flow *f, csh cs, long node)
+{
+	const cs_insn *i = &f->insn[node / 2];
+	const cs_x86 *x = &i->detail->x86;
+	int seen = node & 1;
+	struct astate s = f->st[node];
+	uint64_t target;
+	long t;
+
+	if (i->id == X86_INS_SYSCALL) {
+		if (seen) {
+			f->why = "a path makes two system calls";
+			return;
+		}
+		seen = 1;
+		set_reg(&s, X86_REG_RAX, (struct aval){ V_UNK });
+		set_reg(&s, X86_REG_RCX, (struct aval){ V_UNK });
+		set_reg(&s, X86_REG_R11, (struct aval){ V_UNK });
+	} else if (i->id == X86_INS_SYSENTER || in_group(i, CS_GRP_INT) ||
+		   in_group(i, CS_GRP_IRET)) {
+		f->why = "it traps in another way than syscall";
+		return;
+	} else if (i->id == X86_INS_HLT || i->id == X86_INS_UD2) {
+		return; /* the path aborts */
+	} else if (in_group(i, CS_GRP_RET)) {
+		flow_exit(f, seen);
+		return;
+	} else if (in_group(i, CS_GRP_JUMP)) {
+		if (!in_group(i, CS_GRP_BRANCH_RELATIVE) || !x->op_count ||
+		    x->operands[0].type != X86_OP_IMM) {
+			f->why = "it jumps indirectly";
+			return;
+		}
+		target = x->operands[0].imm;
+		t = index_of(f->insn, f->n, target);
+		if (t < 0 && target > f->insn[0].address &&
+		    target < f->insn[f->n - 1].address) {
+			f->why = "a jump lands inside an instruction";
+			return;
+		}
+		if (t < 0)
+			flow_exit(f, seen); /* a tail call */
+		else
+			flow_to(f, t, seen, &s);
+		if (i->id == X86_INS_JMP)
+			return;
+	} else {
+		transfer(&s, cs, i);
+	}
+	if (node / 2 + 1 < f->n)
+		flow_to(f, node / 2 + 1, seen, &s);
+	else if (i->id != X86_INS_CALL) /* a last call does not return */
+		flow_exit(f, seen);
+}
+
+/* Each system call site's number and arguments, from the final states. */
+static int collect(const struct flow *f, struct dc_sysstub *st)
+{
+	bool mapped[6] = { false };
+
+	memset(st, 0, sizeof(*st));
+	st->nr = -1;
+	memset(st->sysarg, -1, sizeof(st->sysarg));
+	for (long k = 0; k < f->n; k++) {
+		const struct astate *s = &f->st[k * 2];
+		struct aval nr;
+
+		if (f->insn[k].id != X86_INS_SYSCALL || !s->live)
+			continue;
+		nr = get_reg(s, X86_REG_RAX, 8);
+		if (nr.kind != V_CONST || (st->nr >= 0 && nr.c != st->nr))
+			return -ENOENT;
+		if (st->nsites == DC_STUB_SITES)
+			return -ENOENT;
+		st->nr = nr.c;
+		st->site[st->nsites] = f->insn[k].address + f->insn[k].size;
+		/* An argument is mapped only where every site agrees. */
+		for (int a = 0; a < 6; a++) {
+			int at = -1;
+
+			for (int j = 0; j < 6; j++) {
+				struct aval v =
+				    get_reg(s, dc_x86_sys_args[j], 8);
+
+				if (v.kind == V_ARG && v.arg == a) {
+					at = j;
+					if (v.narrow)
+						st->narrow |= 1 << a;
+					break;
+				}
+			}
+			if (!st->nsites) {
+				st->sysarg[a] = at;
+				mapped[a] = at >= 0;
+			} else if (mapped[a] && st->sysarg[a] != at) {
+				st->sysarg[a] = -1;
+				mapped[a] = false;
+			}
+		}
+		st->nsites++;
+	}
+	return st->nsites ? 0 : -ENOENT;
+}
+
+int dc_sysstub(const struct dc_code *c, uint64_t off, uint64_t size,
+	       struct dc_sysstub *st, const char **why)
+{
+	struct flow f = { 0 };
+	struct astate entry = { .live = true, .sp_known = true };
+	cs_insn *insn = NULL;
+	int err = -ENOENT;
+	long n;
+
+	*why = NULL;
+	if (size > MAX_STUB_BYTES) {
+		*why = "too large for a wrapper";
+		return -ENOENT;
+	}
+	n = dc_code_decode(c, off, size, 0, &insn);
+	if (n <= 0) {
+		*why = "cannot be decoded";
+		return -ENOENT;
+	}
+	f.insn = insn;
+	f.n = n;
+	f.st = calloc(n * 2, sizeof(*f.st));
+	f.work = calloc(n * 2, sizeof(*f.work));
+	f.queued = calloc(n * 2, sizeof(*f.queued));
+	if (!f.st || !f.work || !f.queued) {
+		*why = "out of memory";
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (int a = 0; a < 6; a++)
+		entry.reg[gpr_index(dc_x86_call_args[a])] =
+		    (struct aval){ .kind = V_ARG, .arg = a };
+	flow_to(&f, 0, 0, &entry);
+	while (f.nwork && !f.why) {
+		long node = f.work[--f.nwork];
+
+		f.queued[node] = false;
+		flow_node(&f, c->cs, node);
+	}
+	if (f.why) {
+		*why = f.why;
+		goto cleanup;
+	}
+	err = collect(&f, st);
+	if (err)
+		*why = "its system calls differ or are not constant";
+cleanup:
+	free(f.st);
+	free(f.work);
+	free(f.queued);
+	cs_free(insn, n);
+	return err;
+}
