@@ -53,7 +53,8 @@ static int attach_prog(struct dc_rt *rt, const char *name)
 	return dc_add_link(rt, l);
 }
 
-/* One raw sys_enter/sys_exit pair serves every syscall probe. */
+/* One raw sys_enter/sys_exit pair serves every syscall probe, and every
+ * wrapper recognised by its syscall sites (uprobes.c). */
 static int attach_syscalls(struct dc_rt *rt)
 {
 	bool any = false;
@@ -62,7 +63,7 @@ static int attach_syscalls(struct dc_rt *rt)
 	for (size_t i = 0; i < rt->nprobes; i++)
 		any |= rt->probes[i].d->mech == DC_MECH_SYSCALL &&
 		       !rt->probes[i].disabled;
-	if (!any)
+	if (!any && !rt->nwrap_sites)
 		return 0;
 	/* Exit first: a call caught entering is then caught returning. */
 	err = attach_prog(rt, "dc_sys_exit") ?: attach_prog(rt, "dc_sys_enter");
@@ -333,8 +334,8 @@ int dc_attach_all(struct dc_rt *rt)
 
 	/* Process tracking first, so no fork of a traced process is missed. */
 	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
-	      attach_prog(rt, "dc_exit_task") ?: attach_syscalls(rt) ?:
-	      dc_uprobes_attach(rt) ?: attach_tracepoints(rt) ?:
+	      attach_prog(rt, "dc_exit_task") ?: dc_uprobes_attach(rt) ?:
+	      attach_syscalls(rt) ?: attach_tracepoints(rt) ?:
 	      attach_kfuncs(rt) ?: attach_usdts(rt);
 	if (err)
 		return err;

@@ -14,6 +14,7 @@
 #include "log.h"
 #include "probetab.h"
 #include "runtime.h"
+#include "sysstub.h"
 
 static char *json_dup(const char *s)
 {
@@ -142,6 +143,39 @@ void *dc_global(struct bpf_object *obj, const char *section, const char *name,
 	return NULL;
 }
 
+int dc_global_set(struct bpf_object *obj, const char *section, const char *name,
+		  const void *val, size_t size)
+{
+	struct bpf_map *map;
+	size_t vsize, msize;
+	char *var, *base;
+	__u32 zero = 0;
+	int err = 0;
+	char *cur;
+
+	var = dc_global(obj, section, name, &vsize);
+	bpf_object__for_each_map (map, obj)
+		if (bpf_map__is_internal(map) &&
+		    strstr(bpf_map__name(map), section))
+			break;
+	if (!var || !map || vsize != size)
+		return -ENOENT;
+	base = bpf_map__initial_value(map, &msize);
+	cur = malloc(msize);
+	if (!cur)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, cur)) {
+		err = -errno;
+		goto cleanup;
+	}
+	memcpy(cur + (var - base), val, size);
+	if (bpf_map_update_elem(bpf_map__fd(map), &zero, cur, BPF_ANY))
+		err = -errno;
+cleanup:
+	free(cur);
+	return err;
+}
+
 /* Which calls change what an fd or handle means (always sent as events,
  * never filtered) and how the others name their file (profile mode). */
 static void classify_caps(struct dc_rt *rt, struct dc_capture *caps,
@@ -256,6 +290,15 @@ int dc_probes_read(struct dc_rt *rt, const char *path)
 	return init_probes(rt);
 }
 
+/* The tests' DATACRUMBS_WRAPPERS_BY_CODE=1: match every wrapper's call
+ * as when its mapping cannot be resolved. */
+static bool wrap_by_code(void)
+{
+	const char *e = getenv("DATACRUMBS_WRAPPERS_BY_CODE");
+
+	return e && strcmp(e, "0");
+}
+
 /* uprobe.session links came with Linux 6.13; libbpf 1.4 cannot tell.
  * DATACRUMBS_UPROBE_PAIRS=1 asks for entry and return links anyway. */
 static bool uprobe_session_supported(void)
@@ -306,13 +349,38 @@ static void choose_programs(struct dc_rt *rt)
 	autoload(rt, "dc_uprobe_session", rt->session);
 	autoload(rt, "dc_uprobe_entry", has[DC_MECH_UPROBE] && !rt->session);
 	autoload(rt, "dc_uprobe_exit", has[DC_MECH_UPROBE] && !rt->session);
-	autoload(rt, "dc_sys_enter", has[DC_MECH_SYSCALL]);
-	autoload(rt, "dc_sys_exit", has[DC_MECH_SYSCALL]);
+	/* Uprobes may turn out to be wrappers, traced by the sys programs:
+	 * that is known only once their binaries are decoded. */
+	autoload(rt, "dc_sys_enter",
+		 has[DC_MECH_SYSCALL] || (has[DC_MECH_UPROBE] && rt->wrappers));
+	autoload(rt, "dc_sys_exit",
+		 has[DC_MECH_SYSCALL] || (has[DC_MECH_UPROBE] && rt->wrappers));
 	autoload(rt, "dc_kprobe_entry", has[DC_MECH_KFUNC]);
 	autoload(rt, "dc_kprobe_exit", has[DC_MECH_KFUNC]);
 	autoload(rt, "dc_tracepoint", has[DC_MECH_TRACEPOINT]);
 	autoload(rt, "dc_usdt", has[DC_MECH_USDT]);
 	autoload(rt, "dc_client_join", rt->server);
+}
+
+/* A wrapper has a few syscall sites: room for all of every uprobe's. */
+static int size_wrap_maps(struct dc_rt *rt)
+{
+	static const char *const maps[] = { "dc_wrap_sites", "dc_wrap_byoff" };
+	size_t n = 0;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		n += rt->probes[i].d->mech == DC_MECH_UPROBE;
+	for (size_t i = 0; i < 2; i++) {
+		struct bpf_map *m =
+		    bpf_object__find_map_by_name(rt->obj, maps[i]);
+		int err = m ? bpf_map__set_max_entries(
+				  m, rt->wrappers && n ? n * DC_STUB_SITES : 1)
+			    : 0;
+
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
@@ -328,7 +396,8 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 				 .fileno_off = offsetof(FILE, _fileno),
 				 .profile = profile,
 				 .cgroups = rt->server,
-				 .min_dur_ns = rt->min_dur_ns };
+				 .min_dur_ns = rt->min_dur_ns,
+				 .wrap_by_code = wrap_by_code() };
 	struct bpf_map *rb, *m;
 	int err;
 
@@ -375,6 +444,9 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 			return err;
 	}
 	choose_programs(rt);
+	err = size_wrap_maps(rt);
+	if (err)
+		return err;
 	m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
 	if (m && rt->max_procs &&
 	    (err = bpf_map__set_max_entries(m, rt->max_procs))) {
@@ -408,16 +480,20 @@ int dc_trace_pid(struct dc_rt *rt, int pid)
 									: 0;
 }
 
-uint64_t dc_untraced_procs(struct dc_rt *rt)
+uint64_t dc_limit(struct dc_rt *rt, enum dc_limit which)
 {
 	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_limits");
-	__u32 key = 0;
+	__u32 key = which;
 	__u64 n = 0;
 
-	/* Objects from before the map existed have none: nothing counted. */
 	if (m)
 		bpf_map_lookup_elem(bpf_map__fd(m), &key, &n);
 	return n;
+}
+
+uint64_t dc_untraced_procs(struct dc_rt *rt)
+{
+	return dc_limit(rt, DC_LIMIT_PROCS);
 }
 
 bool dc_traced_alive(struct dc_rt *rt)

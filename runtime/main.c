@@ -33,9 +33,7 @@ static const char usage[] =
     "Usage: %1$s [OPTIONS] OBJECT [-- COMMAND [ARGS...]]\n"
     "       %1$s --server [OPTIONS] OBJECT\n"
     "       %1$s --track PID | --untrack PID | --status | --follow-cgroup DIR\n"
-    "Trace COMMAND and its descendants (or -p, --all, or processes that join "
-    "a\n"
-    "server) with an object made by datacrumbs-gen; write a DFTracer trace.\n"
+    "Trace COMMAND and its descendants with an object from datacrumbs-gen.\n"
     "  -o, --output PATH        trace file (.pfw.gz, .pfw) or directory (.)\n"
     "  -p, --pid PID            trace PID and its future children "
     "(repeatable)\n"
@@ -52,6 +50,8 @@ static const char usage[] =
     "                           --client-lib PATH (libdatacrumbs-client.so)\n"
     "      --ringbuf-size SIZE  (16M); --member-size SIZE (1M); --level N (1)\n"
     "      --max-procs N        processes traced at once (65536)\n"
+    "      --wrappers tp|uprobe read(), write()...: at the syscall (tp) or "
+    "not\n"
     "      --strict             exit with status 3 if any event was lost\n"
     "      --save-records FILE  keep the raw records too (bench/replay)\n"
     "      --user USER          run COMMAND as USER, who then owns the trace\n"
@@ -84,7 +84,8 @@ struct opts {
 	struct dc_user user;
 	bool quiet;
 	bool verbose;
-	const char *save; /* --save-records */
+	const char *save;     /* --save-records */
+	bool wrapper_uprobes; /* --wrappers uprobe */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -167,7 +168,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		O_STATUS,
 		O_CGROUP,
 		O_USER,
-		O_MAXPROCS
+		O_MAXPROCS,
+		O_WRAPPERS
 	};
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -195,6 +197,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "save-records", required_argument, NULL, O_SAVE },
 		{ "user", required_argument, NULL, O_USER },
 		{ "max-procs", required_argument, NULL, O_MAXPROCS },
+		{ "wrappers", required_argument, NULL, O_WRAPPERS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -331,6 +334,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return -EINVAL;
 			}
 			break;
+		case O_WRAPPERS:
+			if (strcmp(optarg, "tp") && strcmp(optarg, "uprobe")) {
+				dc_err("--wrappers: '%s' is not tp or uprobe",
+				       optarg);
+				return -EINVAL;
+			}
+			o->wrapper_uprobes = !strcmp(optarg, "uprobe");
+			break;
 		case O_USER:
 			if (dc_user_parse(optarg, &o->user)) {
 				dc_err("--user: no user '%s'", optarg);
@@ -405,6 +416,18 @@ static void start_date(char *date, size_t size)
 	strftime(date, size, "%Y-%m-%dT%H:%M:%S%z", localtime(&t));
 }
 
+/* Attached wrappers traced at sys_enter (@via_sys), or uprobes left on
+ * an instruction the kernel single-steps. */
+static size_t count_probes(const struct dc_rt *rt, bool via_sys)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		n += rt->probes[i].attached &&
+		     (via_sys ? rt->probes[i].via_sys : rt->probes[i].slow);
+	return n;
+}
+
 static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
 		       const struct opts *o, const char *date)
 {
@@ -433,6 +456,8 @@ static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
 			    (unsigned long long)(o->interval * 1e6));
 	dc_buf_addf(b, ",\"uprobes\":\"%s\"",
 		    rt->session ? "session" : "pairs");
+	dc_buf_addf(b, ",\"wrappers_at_syscalls\":%zu,\"slow_uprobes\":%zu",
+		    count_probes(rt, true), count_probes(rt, false));
 }
 
 /* Report losses; returns how many events were lost in all. */
@@ -448,7 +473,7 @@ static uint64_t calls(const struct dc_rt *rt)
 
 static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 {
-	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0, untraced;
+	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0, untraced, unmatched;
 
 	dc_read_losses(rt);
 	for (size_t i = 0; i < rt->nprobes; i++) {
@@ -469,6 +494,13 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 					dc_loss_name(r));
 		}
 	}
+	/* A wrapper's call not recognised is a call lost. */
+	unmatched = dc_limit(rt, DC_LIMIT_VMA);
+	if (unmatched && !quiet)
+		dc_warn("lost %llu calls of syscall wrappers: their syscalls "
+			"could not be matched to them",
+			(unsigned long long)unmatched);
+	total += unmatched;
 	dc_buf_addf(b, "\"num_events\":%llu,\"dropped\":%llu",
 		    (unsigned long long)calls(rt), (unsigned long long)total);
 	for (int r = 0; r < DC_LOSS_NR; r++)
@@ -485,6 +517,8 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 		dc_warn("%llu processes were not traced: more than --max-procs "
 			"were traced at once",
 			(unsigned long long)untraced);
+	dc_buf_addf(b, ",\"unmatched_wrappers\":%llu",
+		    (unsigned long long)unmatched);
 	/* Per probe, so a reader can add lost to written for each call. */
 	dc_buf_adds(b, ",\"lost\":{");
 	for (size_t i = 0, n = 0; i < rt->nprobes; i++) {
@@ -713,6 +747,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	rt.min_dur_ns = o->min_dur_ns;
 	rt.max_procs = o->max_procs;
 	rt.server = o->server;
+	rt.wrappers = !o->wrapper_uprobes;
 	t_load = now_ns();
 	if (dc_sysenv_check() ||
 	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||

@@ -29,7 +29,9 @@ struct dc_rt {
 	size_t nusdt_links;
 	int *link_fds; /* links libbpf cannot make: uprobe.session */
 	size_t nlink_fds;
-	bool session; /* uprobes as one uprobe.session link per batch */
+	bool session;	    /* uprobes as one uprobe.session link per batch */
+	bool wrappers;	    /* thin syscall wrappers traced at sys_enter */
+	size_t nwrap_sites; /* ... at this many syscall instructions */
 	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
 	struct ring_buffer *rb;
 	struct dc_procs ps;
@@ -86,11 +88,18 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size);
 void *dc_global(struct bpf_object *obj, const char *section, const char *name,
 		size_t *size);
+/* Set global variable @name of @section (".bss") of the loaded object:
+ * libbpf 1.4 maps its memory privately unless a skeleton loads it, so
+ * the value goes through the bpf() syscall. */
+int dc_global_set(struct bpf_object *obj, const char *section, const char *name,
+		  const void *val, size_t size);
 int dc_trace_pid(struct dc_rt *rt, int pid);
 /* Whether any traced process (given, or a descendant) still runs. */
 bool dc_traced_alive(struct dc_rt *rt);
 /* Whether --layers lets @layer be traced. */
 bool dc_layer_enabled(const struct dc_rt *rt, const char *layer);
+/* A limit hit outside any probe (enum dc_limit), counted by the BPF side. */
+uint64_t dc_limit(struct dc_rt *rt, enum dc_limit which);
 /* Processes left untraced because --max-procs were traced already. */
 uint64_t dc_untraced_procs(struct dc_rt *rt);
 /* Sum the per-CPU loss counters into rt->probes[].lost. */

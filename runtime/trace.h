@@ -42,6 +42,8 @@ struct dc_probe {
 	enum dc_fd_effect fd_effect;
 	bool attached;
 	bool disabled; /* its layer is not in --layers */
+	bool via_sys;  /* a wrapper recognised at sys_enter: no uprobe */
+	bool slow;     /* its uprobe sits on a single-stepped instruction */
 };
 
 /* One call, decoded and resolved, waiting to be written. */

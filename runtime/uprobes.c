@@ -2,8 +2,11 @@
 /*
  * Uprobes: one uprobe.session link per binary (Linux 6.13+), else one
  * uprobe.multi and one uretprobe.multi link. Each function's offset comes
- * from the binary's symbol table on this machine; reading those tables is
- * done in a thread while the BPF object loads.
+ * from the binary's symbol table on this machine, moved onto an
+ * instruction the kernel emulates where it can (lib/probepoint.c); thin
+ * system call wrappers get no uprobe and are recognised at sys_enter
+ * (lib/sysstub.c, runtime/wrappers.c). Reading and decoding the binaries
+ * is done in a thread while the BPF object loads.
  */
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -18,7 +21,9 @@
 #include "buf.h"
 #include "elfsym.h"
 #include "log.h"
+#include "placement.h"
 #include "runtime.h"
+#include "wrappers.h"
 
 struct batch {
 	struct dc_probe **probes;
@@ -123,12 +128,69 @@ struct group {
 	struct batch b;
 };
 
+/* Every binary's batch, prepared before the first is attached: once libc
+ * is probed, each libc call the runtime makes traps too. */
+struct dc_uprobes {
+	pthread_t thread;
+	bool running;
+	struct group *groups;
+	size_t ngroups;
+	struct batch all; /* the groups' batches are slices of this */
+	bool *done;	  /* probes already grouped */
+	struct dc_wrappers wrappers;
+	int err; /* what went wrong in the thread: -ENOMEM, or 0 */
+};
+
+/* Where probe @pj of binary @path goes: a site per syscall instruction
+ * of a wrapper, or a uprobe at its probe point, whose offset is
+ * returned. */
+static uint64_t place(struct dc_uprobes *u, const char *path,
+		      const struct dc_code *code, struct dc_probe *pj,
+		      const struct dc_elf_sym *s, bool wrappers)
+{
+	const struct dc_probe_info *d = pj->d;
+	struct dc_place_probe pp = { d->nslots, d->slot_arg, d->slot_role,
+				     d->ret };
+	struct dc_wrap_site site = { .probe = d->id };
+	struct dc_placement pl;
+	int lib = -1;
+
+	if (!code->map)
+		return s->offset;
+	dc_place(code, s->offset, s->size, &pp, wrappers, &pl);
+	if (pl.via_sys)
+		lib = dc_wrappers_lib(&u->wrappers, path);
+	if (pl.via_sys && lib < 0) {
+		if (lib == -ENOMEM)
+			u->err = lib;
+		dc_place(code, s->offset, s->size, &pp, false, &pl);
+	}
+	if (pl.via_sys) {
+		memcpy(site.slot_arg, pl.slot_sysarg, sizeof(site.slot_arg));
+		for (unsigned k = 0; k < pl.stub.nsites; k++) {
+			uint64_t end = pl.stub.site[k];
+
+			/* A site is at least a syscall into the function. */
+			memcpy(site.code, code->map + end - DC_WRAP_CODE,
+			       end >= DC_WRAP_CODE ? DC_WRAP_CODE : 0);
+			if (dc_wrappers_add(&u->wrappers, lib, end, pl.stub.nr,
+					    &site))
+				u->err = -ENOMEM;
+		}
+		pj->via_sys = true;
+		return 0;
+	}
+	pj->slow = pl.pp.slow;
+	return s->offset + pl.pp.skip;
+}
+
 /* Collect one binary's probes, from probe i on, at offsets computed from
  * the binary on this machine; cookies are probe ids. */
 static void group_target(struct dc_rt *rt, size_t i, bool *done,
 			 struct group *g)
 {
 	const struct dc_probe_info *d = rt->probes[i].d;
+	struct dc_code code = { 0 };
 	struct dc_elf_syms syms;
 	int err;
 
@@ -147,9 +209,16 @@ static void group_target(struct dc_rt *rt, size_t i, bool *done,
 			g->path, strerror(-err));
 		return;
 	}
+	/* Not x86-64 (-ENOTSUP): probes stay on their first instruction. */
+	err = dc_code_open(g->path, &code);
+	if (err && err != -ENOTSUP)
+		dc_warn("%s: cannot read its code: %s; its uprobes stay on "
+			"their functions' first instruction",
+			g->path, strerror(-err));
 	for (size_t j = i; j < rt->nprobes; j++) {
 		struct dc_probe *pj = &rt->probes[j];
 		const struct dc_elf_sym *s;
+		uint64_t off;
 
 		if (pj->d->mech != DC_MECH_UPROBE || pj->disabled ||
 		    strcmp(pj->d->target, d->target))
@@ -161,23 +230,16 @@ static void group_target(struct dc_rt *rt, size_t i, bool *done,
 				pj->d->symbol);
 			continue;
 		}
+		off = place(rt->uprobes, g->path, &code, pj, s, rt->wrappers);
+		if (pj->via_sys)
+			continue;
 		g->b.probes[g->b.n] = pj;
-		g->b.offsets[g->b.n] = s->offset;
+		g->b.offsets[g->b.n] = off;
 		g->b.cookies[g->b.n++] = pj->d->id;
 	}
+	dc_code_close(&code);
 	dc_elf_syms_free(&syms);
 }
-
-/* Every binary's batch, prepared before the first is attached: once libc
- * is probed, each libc call the runtime makes traps too. */
-struct dc_uprobes {
-	pthread_t thread;
-	bool running;
-	struct group *groups;
-	size_t ngroups;
-	struct batch all; /* the groups' batches are slices of this */
-	bool *done;	  /* probes already grouped */
-};
 
 static void *prepare(void *arg)
 {
@@ -248,6 +310,24 @@ int dc_uprobes_attach(struct dc_rt *rt)
 	if (!u)
 		return 0;
 	wait_prepared(u);
+	if (u->err)
+		return u->err;
+	if (u->wrappers.nsites) {
+		struct dc_wrap_libs libs;
+
+		err = dc_wrappers_install(&u->wrappers, rt->obj, &libs)
+			  ?: dc_global_set(rt->obj, ".bss", "dc_wraps", &libs,
+					   sizeof(libs));
+		if (err) {
+			dc_err("%s: cannot set up the wrappers' syscall sites: "
+			       "%s",
+			       rt->obj_path, strerror(-err));
+			return err;
+		}
+		for (size_t i = 0; i < rt->nprobes; i++)
+			rt->probes[i].attached |= rt->probes[i].via_sys;
+	}
+	rt->nwrap_sites = u->wrappers.nsites;
 	entry = dc_find_prog(rt, rt->session ? "dc_uprobe_session"
 					     : "dc_uprobe_entry");
 	exit = dc_find_prog(rt, "dc_uprobe_exit");
@@ -269,6 +349,7 @@ void dc_uprobes_free(struct dc_rt *rt)
 	if (!u)
 		return;
 	wait_prepared(u);
+	dc_wrappers_free(&u->wrappers);
 	free(u->done);
 	free(u->groups);
 	free(u->all.probes);

@@ -44,11 +44,11 @@ struct {
 	__type(value, __u32);
 } dc_cgroups SEC(".maps");
 
-/* Limits hit outside any probe, for the runtime to report: [0] counts
- * processes left untraced because dc_pids was full (--max-procs). */
+/* Limits hit outside any probe, for the runtime to report, by enum
+ * dc_limit. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, DC_LIMIT_NR);
 	__type(key, __u32);
 	__type(value, __u64);
 } dc_limits SEC(".maps");
@@ -63,18 +63,37 @@ struct {
 	__type(value, __u64);
 } dc_lost SEC(".maps");
 
+/* dc_frame.flags */
+#define DC_FRAME_SYS	 1 /* a wrapper's call, pushed at sys_enter */
+#define DC_FRAME_RESTART 2 /* ... whose syscall the kernel will restart */
+
 struct dc_frame {
 	__u64 ts;
 	__u64 seq;
 	__u64 val[DC_CAPTURE];
 	__u32 probe;
 	__s32 sfd;
+	__u32 flags;
+	__u32 pad;
 };
+
+/* A mapping of the thread's process a syscall came from: most come from
+ * the C library, so resolving it once per thread (bpf_find_vma, 300 ns)
+ * leaves a compare per call. */
+struct dc_vma {
+	__u64 start, end;
+	__u64 bias; /* file offset = address - bias */
+	__s32 lib;  /* index into dc_wraps, or -1 */
+	__u32 pad;
+};
+
+#define DC_VMAS 2
 
 struct dc_thread {
 	__u64 next_seq;
 	__u32 depth; /* may exceed DC_MAX_DEPTH; deeper frames are not kept */
-	__u32 pad;
+	__u32 vma_next;
+	struct dc_vma vma[DC_VMAS];
 	struct dc_frame f[DC_MAX_DEPTH];
 };
 
@@ -208,19 +227,27 @@ static __always_inline __u32 dc_traced(__u32 tgid)
 	return job ? *job : 0;
 }
 
-/* A call of a traced process enters: push its frame. */
-static __always_inline int dc_push(__u32 probe, const __u64 *v, __s32 sfd)
+/* The calling thread's state, made on its first traced call. */
+static __always_inline struct dc_thread *dc_thread_new(void)
 {
-	struct dc_thread *t;
+	return bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
+				    BPF_LOCAL_STORAGE_GET_F_CREATE);
+}
+
+static __always_inline struct dc_thread *dc_thread_get(void)
+{
+	return bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
+				    0);
+}
+
+/* A call of a traced thread enters: push its frame. */
+static __always_inline int dc_push_on(struct dc_thread *t, __u32 probe,
+				      const __u64 *v, __s32 sfd, __u32 flags,
+				      __u64 now)
+{
 	struct dc_frame *f;
 	__u32 d;
 
-	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!t) {
-		dc_lose(probe, DC_LOSS_STATE);
-		return 0;
-	}
 	d = t->depth++;
 	if (d >= DC_MAX_DEPTH) {
 		dc_lose(probe, DC_LOSS_DEPTH);
@@ -234,8 +261,20 @@ static __always_inline int dc_push(__u32 probe, const __u64 *v, __s32 sfd)
 	f->val[2] = v[2];
 	f->val[3] = v[3];
 	f->sfd = sfd;
-	f->ts = bpf_ktime_get_ns();
+	f->flags = flags;
+	f->ts = now;
 	return 0;
+}
+
+static __always_inline int dc_push(__u32 probe, const __u64 *v, __s32 sfd)
+{
+	struct dc_thread *t = dc_thread_new();
+
+	if (!t) {
+		dc_lose(probe, DC_LOSS_STATE);
+		return 0;
+	}
+	return dc_push_on(t, probe, v, sfd, 0, bpf_ktime_get_ns());
 }
 
 static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
@@ -427,26 +466,16 @@ static __always_inline __u32 dc_track_gen(const volatile struct dc_capture *c,
 	return 0;
 }
 
-static __always_inline int dc_exit(__u32 probe, long ret,
-				   const volatile struct dc_capture *c)
+/* A traced call returns: its frame, popped from @t, becomes an event
+ * (or an aggregate). */
+static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
+				   __u32 probe, long ret,
+				   const volatile struct dc_capture *c,
+				   __u32 job, __u64 id, __u64 now)
 {
 	__u32 gen = 0;
 	int path_slot = c->path_slot;
 
-	__u64 now = bpf_ktime_get_ns();
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 job = dc_traced(id >> 32);
-	struct dc_thread *t;
-	struct dc_frame *f;
-
-	if (!job)
-		return 0;
-	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0, 0);
-	if (!t)
-		return 0;
-	f = dc_pop(t, probe);
-	if (!f)
-		return 0;
 	dc_fix_exit(c, f, ret);
 	/* --min-duration, in the kernel: a short call costs no event. Calls
 	 * that change what an fd means are kept, or names would go stale. */
@@ -499,6 +528,26 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 			       dc_wakeup()))
 		dc_lose(probe, DC_LOSS_RINGBUF);
 	return 0;
+}
+
+static __always_inline int dc_exit(__u32 probe, long ret,
+				   const volatile struct dc_capture *c)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 job = dc_traced(id >> 32);
+	struct dc_thread *t;
+	struct dc_frame *f;
+
+	if (!job)
+		return 0;
+	t = dc_thread_get();
+	if (!t)
+		return 0;
+	f = dc_pop(t, probe);
+	if (!f)
+		return 0;
+	return dc_emit(t, f, probe, ret, c, job, id, now);
 }
 
 static __always_inline void dc_proc_event(__u16 kind, __u32 pid, __u32 tid,

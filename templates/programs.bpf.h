@@ -13,6 +13,15 @@
 #include <stdbool.h>
 #include <bpf/usdt.bpf.h>
 
+/* Probe @probe's capture. The mask stays in the code: after a bounds
+ * check clang would drop it, and the verifier cannot always follow the
+ * check to the access. */
+static __always_inline const volatile struct dc_capture *dc_cap(__u32 probe)
+{
+	asm volatile("" : "+r"(probe));
+	return &dc_caps[probe & (DC_CAPS_SIZE - 1)];
+}
+
 /* Sign-extend the slots holding a C int: the register's upper half is
  * undefined for them. */
 static __always_inline __u64 dc_fix(const volatile struct dc_capture *c, int i,
@@ -35,13 +44,11 @@ static __always_inline __u64 dc_pick(const __u64 *a, __u8 n)
 	}
 }
 
-/* @traced: the caller has already checked that the process is traced. */
-static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
-					    bool traced)
+/* The slots of @probe from its arguments @a, and the descriptor behind
+ * its stream, if it has one. */
+static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v)
 {
-	const volatile struct dc_capture *c =
-	    &dc_caps[probe & (DC_CAPS_SIZE - 1)];
-	__u64 v[DC_CAPTURE] = {};
+	const volatile struct dc_capture *c = dc_cap(probe);
 	__s32 sfd = -1;
 
 	for (int i = 0; i < DC_CAPTURE; i++) {
@@ -53,8 +60,20 @@ static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
 		if (c->stream_slot == i)
 			sfd = dc_stream_fd(v[i]);
 	}
+	return sfd;
+}
+
+/* @traced: the caller has already checked that the process is traced. */
+static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
+					    bool traced)
+{
+	__u64 v[DC_CAPTURE] = {};
+	__s32 sfd = dc_capture(probe, a, v);
+
 	return traced ? dc_push(probe, v, sfd) : dc_enter(probe, v, sfd);
 }
+
+#include "syswrap.bpf.h"
 
 static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced)
 {
@@ -74,7 +93,7 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx)
 
 	if (probe >= DC_NPROBES)
 		return 0;
-	c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
+	c = dc_cap(probe);
 	if (c->ret_int)
 		ret = (int)ret;
 	return dc_exit(probe, ret, c);
@@ -136,15 +155,31 @@ static __always_inline __u32 dc_sys_probe(long nr)
 	return id ? id - 1 : DC_NPROBES;
 }
 
+/*
+ * Every system call of every process passes here: an untraced one leaves
+ * after one lookup. A traced one may be a traced syscall, a traced
+ * wrapper's (recognised from where it was made), or both: the wrapper's
+ * call is pushed first, so the syscall nests under it.
+ */
 SEC("tp_btf/sys_enter")
 int dc_sys_enter(unsigned long long *ctx)
 {
 	struct pt_regs *regs = (void *)ctx[0];
 	__u32 probe = dc_sys_probe(ctx[1]);
-	__u64 a[6];
+	const struct dc_wrap_site *w = 0;
+	struct dc_thread *t;
+	__u64 a[6], now;
 
-	if (probe >= DC_NPROBES)
+	if (probe >= DC_NPROBES && !dc_wraps.n)
 		return 0;
+	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
+		return 0;
+	t = dc_thread_new();
+	if (!t) {
+		if (probe < DC_NPROBES)
+			dc_lose(probe, DC_LOSS_STATE);
+		return 0;
+	}
 	/* The syscall ABI passes the fourth argument in r10, not cx. */
 	a[0] = regs->di;
 	a[1] = regs->si;
@@ -152,19 +187,49 @@ int dc_sys_enter(unsigned long long *ctx)
 	a[3] = regs->r10;
 	a[4] = regs->r8;
 	a[5] = regs->r9;
-	return dc_capture_enter(probe, a, false);
+	now = bpf_ktime_get_ns();
+	if (dc_wraps.n) {
+		w = dc_wrap_site_of(t, regs->ip, ctx[1]);
+		if (w)
+			dc_wrap_enter(t, w, a, now);
+	}
+	if (probe < DC_NPROBES) {
+		__u64 v[DC_CAPTURE] = {};
+		__s32 sfd = dc_capture(probe, a, v);
+
+		dc_push_on(t, probe, v, sfd, 0, now);
+	}
+	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int dc_sys_exit(unsigned long long *ctx)
 {
 	struct pt_regs *regs = (void *)ctx[0];
-	__u32 probe = dc_sys_probe(regs->orig_ax);
+	__u32 probe = dc_sys_probe(regs->orig_ax), job;
+	long ret = ctx[1];
+	struct dc_thread *t;
+	struct dc_frame *f;
+	__u64 id, now;
 
-	if (probe >= DC_NPROBES)
+	if (probe >= DC_NPROBES && !dc_wraps.n)
 		return 0;
-	return dc_exit(probe, (long)ctx[1],
-		       &dc_caps[probe & (DC_CAPS_SIZE - 1)]);
+	id = bpf_get_current_pid_tgid();
+	job = dc_traced(id >> 32);
+	if (!job)
+		return 0;
+	t = dc_thread_get();
+	if (!t)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (probe < DC_NPROBES) {
+		f = dc_pop(t, probe);
+		if (f)
+			dc_emit(t, f, probe, ret, dc_cap(probe), job, id, now);
+	}
+	if (dc_wraps.n)
+		dc_wrap_exit(t, ret, job, id, now);
+	return 0;
 }
 
 /* Tracepoint field layouts by probe * 2 + side, filled by the runtime. */
@@ -342,7 +407,7 @@ int dc_usdt(struct pt_regs *ctx)
 
 	if (probe >= DC_NPROBES || !(o.job = dc_traced(id >> 32)))
 		return 0;
-	c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
+	c = dc_cap(probe);
 	for (int i = 0; i < DC_CAPTURE; i++) {
 		if (i >= c->nslots)
 			break;
@@ -386,7 +451,7 @@ int dc_fork(unsigned long long *ctx)
 	job = bpf_map_lookup_elem(&dc_pids, &ptgid);
 	if (ptgid != ctgid && job &&
 	    bpf_map_update_elem(&dc_pids, &ctgid, job, BPF_ANY)) {
-		__u32 k = 0;
+		__u32 k = DC_LIMIT_PROCS;
 		__u64 *n = bpf_map_lookup_elem(&dc_limits, &k);
 
 		if (n)
@@ -404,6 +469,7 @@ int dc_exec(unsigned long long *ctx)
 
 	if (!dc_traced(tgid))
 		return 0;
+	dc_wrap_forget();
 	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm);
 	return 0;
 }

@@ -56,7 +56,7 @@ with tempfile.TemporaryDirectory() as tmp:
     tr, pr = os.path.join(tmp, "trace.pfw.gz"), os.path.join(tmp, "profile.pfw.gz")
     r = run([RUNTIME, "-o", tr, obj, "--"] + cmd)
     check(r.returncode == 0, "trace run: " + r.stderr)
-    r = run([RUNTIME, "--mode", "profile", "--interval", "0.2", "-o", pr, obj, "--"] + cmd)
+    r = run([RUNTIME, "--mode", "profile", "--interval", "0.02", "-o", pr, obj, "--"] + cmd)
     check(r.returncode == 0, "profile run: " + r.stderr)
 
     t = Trace(tr)

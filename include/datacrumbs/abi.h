@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     3 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     4 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -81,6 +81,14 @@ enum dc_loss {
 	DC_LOSS_AGG_FULL,    /* profile mode: aggregation map full */
 	DC_SKIP_SHORT,	     /* not a loss: shorter than --min-duration */
 	DC_LOSS_NR,
+};
+
+/* Limits hit outside any probe, counted in the dc_limits array. */
+enum dc_limit {
+	DC_LIMIT_PROCS = 0, /* processes left untraced: --max-procs */
+	DC_LIMIT_VMA,	    /* syscalls not matched to their wrapper: the
+			       process's memory map was busy */
+	DC_LIMIT_NR,
 };
 
 enum dc_kind {
@@ -179,14 +187,54 @@ struct dc_agg_val {
 	__u64 size_sum;
 };
 
+/*
+ * Thin system call wrappers (read, pwrite64, ...) traced with no uprobe:
+ * a call is recognised at sys_enter because the user instruction pointer
+ * lies just past one of the wrapper's own syscall instructions. The
+ * runtime finds those sites in the library's code (lib/sysstub.c).
+ */
+#define DC_WRAP_LIBS 4 /* libraries holding traced wrappers */
+
+struct dc_wrap_lib {
+	__u64 ino;
+	__u32 dev; /* as the kernel encodes it: major << 20 | minor */
+	__u32 pad;
+};
+
+/* In .bss, set by the runtime after load. */
+struct dc_wrap_libs {
+	__u32 n;
+	__u32 pad;
+	struct dc_wrap_lib lib[DC_WRAP_LIBS];
+};
+
+#define DC_WRAP_CODE 16 /* code bytes that identify a site */
+#define DC_WRAP_AMBIGUOUS                                                      \
+	0xffffffffu /* dc_wrap_site.probe: two sites share a                   \
+		 key of dc_wrap_byoff */
+
+/* A wrapper's syscall instruction. Keyed in dc_wrap_sites by library
+ * index << 32 | file offset just past the instruction, and in
+ * dc_wrap_byoff by syscall number << 12 | that offset's page offset,
+ * which needs no mapping to be resolved: there the code bytes before
+ * the user instruction pointer confirm the match. */
+struct dc_wrap_site {
+	__u32 probe;
+	__u8 slot_arg[DC_CAPTURE]; /* system call argument of each slot */
+	__u8 code[DC_WRAP_CODE];   /* the bytes ending at the site */
+};
+
 /* Set by the runtime in .rodata before the object is loaded. */
 struct dc_config {
-	__u32 trace_all;  /* trace every process, not only dc_pids */
-	__u32 self_pid;	  /* the runtime itself, never traced */
-	__u32 fileno_off; /* offsetof(FILE, _fileno) in the C library */
-	__u32 profile;	  /* aggregate untracked calls instead of sending */
-	__u32 cgroups;	  /* also trace tasks in the cgroups of dc_cgroups */
-	__u64 min_dur_ns; /* drop calls shorter than this (counted) */
+	__u32 trace_all;    /* trace every process, not only dc_pids */
+	__u32 self_pid;	    /* the runtime itself, never traced */
+	__u32 fileno_off;   /* offsetof(FILE, _fileno) in the C library */
+	__u32 profile;	    /* aggregate untracked calls instead of sending */
+	__u32 cgroups;	    /* also trace tasks in the cgroups of dc_cgroups */
+	__u64 min_dur_ns;   /* drop calls shorter than this (counted) */
+	__u32 wrap_by_code; /* tests: match wrapper sites by their code
+			       only, as when a mapping cannot be resolved */
+	__u32 pad;
 };
 
 /* One entry of the probe table, fixed size so the section needs no

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Wrappers traced at sys_enter (templates/syswrap.bpf.h): the libraries
+ * holding them, named by inode as the kernel sees a mapping of them, and
+ * the map from each syscall site to its wrapper.
+ */
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "buf.h"
+#include "log.h"
+#include "wrappers.h"
+
+/* The kernel's own dev_t: what a BPF program reads from s_dev. */
+static __u32 kdev(unsigned major, unsigned minor)
+{
+	return major << 20 | minor;
+}
+
+/*
+ * The inode the kernel gives a mapping of @path. /proc/self/maps names
+ * it as the BPF program will see it (on overlayfs that is the real file,
+ * not what stat() says), when this process maps the library, as it does
+ * the C library; stat() for others.
+ */
+static int lib_inode(const char *path, struct dc_wrap_lib *out)
+{
+	char real[PATH_MAX], line[PATH_MAX + 128], file[PATH_MAX];
+	unsigned major, minor;
+	unsigned long long ino;
+	struct stat st;
+	FILE *f;
+
+	if (!realpath(path, real))
+		return -errno;
+	f = fopen("/proc/self/maps", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*x-%*x %*s %*x %x:%x %llu %4095s", &major,
+			   &minor, &ino, file) == 4 &&
+		    !strcmp(file, real)) {
+			fclose(f);
+			*out =
+			    (struct dc_wrap_lib){ .ino = ino,
+						  .dev = kdev(major, minor) };
+			return 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (stat(real, &st))
+		return -errno;
+	*out = (struct dc_wrap_lib){ .ino = st.st_ino,
+				     .dev = kdev(major(st.st_dev),
+						 minor(st.st_dev)) };
+	return 0;
+}
+
+int dc_wrappers_lib(struct dc_wrappers *w, const char *path)
+{
+	int err;
+
+	for (size_t i = 0; i < w->nlibs; i++)
+		if (!strcmp(w->lib_path[i], path))
+			return i;
+	if (w->nlibs == DC_WRAP_LIBS)
+		return -ENOSPC;
+	err = lib_inode(path, &w->lib[w->nlibs]);
+	if (err)
+		return err;
+	w->lib_path[w->nlibs] = strdup(path);
+	if (!w->lib_path[w->nlibs])
+		return -ENOMEM;
+	return w->nlibs++;
+}
+
+int dc_wrappers_add(struct dc_wrappers *w, int lib, __u64 off, int nr,
+		    const struct dc_wrap_site *site)
+{
+	if (dc_grow((void **)&w->keys, w->nsites, sizeof(*w->keys), 64) ||
+	    dc_grow((void **)&w->byoff, w->nsites, sizeof(*w->byoff), 64) ||
+	    dc_grow((void **)&w->sites, w->nsites, sizeof(*w->sites), 64))
+		return -ENOMEM;
+	w->keys[w->nsites] = (__u64)lib << 32 | (__u32)off;
+	w->byoff[w->nsites] = (__u32)nr << 12 | (off & 0xfff);
+	w->sites[w->nsites++] = *site;
+	return 0;
+}
+
+/* Two sites with one dc_wrap_byoff key cannot be told apart there. */
+static int add_byoff(int fd, __u32 key, const struct dc_wrap_site *site)
+{
+	struct dc_wrap_site old;
+
+	if (!bpf_map_update_elem(fd, &key, site, BPF_NOEXIST))
+		return 0;
+	if (errno != EEXIST || bpf_map_lookup_elem(fd, &key, &old))
+		return -errno;
+	if (!memcmp(&old, site, sizeof(old)))
+		return 0;
+	old.probe = DC_WRAP_AMBIGUOUS;
+	return bpf_map_update_elem(fd, &key, &old, BPF_ANY) ? -errno : 0;
+}
+
+int dc_wrappers_install(const struct dc_wrappers *w, struct bpf_object *obj,
+			struct dc_wrap_libs *libs)
+{
+	struct bpf_map *sites =
+	    bpf_object__find_map_by_name(obj, "dc_wrap_sites");
+	struct bpf_map *byoff =
+	    bpf_object__find_map_by_name(obj, "dc_wrap_byoff");
+	int err;
+
+	memset(libs, 0, sizeof(*libs));
+	if (!w->nsites)
+		return 0;
+	if (!sites || !byoff)
+		return -ENOENT;
+	for (size_t i = 0; i < w->nsites; i++) {
+		if (bpf_map_update_elem(bpf_map__fd(sites), &w->keys[i],
+					&w->sites[i], BPF_ANY))
+			return -errno;
+		err = add_byoff(bpf_map__fd(byoff), w->byoff[i], &w->sites[i]);
+		if (err)
+			return err;
+	}
+	libs->n = w->nlibs;
+	memcpy(libs->lib, w->lib, sizeof(libs->lib));
+	return 0;
+}
+
+void dc_wrappers_free(struct dc_wrappers *w)
+{
+	for (size_t i = 0; i < w->nlibs; i++)
+		free(w->lib_path[i]);
+	free(w->keys);
+	free(w->byoff);
+	free(w->sites);
+	memset(w, 0, sizeof(*w));
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_WRAPPERS_H
+#define DC_WRAPPERS_H
+
+#include <bpf/libbpf.h>
+#include <stddef.h>
+
+#include <datacrumbs/abi.h>
+
+/* Wrappers traced at sys_enter: where their syscall instructions are. */
+struct dc_wrappers {
+	struct dc_wrap_lib lib[DC_WRAP_LIBS];
+	char *lib_path[DC_WRAP_LIBS];
+	size_t nlibs;
+	__u64 *keys;  /* lib << 32 | file offset past the syscall */
+	__u32 *byoff; /* syscall number << 12 | that offset's page offset */
+	struct dc_wrap_site *sites;
+	size_t nsites;
+};
+
+/* The index of library @path, added if new: 0.. or -ENOSPC when
+ * DC_WRAP_LIBS libraries have wrappers already, or another -errno. */
+int dc_wrappers_lib(struct dc_wrappers *w, const char *path);
+/* Syscall @nr's instruction ending at file offset @off of library @lib
+ * belongs to @site's wrapper. */
+int dc_wrappers_add(struct dc_wrappers *w, int lib, __u64 off, int nr,
+		    const struct dc_wrap_site *site);
+/* Fill the loaded object's site maps, and @libs with the libraries for
+ * its dc_wraps. */
+int dc_wrappers_install(const struct dc_wrappers *w, struct bpf_object *obj,
+			struct dc_wrap_libs *libs);
+void dc_wrappers_free(struct dc_wrappers *w);
+
+#endif

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Thin system call wrappers traced with no uprobe. The runtime finds each
+ * wrapper's syscall instructions in the library's code; at sys_enter the
+ * user instruction pointer lies just past one of them, so the wrapper's
+ * call is recorded from the tracepoint, nested over the system call, at
+ * the tracepoint's cost instead of a trap's.
+ */
+#ifndef DC_SYSWRAP_BPF_H
+#define DC_SYSWRAP_BPF_H
+
+#include "datacrumbs.bpf.h"
+
+#define DC_PAGE_SHIFT 12
+
+/* The libraries holding wrappers, by inode; n == 0: none traced. */
+struct dc_wrap_libs dc_wraps;
+
+/* lib << 32 | file offset just past a syscall instruction -> wrapper. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256); /* sized by the runtime */
+	__type(key, __u64);
+	__type(value, struct dc_wrap_site);
+} dc_wrap_sites SEC(".maps");
+
+/* syscall number << 12 | page offset of the site -> wrapper: for when
+ * the mapping cannot be resolved. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256); /* sized by the runtime */
+	__type(key, __u32);
+	__type(value, struct dc_wrap_site);
+} dc_wrap_byoff SEC(".maps");
+
+static long dc_vma_found(struct task_struct *task, struct vm_area_struct *vma,
+			 struct dc_vma *v)
+{
+	struct file *file = NULL;
+	struct inode *inode = NULL;
+	struct super_block *sb = NULL;
+	unsigned long ino = 0;
+	unsigned int dev = 0;
+
+	(void)task;
+	v->start = vma->vm_start;
+	v->end = vma->vm_end;
+	v->bias = vma->vm_start - (vma->vm_pgoff << DC_PAGE_SHIFT);
+	v->lib = -1;
+	/* Read, not walked: the verifier checks a walk against all of
+	 * vmlinux's BTF, milliseconds of every start. */
+	bpf_probe_read_kernel(&file, sizeof(file), &vma->vm_file);
+	if (!file)
+		return 0;
+	bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
+	if (!inode)
+		return 0;
+	bpf_probe_read_kernel(&ino, sizeof(ino), &inode->i_ino);
+	bpf_probe_read_kernel(&sb, sizeof(sb), &inode->i_sb);
+	if (sb)
+		bpf_probe_read_kernel(&dev, sizeof(dev), &sb->s_dev);
+	for (int i = 0; i < DC_WRAP_LIBS; i++)
+		if (i < dc_wraps.n && dc_wraps.lib[i].ino == ino &&
+		    dc_wraps.lib[i].dev == dev)
+			v->lib = i;
+	return 0;
+}
+
+static __always_inline void dc_wrap_unmatched(void)
+{
+	__u32 k = DC_LIMIT_VMA;
+	__u64 *n = bpf_map_lookup_elem(&dc_limits, &k);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
+/*
+ * The mapping of @ip could not be resolved (bpf_find_vma only tries the
+ * process's memory map lock, and a thread changing the map holds it):
+ * a wrapper's site has the page offset of its file offset, and is
+ * confirmed by the code bytes before it.
+ */
+static __always_inline const struct dc_wrap_site *dc_wrap_by_code(__u64 ip,
+								  long nr)
+{
+	__u32 key = (__u32)nr << 12 | (ip & 0xfff);
+	const struct dc_wrap_site *w =
+	    bpf_map_lookup_elem(&dc_wrap_byoff, &key);
+	__u64 code[DC_WRAP_CODE / 8];
+
+	if (!w)
+		return 0; /* no wrapper makes this syscall there */
+	if (w->probe == DC_WRAP_AMBIGUOUS ||
+	    bpf_probe_read_user(code, sizeof(code),
+				(const void *)(ip - DC_WRAP_CODE))) {
+		dc_wrap_unmatched();
+		return 0;
+	}
+	if (code[0] != *(const __u64 *)&w->code[0] ||
+	    code[1] != *(const __u64 *)&w->code[8])
+		return 0;
+	return w;
+}
+
+/* The wrapper whose syscall @nr's instruction ends at @ip, or NULL. */
+static __always_inline const struct dc_wrap_site *
+dc_wrap_site_of(struct dc_thread *t, __u64 ip, long nr)
+{
+	struct dc_vma found = {}, *v = 0;
+	__u64 key;
+
+	if (dc_cfg.wrap_by_code)
+		return dc_wrap_by_code(ip, nr);
+	for (int i = 0; i < DC_VMAS; i++)
+		if (ip >= t->vma[i].start && ip < t->vma[i].end)
+			v = &t->vma[i];
+	if (!v) {
+		if (bpf_find_vma(bpf_get_current_task_btf(), ip, dc_vma_found,
+				 &found, 0) ||
+		    !found.end)
+			return dc_wrap_by_code(ip, nr);
+		v = &t->vma[t->vma_next++ & (DC_VMAS - 1)];
+		*v = found;
+	}
+	if (v->lib < 0)
+		return 0;
+	key = (__u64)v->lib << 32 | (__u32)(ip - v->bias);
+	return bpf_map_lookup_elem(&dc_wrap_sites, &key);
+}
+
+/* A new program (exec) maps its libraries afresh. */
+static __always_inline void dc_wrap_forget(void)
+{
+	struct dc_thread *t = dc_thread_get();
+
+	if (t)
+		__builtin_memset(t->vma, 0, sizeof(t->vma));
+}
+
+/* The kernel restarts the call (a signal came): the wrapper has not
+ * returned yet. */
+static __always_inline bool dc_restarting(long ret)
+{
+	return ret == -512 || ret == -513 || ret == -514 || ret == -516;
+}
+
+/* sys_enter at a wrapper's site: its call begins, unless it is the same
+ * call's syscall restarted. */
+static __always_inline void dc_wrap_enter(struct dc_thread *t,
+					  const struct dc_wrap_site *w,
+					  const __u64 *a, __u64 now)
+{
+	const volatile struct dc_capture *c;
+	__u32 probe = w->probe, d = t->depth;
+	__u64 v[DC_CAPTURE] = {};
+	struct dc_frame *top;
+
+	if (probe >= DC_NPROBES)
+		return;
+	if (d > 0 && d <= DC_MAX_DEPTH) {
+		top = &t->f[(d - 1) & (DC_MAX_DEPTH - 1)];
+		if ((top->flags & DC_FRAME_RESTART) && top->probe == probe) {
+			top->flags &= ~DC_FRAME_RESTART;
+			return;
+		}
+	}
+	c = dc_cap(probe);
+	for (int i = 0; i < DC_CAPTURE; i++) {
+		if (i >= c->nslots)
+			break;
+		v[i] = dc_fix(c, i, dc_pick(a, w->slot_arg[i]));
+		if (c->deref_entry_mask & (1 << i))
+			v[i] = dc_read_u64(v[i]);
+	}
+	dc_push_on(t, probe, v, -1, DC_FRAME_SYS, now);
+}
+
+/* sys_exit: the wrapper on top of the thread's stack returns with the
+ * system call, -errno becoming -1 as the C library returns it. */
+static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
+					 __u32 job, __u64 id, __u64 now)
+{
+	__u32 d = t->depth, probe;
+	struct dc_frame *f;
+
+	if (d == 0 || d > DC_MAX_DEPTH)
+		return;
+	f = &t->f[(d - 1) & (DC_MAX_DEPTH - 1)];
+	if (!(f->flags & DC_FRAME_SYS))
+		return;
+	if (dc_restarting(ret)) {
+		f->flags |= DC_FRAME_RESTART;
+		return;
+	}
+	probe = f->probe;
+	if (probe >= DC_NPROBES)
+		return;
+	t->depth = d - 1;
+	dc_emit(t, f, probe, ret < 0 && ret >= -4095 ? -1 : ret, dc_cap(probe),
+		job, id, now);
+}
+
+#endif /* DC_SYSWRAP_BPF_H */
