@@ -334,6 +334,7 @@ int dc_attach_all(struct dc_rt *rt)
 
 	/* Process tracking first, so no fork of a traced process is missed. */
 	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
+	      (rt->server ? attach_prog(rt, "dc_cgroup_attach") : 0) ?:
 	      attach_prog(rt, "dc_exit_task") ?: dc_uprobes_attach(rt) ?:
 	      attach_syscalls(rt) ?: attach_tracepoints(rt) ?:
 	      attach_kfuncs(rt) ?: attach_usdts(rt);

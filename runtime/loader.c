@@ -360,6 +360,22 @@ static void choose_programs(struct dc_rt *rt)
 	autoload(rt, "dc_tracepoint", has[DC_MECH_TRACEPOINT]);
 	autoload(rt, "dc_usdt", has[DC_MECH_USDT]);
 	autoload(rt, "dc_client_join", rt->server);
+	autoload(rt, "dc_cgroup_attach", rt->server);
+}
+
+/* A bit for every process id the kernel may give. */
+static int size_traced_bits(struct bpf_object *obj)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, "dc_traced_bits");
+	unsigned long pid_max = 4194304; /* PID_MAX_LIMIT on 64-bit */
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+
+	if (f) {
+		if (fscanf(f, "%lu", &pid_max) != 1 || pid_max > 4194304)
+			pid_max = 4194304;
+		fclose(f);
+	}
+	return m ? bpf_map__set_max_entries(m, (pid_max + 63) / 64) : 0;
 }
 
 /* A wrapper has a few syscall sites: room for all of every uprobe's. */
@@ -397,7 +413,8 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 				 .profile = profile,
 				 .cgroups = rt->server,
 				 .min_dur_ns = rt->min_dur_ns,
-				 .wrap_by_code = wrap_by_code() };
+				 .wrap_by_code = wrap_by_code(),
+				 .ring_size = ringbuf_size };
 	struct bpf_map *rb, *m;
 	int err;
 
@@ -444,7 +461,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 			return err;
 	}
 	choose_programs(rt);
-	err = size_wrap_maps(rt);
+	err = size_wrap_maps(rt) ?: size_traced_bits(rt->obj);
 	if (err)
 		return err;
 	m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
@@ -469,15 +486,26 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	return 0;
 }
 
+int dc_set_traced(struct dc_rt *rt, int pid, __u32 job)
+{
+	struct bpf_program *p =
+	    bpf_object__find_program_by_name(rt->obj, "dc_set_traced");
+	struct dc_mark_args a = { .tgid = pid, .job = job };
+	/* A syscall program's context is copied back into ctx_in. */
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &a,
+		    .ctx_size_in = sizeof(a));
+
+	if (!p)
+		return -ENOENT;
+	if (bpf_prog_test_run_opts(bpf_program__fd(p), &opts))
+		return -errno;
+	return a.ret ? -ENOSPC : 0;
+}
+
 int dc_trace_pid(struct dc_rt *rt, int pid)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
-	__u32 key = pid, job = pid; /* a process named starts its own job */
-
-	if (!m)
-		return -ENOENT;
-	return bpf_map_update_elem(bpf_map__fd(m), &key, &job, BPF_ANY) ? -errno
-									: 0;
+	/* A process named starts its own job. */
+	return dc_set_traced(rt, pid, pid);
 }
 
 uint64_t dc_limit(struct dc_rt *rt, enum dc_limit which)

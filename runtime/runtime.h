@@ -93,6 +93,9 @@ void *dc_global(struct bpf_object *obj, const char *section, const char *name,
  * the value goes through the bpf() syscall. */
 int dc_global_set(struct bpf_object *obj, const char *section, const char *name,
 		  const void *val, size_t size);
+/* Start tracing process @pid in @job, or stop (@job 0): 0, -ENOSPC when
+ * --max-procs are traced already, or another -errno. */
+int dc_set_traced(struct dc_rt *rt, int pid, __u32 job);
 int dc_trace_pid(struct dc_rt *rt, int pid);
 /* Whether any traced process (given, or a descendant) still runs. */
 bool dc_traced_alive(struct dc_rt *rt);

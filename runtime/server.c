@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,14 +66,25 @@ static int owner(const char *path, uid_t *uid)
 
 static int set_pid(struct dc_rt *rt, int pid, bool on)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
-	__u32 key = pid;
+	return on ? dc_trace_pid(rt, pid) : dc_set_traced(rt, pid, 0);
+}
 
-	if (!m)
-		return -ENOENT;
-	if (on)
-		return dc_trace_pid(rt, pid);
-	return bpf_map_delete_elem(bpf_map__fd(m), &key) ? -errno : 0;
+/* Trace every process already in cgroup @dir in @job; those that join
+ * it later are marked by the BPF side as they move in or fork. */
+static int mark_cgroup(struct dc_rt *rt, const char *dir, __u32 job)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int pid, err = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (!err && fscanf(f, "%d", &pid) == 1)
+		err = dc_set_traced(rt, pid, job);
+	fclose(f);
+	return err;
 }
 
 static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
@@ -161,7 +173,7 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 	if (!strcmp(line, "follow-cgroup")) {
 		struct bpf_map *cg =
 		    bpf_object__find_map_by_name(rt->obj, "dc_cgroups");
-		static __u32 jobs = 0x80000000; /* apart from pids */
+		static __u32 jobs = DC_CGROUP_JOBS;
 		struct stat st;
 		__u32 job = ++jobs;
 		__u64 id;
@@ -181,6 +193,9 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		if (!cg ||
 		    bpf_map_update_elem(bpf_map__fd(cg), &id, &job, BPF_ANY))
 			snprintf(out, size, "error: %s", strerror(errno));
+		else if ((err = mark_cgroup(rt, arg, job)))
+			snprintf(out, size, "error: %s/cgroup.procs: %s", arg,
+				 strerror(-err));
 		else
 			snprintf(out, size, "ok following cgroup %s (id %llu)",
 				 arg, (unsigned long long)id);

@@ -10,6 +10,7 @@
 #define DATACRUMBS_BPF_H
 
 #include <linux/bpf.h>
+#include <stdbool.h>
 #include <bpf/bpf_helpers.h>
 #include "dc_kernel.h"
 #include <datacrumbs/abi.h>
@@ -35,6 +36,17 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } dc_pids SEC(".maps");
+
+/* The processes being traced, a bit per tgid: what every program checks
+ * first, since an array lookup is a load where a hash lookup in dc_pids
+ * costs 30 ns. pid_max / 64 words, sized by the runtime. Set with dc_pids
+ * by dc_mark(). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 4194304 / 64);
+	__type(key, __u32);
+	__type(value, __u64);
+} dc_traced_bits SEC(".maps");
 
 /* Server mode: cgroups (v2 ids) whose tasks are traced, and their jobs. */
 struct {
@@ -87,13 +99,19 @@ struct dc_vma {
 	__u32 pad;
 };
 
-#define DC_VMAS 2
-
+#define DC_VMAS	     2
+#define DC_GEN_CACHE 4 /* fd generations a thread keeps, by fd % 4 */
 struct dc_thread {
 	__u64 next_seq;
 	__u32 depth; /* may exceed DC_MAX_DEPTH; deeper frames are not kept */
 	__u32 vma_next;
+	__u32 job; /* the process's job, looked up once */
+	__u32 pad;
 	struct dc_vma vma[DC_VMAS];
+	/* Profile mode: generations of fds it used, as of dc_fdver. */
+	__u64 fdver;
+	__s32 gen_fd[DC_GEN_CACHE]; /* fd + 1; 0: empty */
+	__u32 gen[DC_GEN_CACHE];
 	struct dc_frame f[DC_MAX_DEPTH];
 };
 
@@ -163,6 +181,15 @@ struct {
 	__type(value, __u32);
 } dc_fdgen SEC(".maps");
 
+/* Bumped after every change to dc_fdgen: a thread's cached generations
+ * are good while it has not moved. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} dc_fdver SEC(".maps");
+
 static __always_inline void dc_lose(__u32 probe, __u32 reason);
 
 static __always_inline __u32 dc_gen_of(__u32 pid, __s32 fd)
@@ -176,11 +203,15 @@ static __always_inline __u32 dc_gen_of(__u32 pid, __s32 fd)
 static __always_inline __u32 dc_gen_bump(__u32 pid, __s32 fd)
 {
 	struct dc_fd_key k = { pid, fd };
-	__u32 g = dc_gen_of(pid, fd) + 1;
+	__u32 g = dc_gen_of(pid, fd) + 1, zero = 0;
+	__u64 *ver;
 
 	if (fd < 0)
 		return 0;
 	bpf_map_update_elem(&dc_fdgen, &k, &g, BPF_ANY);
+	ver = bpf_map_lookup_elem(&dc_fdver, &zero);
+	if (ver)
+		__sync_fetch_and_add(ver, 1);
 	return g;
 }
 
@@ -201,37 +232,66 @@ static __always_inline void dc_lose(__u32 probe, __u32 reason)
  */
 static __always_inline __u64 dc_wakeup(void)
 {
-	__u64 avail = bpf_ringbuf_query(&dc_events, BPF_RB_AVAIL_DATA);
-	__u64 size = bpf_ringbuf_query(&dc_events, BPF_RB_RING_SIZE);
-
-	return avail > size / 4 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	return bpf_ringbuf_query(&dc_events, BPF_RB_AVAIL_DATA) >
+		       dc_cfg.ring_size / 4
+		   ? BPF_RB_FORCE_WAKEUP
+		   : BPF_RB_NO_WAKEUP;
 }
 
-/* The job of a traced process, or 0 when it is not traced. */
-static __always_inline __u32 dc_traced(__u32 tgid)
+/* Whether process @tgid is traced: one load for the untraced. */
+static __always_inline bool dc_traced(__u32 tgid)
+{
+	__u32 k = tgid >> 6;
+	__u64 *w;
+
+	if (dc_cfg.trace_all)
+		return tgid != dc_cfg.self_pid;
+	w = bpf_map_lookup_elem(&dc_traced_bits, &k);
+	return w && (*w >> (tgid & 63) & 1);
+}
+
+/* The job of a traced process: 1 with --all. */
+static __always_inline __u32 dc_job_of(__u32 tgid)
 {
 	__u32 *job;
-	__u64 cg;
 
-	if (tgid == dc_cfg.self_pid)
-		return 0;
 	if (dc_cfg.trace_all)
 		return 1;
 	job = bpf_map_lookup_elem(&dc_pids, &tgid);
-	if (job)
-		return *job;
-	if (!dc_cfg.cgroups)
-		return 0;
-	cg = bpf_get_current_cgroup_id();
-	job = bpf_map_lookup_elem(&dc_cgroups, &cg);
 	return job ? *job : 0;
 }
 
-/* The calling thread's state, made on its first traced call. */
-static __always_inline struct dc_thread *dc_thread_new(void)
+/* Start tracing @tgid in @job, or stop (@job 0). dc_pids first, so a
+ * set bit always has its job. -1 when dc_pids is full (--max-procs). */
+static __always_inline int dc_mark(__u32 tgid, __u32 job)
 {
-	return bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
-				    BPF_LOCAL_STORAGE_GET_F_CREATE);
+	__u32 k = tgid >> 6;
+	__u64 *w = bpf_map_lookup_elem(&dc_traced_bits, &k);
+	__u64 bit = 1ull << (tgid & 63);
+
+	if (!w)
+		return -1;
+	if (!job) {
+		__sync_fetch_and_and(w, ~bit);
+		bpf_map_delete_elem(&dc_pids, &tgid);
+		return 0;
+	}
+	if (bpf_map_update_elem(&dc_pids, &tgid, &job, BPF_ANY))
+		return -1;
+	__sync_fetch_and_or(w, bit);
+	return 0;
+}
+
+/* The calling thread's state, made on its first traced call. */
+static __always_inline struct dc_thread *dc_thread_new(__u32 tgid)
+{
+	struct dc_thread *t =
+	    bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (t && !t->job)
+		t->job = dc_job_of(tgid);
+	return t;
 }
 
 static __always_inline struct dc_thread *dc_thread_get(void)
@@ -268,7 +328,7 @@ static __always_inline int dc_push_on(struct dc_thread *t, __u32 probe,
 
 static __always_inline int dc_push(__u32 probe, const __u64 *v, __s32 sfd)
 {
-	struct dc_thread *t = dc_thread_new();
+	struct dc_thread *t = dc_thread_new(bpf_get_current_pid_tgid() >> 32);
 
 	if (!t) {
 		dc_lose(probe, DC_LOSS_STATE);
@@ -401,8 +461,31 @@ static __always_inline void dc_agg_add(void *map, const struct dc_agg_key *k,
 	v->size_sum += size;
 }
 
+/* An fd's generation, from the thread's cache while no fd of a traced
+ * process has changed: the lookup it saves is a third of an aggregate. */
+static __always_inline __u32 dc_gen_cached(struct dc_thread *t, __u32 pid,
+					   __s32 fd)
+{
+	__u32 zero = 0, i = fd & (DC_GEN_CACHE - 1);
+	__u64 *ver = bpf_map_lookup_elem(&dc_fdver, &zero), v;
+
+	if (!ver)
+		return dc_gen_of(pid, fd);
+	v = *(volatile __u64 *)ver;
+	if (t->fdver != v) {
+		__builtin_memset(t->gen_fd, 0, sizeof(t->gen_fd));
+		t->fdver = v;
+	}
+	if (t->gen_fd[i] != fd + 1) {
+		t->gen[i] = dc_gen_of(pid, fd);
+		t->gen_fd[i] = fd + 1;
+	}
+	return t->gen[i];
+}
+
 /* Profile mode: fold a call into its interval's aggregate. */
-static __always_inline void dc_aggregate(const volatile struct dc_capture *c,
+static __always_inline void dc_aggregate(struct dc_thread *t,
+					 const volatile struct dc_capture *c,
 					 const struct dc_frame *f, __u32 probe,
 					 __u64 id, __u64 now, long ret)
 {
@@ -420,7 +503,7 @@ static __always_inline void dc_aggregate(const volatile struct dc_capture *c,
 		fd = c->obj_kind == DC_OBJ_FD && slot >= 0
 			 ? (__s32)f->val[slot & (DC_CAPTURE - 1)]
 			 : f->sfd;
-		k.obj = (__u32)fd | (__u64)dc_gen_of(k.pid, fd) << 32;
+		k.obj = (__u32)fd | (__u64)dc_gen_cached(t, k.pid, fd) << 32;
 	}
 	if (ret >= 0 &&
 	    (c->size_kind == DC_RET_SIZE || c->size_kind == DC_RET_ISIZE))
@@ -430,7 +513,9 @@ static __always_inline void dc_aggregate(const volatile struct dc_capture *c,
 	__u32 zero = 0, *epoch;
 	__u64 *fl = bpf_map_lookup_elem(&dc_inflight, &zero);
 
-	/* An atomic add is a full barrier: the epoch is read after it. */
+	/* An atomic add is a full barrier: the epoch is read after it. The
+	 * decrement below needs none: x86 keeps stores in order, so it is
+	 * seen after the aggregate's. Only this CPU writes its counter. */
 	if (fl)
 		__sync_fetch_and_add(fl, 1);
 	epoch = bpf_map_lookup_elem(&dc_epoch, &zero);
@@ -438,8 +523,9 @@ static __always_inline void dc_aggregate(const volatile struct dc_capture *c,
 		dc_agg_add(&dc_agg1, &k, now - f->ts, size, probe);
 	else
 		dc_agg_add(&dc_agg0, &k, now - f->ts, size, probe);
+	asm volatile("" ::: "memory");
 	if (fl)
-		__sync_fetch_and_add(fl, -1);
+		*(volatile __u64 *)fl = *fl - 1;
 }
 
 /* Profile mode: the generation a tracked call gives its new fd. */
@@ -485,7 +571,7 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 	}
 	if (dc_cfg.profile) {
 		if (!c->track) {
-			dc_aggregate(c, f, probe, id, now, ret);
+			dc_aggregate(t, c, f, probe, id, now, ret);
 			return 0;
 		}
 		gen = dc_track_gen(c, f, id, ret);
@@ -535,11 +621,10 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 job = dc_traced(id >> 32);
 	struct dc_thread *t;
 	struct dc_frame *f;
 
-	if (!job)
+	if (!dc_traced(id >> 32))
 		return 0;
 	t = dc_thread_get();
 	if (!t)
@@ -547,7 +632,7 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 	f = dc_pop(t, probe);
 	if (!f)
 		return 0;
-	return dc_emit(t, f, probe, ret, c, job, id, now);
+	return dc_emit(t, f, probe, ret, c, t->job, id, now);
 }
 
 static __always_inline void dc_proc_event(__u16 kind, __u32 pid, __u32 tid,

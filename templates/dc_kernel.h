@@ -30,6 +30,15 @@ struct task_struct {
 	struct signal_struct *signal;
 } __attribute__((preserve_access_index));
 
+/* A cgroup's id is its kernfs node's. */
+struct kernfs_node {
+	unsigned long long id;
+} __attribute__((preserve_access_index));
+
+struct cgroup {
+	struct kernfs_node *kn;
+} __attribute__((preserve_access_index));
+
 /* What a wrapper's syscall site is resolved through (bpf_find_vma). */
 struct super_block {
 	unsigned int s_dev;

@@ -169,12 +169,13 @@ int dc_sys_enter(unsigned long long *ctx)
 	const struct dc_wrap_site *w = 0;
 	struct dc_thread *t;
 	__u64 a[6], now;
-
+	__u32 tgid;
 	if (probe >= DC_NPROBES && !dc_wraps.n)
 		return 0;
-	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	if (!dc_traced(tgid))
 		return 0;
-	t = dc_thread_new();
+	t = dc_thread_new(tgid);
 	if (!t) {
 		if (probe < DC_NPROBES)
 			dc_lose(probe, DC_LOSS_STATE);
@@ -206,7 +207,7 @@ SEC("tp_btf/sys_exit")
 int dc_sys_exit(unsigned long long *ctx)
 {
 	struct pt_regs *regs = (void *)ctx[0];
-	__u32 probe = dc_sys_probe(regs->orig_ax), job;
+	__u32 probe = dc_sys_probe(regs->orig_ax);
 	long ret = ctx[1];
 	struct dc_thread *t;
 	struct dc_frame *f;
@@ -215,8 +216,7 @@ int dc_sys_exit(unsigned long long *ctx)
 	if (probe >= DC_NPROBES && !dc_wraps.n)
 		return 0;
 	id = bpf_get_current_pid_tgid();
-	job = dc_traced(id >> 32);
-	if (!job)
+	if (!dc_traced(id >> 32))
 		return 0;
 	t = dc_thread_get();
 	if (!t)
@@ -225,10 +225,11 @@ int dc_sys_exit(unsigned long long *ctx)
 	if (probe < DC_NPROBES) {
 		f = dc_pop(t, probe);
 		if (f)
-			dc_emit(t, f, probe, ret, dc_cap(probe), job, id, now);
+			dc_emit(t, f, probe, ret, dc_cap(probe), t->job, id,
+				now);
 	}
 	if (dc_wraps.n)
-		dc_wrap_exit(t, ret, job, id, now);
+		dc_wrap_exit(t, ret, t->job, id, now);
 	return 0;
 }
 
@@ -380,9 +381,9 @@ int dc_tracepoint(void *ctx)
 		return 0;
 	}
 	id = bpf_get_current_pid_tgid();
-	o.job = dc_traced(id >> 32);
-	if (!o.job)
+	if (!dc_traced(id >> 32))
 		return 0;
+	o.job = dc_job_of(id >> 32);
 	dc_point_open(&o, id, now);
 	for (int i = 0; i < DC_CAPTURE; i++)
 		if (i < cfg->nfields)
@@ -404,9 +405,9 @@ int dc_usdt(struct pt_regs *ctx)
 	struct dc_tp_open o = {};
 	__u64 id = bpf_get_current_pid_tgid();
 	long v;
-
-	if (probe >= DC_NPROBES || !(o.job = dc_traced(id >> 32)))
+	if (probe >= DC_NPROBES || !dc_traced(id >> 32))
 		return 0;
+	o.job = dc_job_of(id >> 32);
 	c = dc_cap(probe);
 	for (int i = 0; i < DC_CAPTURE; i++) {
 		if (i >= c->nslots)
@@ -431,8 +432,43 @@ int dc_client_join(struct pt_regs *ctx)
 	/* A process joining this way starts a job of its own. */
 	if (tgid == dc_cfg.self_pid)
 		return 0;
-	bpf_map_update_elem(&dc_pids, &tgid, &tgid, BPF_NOEXIST);
+	if (!dc_traced(tgid))
+		dc_mark(tgid, tgid);
 	dc_proc_event(DC_EV_JOIN, tgid, bpf_get_current_pid_tgid(), 0, "");
+	return 0;
+}
+
+/* The runtime starts or stops tracing a process through this program,
+ * so its bit is set or cleared atomically, as fork and exit do. */
+SEC("syscall")
+int dc_set_traced(struct dc_mark_args *a)
+{
+	a->ret = dc_mark(a->tgid, a->job);
+	return 0;
+}
+
+/* Server mode: a task that moves into a followed cgroup is traced in its
+ * job; one that moves out of the cgroup whose job it is traced in is no
+ * longer. Tasks already in a cgroup when it is followed are marked by
+ * the runtime, and children inherit their parent's mark. */
+SEC("tp_btf/cgroup_attach_task")
+int dc_cgroup_attach(unsigned long long *ctx)
+{
+	struct cgroup *dst = (void *)ctx[0];
+	struct task_struct *task = (void *)ctx[2];
+	struct kernfs_node *kn = NULL;
+	__u32 tgid = task->tgid, *job, cur;
+	__u64 id = 0;
+
+	bpf_probe_read_kernel(&kn, sizeof(kn), &dst->kn);
+	if (kn)
+		bpf_probe_read_kernel(&id, sizeof(id), &kn->id);
+	job = bpf_map_lookup_elem(&dc_cgroups, &id);
+	cur = dc_traced(tgid) ? dc_job_of(tgid) : 0;
+	if (job && !cur)
+		dc_mark(tgid, *job);
+	else if (!job && cur >= DC_CGROUP_JOBS)
+		dc_mark(tgid, 0);
 	return 0;
 }
 
@@ -442,15 +478,13 @@ int dc_fork(unsigned long long *ctx)
 {
 	struct task_struct *parent = (void *)ctx[0];
 	struct task_struct *child = (void *)ctx[1];
-	__u32 ptgid = parent->tgid, ctgid = child->tgid, *job;
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
 
 	if (!dc_traced(ptgid))
 		return 0;
-	/* The child joins its parent's job (a cgroup's children stay in the
-	 * cgroup and need no entry). */
-	job = bpf_map_lookup_elem(&dc_pids, &ptgid);
-	if (ptgid != ctgid && job &&
-	    bpf_map_update_elem(&dc_pids, &ctgid, job, BPF_ANY)) {
+	/* The child joins its parent's job. */
+	if (ptgid != ctgid && !dc_cfg.trace_all &&
+	    dc_mark(ctgid, dc_job_of(ptgid))) {
 		__u32 k = DC_LIMIT_PROCS;
 		__u64 *n = bpf_map_lookup_elem(&dc_limits, &k);
 
@@ -491,8 +525,8 @@ int dc_exit_task(unsigned long long *ctx)
 	bpf_probe_read_kernel(&sig, sizeof(sig), &task->signal);
 	if (sig &&
 	    !bpf_probe_read_kernel(&live, sizeof(live), &sig->live.counter) &&
-	    live == 0)
-		bpf_map_delete_elem(&dc_pids, &tgid);
+	    live == 0 && !dc_cfg.trace_all)
+		dc_mark(tgid, 0);
 	return 0;
 }
 

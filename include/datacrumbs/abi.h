@@ -235,6 +235,20 @@ struct dc_config {
 	__u32 wrap_by_code; /* tests: match wrapper sites by their code
 			       only, as when a mapping cannot be resolved */
 	__u32 pad;
+	__u64 ring_size; /* bytes of dc_events */
+};
+
+/* Jobs of followed cgroups are numbered from here, apart from pids. */
+#define DC_CGROUP_JOBS 0x80000000u
+
+/* The context of the dc_set_traced program, which the runtime runs to
+ * start or stop tracing a process: the BPF side updates the same words
+ * of its bitmap atomically at fork and exit. */
+struct dc_mark_args {
+	__u32 tgid;
+	__u32 job; /* 0: stop tracing it */
+	__s32 ret; /* out: 0, or -1 when --max-procs are traced already */
+	__u32 pad;
 };
 
 /* One entry of the probe table, fixed size so the section needs no
