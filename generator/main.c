@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "config.h"
 #include "log.h"
+#include "placement_report.h"
 #include "tmpldir.h"
 #include "render.h"
 #include "spec.h"
@@ -30,6 +31,7 @@ static const char usage[] =
     "  -n, --no-compile      only validate (and --emit-c); write no object\n"
     "  -s, --skip-missing    leave out specs whose target is not installed\n"
     "  -T, --templates DIR   template directory (default: built in)\n"
+    "  -v, --verbose         name every uprobe left single-stepped\n"
     "  -h, --help            show this help\n"
     "\n"
     "Errors name FILE:LINE:COLUMN; nothing is written unless all specs are\n"
@@ -54,6 +56,7 @@ int main(int argc, char **argv)
 		{ "no-compile", no_argument, NULL, 'n' },
 		{ "skip-missing", no_argument, NULL, 's' },
 		{ "templates", required_argument, NULL, 'T' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -62,17 +65,19 @@ int main(int argc, char **argv)
 	struct dc_buf c = {}, sources = {};
 	struct dc_spec spec = {};
 	const char *tmpl, *clang = NULL;
-	bool compile = true;
+	bool compile = true, verbose = false;
 	int opt, err = 0;
 
 	dc_log_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "o:E:nsT:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:E:nsT:vh", opts, NULL)) !=
+	       -1) {
 		switch (opt) {
 		case 'o': obj = optarg; break;
 		case 'E': emit = optarg; break;
 		case 'n': compile = false; break;
 		case 's': spec.skip_missing = true; break;
 		case 'T': tmpl_opt = optarg; break;
+		case 'v': verbose = true; break;
 		case 'h': printf(usage, dc_prog()); return 0;
 		default: fprintf(stderr, usage, dc_prog()); return 2;
 		}
@@ -152,6 +157,7 @@ int main(int argc, char **argv)
 		}
 		dc_info("%zu probes (%zu aliases merged) -> %s", n, aliases,
 			obj);
+		dc_report_placement(&spec, verbose);
 	}
 cleanup:
 	if (tmp_c[0])

@@ -10,12 +10,6 @@
 #include "strpool.h"
 
 /* Which arguments a probe captures, slot by slot. */
-struct slots {
-	int n;
-	int role[DC_CAPTURE];
-	int arg[DC_CAPTURE];
-};
-
 static int read_file(const char *dir, const char *name, char **out)
 {
 	struct dc_buf b = {};
@@ -92,7 +86,7 @@ int dc_c_escape(struct dc_buf *out, const char *s)
 	return 0;
 }
 
-static void slots_of(const struct dc_spec_probe *p, struct slots *s)
+void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (int i = 0; i < p->nargs; i++) {
@@ -104,8 +98,8 @@ static void slots_of(const struct dc_spec_probe *p, struct slots *s)
 }
 
 static int render_capture(struct dc_buf *out, const char *tmpl,
-			  const struct dc_spec_probe *p, const struct slots *s,
-			  int id)
+			  const struct dc_spec_probe *p,
+			  const struct dc_slots *s, int id)
 {
 	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16],
 	    ret_int[16], d_entry[16], d_exit[16], stream_slot[16],
@@ -161,7 +155,7 @@ static int add_str(struct dc_buf *out, struct dc_strpool *pool, const char *s,
 
 static int render_desc(struct dc_buf *out, const char *tmpl,
 		       struct dc_strpool *pool, const struct dc_spec *spec,
-		       const struct dc_spec_probe *p, const struct slots *s,
+		       const struct dc_spec_probe *p, const struct dc_slots *s,
 		       int id)
 {
 	const struct dc_spec_group *g = &spec->groups[p->group];
@@ -247,7 +241,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	char nprobes_s[16], caps_size_s[16], strings_size_s[16];
 	struct dc_strpool pool = {};
 	int nprobes = 0, caps_size = 1, err;
-	struct slots s;
+	struct dc_slots s;
 
 	err = read_file(tmpl_dir, "object.bpf.c.in", &t_obj) ?:
 	      read_file(tmpl_dir, "capture.c.in", &t_cap) ?:
@@ -260,7 +254,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		if (p->alias_of >= 0 || p->pattern ||
 		    spec->groups[p->group].skipped)
 			continue;
-		slots_of(p, &s);
+		dc_slots_of(p, &s);
 		err = render_capture(&caps, t_cap, p, &s, nprobes)
 			  ?: render_desc(&descs, t_desc, &pool, spec, p, &s,
 					 nprobes);

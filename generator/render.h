@@ -14,6 +14,15 @@
 int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	      const char *sources, struct dc_buf *out);
 
+/* What a probe captures: its arguments with a role, in order. */
+struct dc_slots {
+	int n;
+	uint8_t role[DC_CAPTURE];
+	uint8_t arg[DC_CAPTURE];
+};
+
+void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s);
+
 /* Replace each @KEY@ in @tmpl by its value from @kv (KEY, value, ...,
  * NULL). An unknown key is an error (-EINVAL), naming it on stderr. */
 int dc_expand(struct dc_buf *out, const char *tmpl, const char *const *kv);

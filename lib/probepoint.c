@@ -103,7 +103,11 @@ static bool skippable(csh cs, const cs_insn *i, unsigned args)
 	case X86_INS_INVALID: return false;
 	default: break;
 	}
-	for (int k = 0; k < x->op_count; k++)
+	/* Capstone 4 marks test's memory operand written; these only
+	 * compare. */
+	for (int k = 0; k < x->op_count && i->id != X86_INS_TEST &&
+			i->id != X86_INS_CMP && i->id != X86_INS_BT;
+	     k++)
 		if (x->operands[k].type == X86_OP_MEM &&
 		    (x->operands[k].access & CS_AC_WRITE))
 			return false;

@@ -668,13 +668,14 @@ static int open_trace(const char *path, const struct opts *o)
 
 /* Files the process has open so far are named from /proc now: records
  * reach the runtime in batches, possibly after the process is gone. A
- * launched command is still stopped before its exec here. */
-static int trace_pid(struct dc_rt *rt, int pid)
+ * launched command is still stopped before its exec (@exec_next): the
+ * runtime's own descriptors it holds then close at the exec. */
+static int trace_pid(struct dc_rt *rt, int pid, bool exec_next)
 {
 	struct dc_proc *p = dc_proc_get(&rt->ps, pid);
 
 	if (p)
-		dc_fd_snapshot(&rt->ps, p);
+		dc_fd_snapshot(&rt->ps, p, exec_next);
 	return dc_trace_pid(rt, pid);
 }
 
@@ -798,7 +799,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			dc_err("--pid %d: no such process", o->pids[i]);
 			goto cleanup;
 		}
-		if ((err = trace_pid(&rt, o->pids[i]))) {
+		if ((err = trace_pid(&rt, o->pids[i], false))) {
 			dc_err("cannot register pid %d: %s", o->pids[i],
 			       strerror(-err));
 			goto cleanup;
@@ -819,7 +820,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			child = 0;
 			goto cleanup;
 		}
-		if ((err = trace_pid(&rt, child))) {
+		if ((err = trace_pid(&rt, child, true))) {
 			dc_err("cannot register pid %d: %s", child,
 			       strerror(-err));
 			goto cleanup;

@@ -156,12 +156,28 @@ struct dc_file *dc_fd_initial(struct dc_procs *ps, struct dc_proc *p,
 	return e->from == 0 ? e->f : NULL;
 }
 
-void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p)
+/* Whether descriptor @fd of @pid is close-on-exec (/proc's fdinfo). */
+static bool cloexec(uint32_t pid, long fd)
+{
+	char path[64];
+	unsigned flags = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/fdinfo/%ld", pid, fd);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fscanf(f, "pos: %*u flags: %o", &flags) != 1)
+		flags = 0;
+	fclose(f);
+	return flags & O_CLOEXEC;
+}
+
+void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next)
 {
 	char dir[64];
 	struct dirent *de;
 	DIR *d;
-
 	snprintf(dir, sizeof(dir), "/proc/%u/fd", p->pid);
 	d = opendir(dir);
 	if (!d)
@@ -171,7 +187,8 @@ void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p)
 		long fd = strtol(de->d_name, &end, 10);
 
 		if (*end || end == de->d_name ||
-		    dc_map_get(&p->fds, fd_key(fd)))
+		    dc_map_get(&p->fds, fd_key(fd)) ||
+		    (exec_next && cloexec(p->pid, fd)))
 			continue;
 		dc_fd_lookup(ps, p, fd, 0);
 	}

@@ -66,7 +66,9 @@ struct dc_file *dc_fd_initial(struct dc_procs *ps, struct dc_proc *p,
 /* Name every fd the process has open now and the tracer has not seen:
  * done while it is alive (registered, exec'd), since a later lookup in
  * /proc may find it gone. */
-void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p);
+/* Name every descriptor @p has open now from /proc; @exec_next: it is
+ * stopped before an exec, which closes its close-on-exec ones. */
+void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next);
 void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts);
 struct dc_file *dc_handle_lookup(struct dc_proc *p, uint64_t h);
 void dc_handle_set(struct dc_proc *p, uint64_t h, struct dc_file *f);

@@ -193,7 +193,7 @@ int dc_ringbuf_record(struct dc_rt *rt, const void *data, size_t size)
 	case DC_EV_JOIN:
 		p = dc_proc_get(&rt->ps, pe->pid);
 		if (p)
-			dc_fd_snapshot(&rt->ps, p);
+			dc_fd_snapshot(&rt->ps, p, false);
 		break;
 	case DC_EV_EXIT:
 		t = dc_map_get(&rt->ps.threads, pe->tid);

@@ -87,6 +87,7 @@ struct dc_frame {
 	__s32 sfd;
 	__u32 flags;
 	__u32 pad;
+	__u64 site; /* DC_FRAME_SYS: the user ip of its syscall */
 };
 
 /* A mapping of the thread's process a syscall came from: most come from

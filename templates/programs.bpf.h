@@ -192,7 +192,7 @@ int dc_sys_enter(unsigned long long *ctx)
 	if (dc_wraps.n) {
 		w = dc_wrap_site_of(t, regs->ip, ctx[1]);
 		if (w)
-			dc_wrap_enter(t, w, a, now);
+			dc_wrap_enter(t, w, a, regs->ip, now);
 	}
 	if (probe < DC_NPROBES) {
 		__u64 v[DC_CAPTURE] = {};
@@ -229,7 +229,7 @@ int dc_sys_exit(unsigned long long *ctx)
 				now);
 	}
 	if (dc_wraps.n)
-		dc_wrap_exit(t, ret, t->job, id, now);
+		dc_wrap_exit(t, ret, regs->ip, t->job, id, now);
 	return 0;
 }
 

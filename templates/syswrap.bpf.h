@@ -149,7 +149,7 @@ static __always_inline bool dc_restarting(long ret)
  * call's syscall restarted. */
 static __always_inline void dc_wrap_enter(struct dc_thread *t,
 					  const struct dc_wrap_site *w,
-					  const __u64 *a, __u64 now)
+					  const __u64 *a, __u64 ip, __u64 now)
 {
 	const volatile struct dc_capture *c;
 	__u32 probe = w->probe, d = t->depth;
@@ -160,7 +160,7 @@ static __always_inline void dc_wrap_enter(struct dc_thread *t,
 		return;
 	if (d > 0 && d <= DC_MAX_DEPTH) {
 		top = &t->f[(d - 1) & (DC_MAX_DEPTH - 1)];
-		if ((top->flags & DC_FRAME_RESTART) && top->probe == probe) {
+		if ((top->flags & DC_FRAME_RESTART) && top->site == ip) {
 			top->flags &= ~DC_FRAME_RESTART;
 			return;
 		}
@@ -173,13 +173,19 @@ static __always_inline void dc_wrap_enter(struct dc_thread *t,
 		if (c->deref_entry_mask & (1 << i))
 			v[i] = dc_read_u64(v[i]);
 	}
-	dc_push_on(t, probe, v, -1, DC_FRAME_SYS, now);
+	/* The wrapper began before its syscall: a close, seen first
+	 * returning from the syscall, must not hide the file from it. */
+	dc_push_on(t, probe, v, -1, DC_FRAME_SYS, now - 1);
+	if (d < DC_MAX_DEPTH)
+		t->f[d & (DC_MAX_DEPTH - 1)].site = ip;
 }
 
-/* sys_exit: the wrapper on top of the thread's stack returns with the
- * system call, -errno becoming -1 as the C library returns it. */
+/* sys_exit: the wrapper on top of the thread's stack returns with its
+ * system call, -errno becoming -1 as the C library returns it. Another
+ * syscall's exit (rt_sigreturn after a handler) is not its return. */
 static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
-					 __u32 job, __u64 id, __u64 now)
+					 __u64 ip, __u32 job, __u64 id,
+					 __u64 now)
 {
 	__u32 d = t->depth, probe;
 	struct dc_frame *f;
@@ -187,7 +193,7 @@ static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
 	if (d == 0 || d > DC_MAX_DEPTH)
 		return;
 	f = &t->f[(d - 1) & (DC_MAX_DEPTH - 1)];
-	if (!(f->flags & DC_FRAME_SYS))
+	if (!(f->flags & DC_FRAME_SYS) || f->site != ip)
 		return;
 	if (dc_restarting(ret)) {
 		f->flags |= DC_FRAME_RESTART;

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the runtime will do with each uprobe on this machine, said when
+ * the object is made: which functions are traced at the syscall
+ * tracepoint, which uprobes moved onto an instruction the kernel
+ * emulates, and which stay on one it single-steps (ten times dearer).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "elfsym.h"
+#include "log.h"
+#include "placement.h"
+#include "placement_report.h"
+#include "render.h"
+
+/* Slow functions named without -v. */
+#define SLOW_SHOWN 8
+
+struct tally {
+	size_t sys, moved, first, slow;
+};
+
+static void place_group(const struct dc_spec *spec, size_t g, bool verbose)
+{
+	const struct dc_spec_group *grp = &spec->groups[g];
+	struct tally t = { 0 };
+	struct dc_elf_syms syms;
+	struct dc_code code;
+	size_t shown = 0;
+	int err;
+
+	if (dc_elf_syms_load(grp->path, &syms))
+		return; /* dc_spec_check() has said why */
+	err = dc_code_open(grp->path, &code);
+	if (err) {
+		if (err != -ENOTSUP)
+			dc_warn("%s: cannot read its code: %s", grp->path,
+				strerror(-err));
+		dc_elf_syms_free(&syms);
+		return;
+	}
+	for (size_t i = 0; i < spec->nprobes; i++) {
+		const struct dc_spec_probe *p = &spec->probes[i];
+		const struct dc_elf_sym *s;
+		struct dc_place_probe pp;
+		struct dc_placement pl;
+		struct dc_slots sl;
+
+		if (p->group != g || p->pattern || p->alias_of >= 0 ||
+		    !(s = dc_elf_syms_find(&syms, p->symbol)))
+			continue;
+		dc_slots_of(p, &sl);
+		pp = (struct dc_place_probe){ sl.n, sl.arg, sl.role, p->ret };
+		dc_place(&code, s->offset, s->size, &pp, true, &pl);
+		if (pl.via_sys) {
+			t.sys++;
+		} else if (!pl.pp.slow) {
+			pl.pp.skip ? t.moved++ : t.first++;
+		} else {
+			if (verbose || shown++ < SLOW_SHOWN)
+				dc_info("  %s %s: single-stepped at %s",
+					grp->layer, p->name, pl.pp.why);
+			t.slow++;
+		}
+	}
+	if (t.slow > shown && !verbose)
+		dc_info("  ... and %zu more (-v lists them)", t.slow - shown);
+	dc_info("%s (%s): %zu at the syscall tracepoint, %zu uprobes on an "
+		"emulated instruction (%zu moved past their first), %zu "
+		"single-stepped",
+		grp->layer, grp->target, t.sys, t.moved + t.first, t.moved,
+		t.slow);
+	dc_code_close(&code);
+	dc_elf_syms_free(&syms);
+}
+
+void dc_report_placement(const struct dc_spec *spec, bool verbose)
+{
+	for (size_t g = 0; g < spec->ngroups; g++)
+		if (spec->groups[g].mech == DC_MECH_UPROBE &&
+		    !spec->groups[g].skipped)
+			place_group(spec, g, verbose);
+}

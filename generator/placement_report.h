@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_PLACEMENT_REPORT_H
+#define DC_PLACEMENT_REPORT_H
+
+#include <stdbool.h>
+
+#include "spec.h"
+
+/* Say, per uprobe spec, how its functions will be traced on this
+ * machine; with @verbose, name every one left single-stepped. */
+void dc_report_placement(const struct dc_spec *spec, bool verbose);
+
+#endif

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe points and syscall wrappers, on functions whose answers are known
+ * (entries.S, linked into this program) and on the C library's own.
+ */
+#include <gnu/libc-version.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "elfsym.h"
+#include "placement.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			failures++;                                            \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);   \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fputc('\n', stderr);                                   \
+		}                                                              \
+	} while (0)
+
+static const struct dc_elf_sym *sym(const struct dc_elf_syms *s,
+				    const char *name)
+{
+	const struct dc_elf_sym *y = dc_elf_syms_find(s, name);
+
+	if (!y) {
+		fprintf(stderr, "FAIL: no symbol %s\n", name);
+		failures++;
+	}
+	return y;
+}
+
+static void point(const struct dc_code *c, const struct dc_elf_syms *s,
+		  const char *name, unsigned args, unsigned skip, int slow)
+{
+	const struct dc_elf_sym *y = sym(s, name);
+	struct dc_probe_point pp;
+
+	if (!y)
+		return;
+	dc_probe_point(c, y->offset, y->size, args, &pp);
+	CHECK(pp.skip == skip && pp.slow == slow,
+	      "%s: probe point +%u %s (%s), want +%u %s", name, pp.skip,
+	      pp.slow ? "slow" : "fast", pp.why, skip, slow ? "slow" : "fast");
+}
+
+/* @want: the syscall argument of each function argument, -1 for none;
+ * NULL: not a wrapper. */
+static void stub(const struct dc_code *c, const struct dc_elf_syms *s,
+		 const char *name, int nr, const int *want)
+{
+	const struct dc_elf_sym *y = sym(s, name);
+	struct dc_sysstub st;
+	const char *why;
+	int err;
+
+	if (!y)
+		return;
+	err = dc_sysstub(c, y->offset, y->size, &st, &why);
+	if (!want) {
+		CHECK(err, "%s: taken for a wrapper of syscall %d", name,
+		      st.nr);
+		return;
+	}
+	CHECK(!err, "%s: not a wrapper: %s", name, why);
+	if (err)
+		return;
+	CHECK(st.nr == nr, "%s: syscall %d, want %d", name, st.nr, nr);
+	for (int a = 0; a < 6; a++)
+		CHECK(st.sysarg[a] == want[a],
+		      "%s: argument %d travels in syscall argument %d, want %d",
+		      name, a, st.sysarg[a], want[a]);
+}
+
+static void own_functions(void)
+{
+	static const int thin[6] = { 0, 1, 2, 3, 4, 5 };
+	static const int reorder[6] = { 1, 2, -1, -1, 4, 5 };
+	static const int spill[6] = { 0, -1, -1, -1, -1, -1 };
+	struct dc_elf_syms s;
+	struct dc_code c;
+
+	if (dc_elf_syms_load("/proc/self/exe", &s) ||
+	    dc_code_open("/proc/self/exe", &c)) {
+		CHECK(0, "cannot read /proc/self/exe");
+		return;
+	}
+	point(&c, &s, "pp_cmp_je", 0x3f, 7, 0);
+	point(&c, &s, "pp_push", 0x3f, 0, 0);
+	point(&c, &s, "pp_sub_rsp", 0x3f, 0, 1);
+	point(&c, &s, "pp_write_arg2", 0x3f, 0, 1);
+	point(&c, &s, "pp_write_arg2", 0x3, 3, 0);
+	point(&c, &s, "pp_store", 0x3f, 0, 1);
+	point(&c, &s, "pp_jump_into", 0x3f, 0, 1);
+	point(&c, &s, "pp_jmp66", 0x3f, 0, 1);
+	point(&c, &s, "pp_test_mem", 0x3f, 6, 0);
+	stub(&c, &s, "w_thin", 18, thin);
+	stub(&c, &s, "w_reorder", 257, reorder);
+	stub(&c, &s, "w_spill", 3, spill);
+	stub(&c, &s, "w_early", 0, NULL);
+	stub(&c, &s, "w_two", 0, NULL);
+	stub(&c, &s, "w_retry", 0, NULL);
+	stub(&c, &s, "w_two_numbers", 0, NULL);
+	stub(&c, &s, "w_indirect", 0, NULL);
+	stub(&c, &s, "w_tail", 0, NULL);
+	dc_code_close(&c);
+	dc_elf_syms_free(&s);
+}
+
+/* glibc's: pwrite64 is a wrapper of its syscall, passing its four
+ * arguments as they are; stat jumps into fstatat; mmap returns EINVAL
+ * without a syscall for a bad offset. */
+static void libc_functions(void)
+{
+	static const int pwrite[6] = { 0, 1, 2, 3, -1, -1 };
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	struct dc_elf_syms s;
+	struct dc_code c;
+
+	if (dc_elf_syms_load(libc, &s) || dc_code_open(libc, &c)) {
+		printf("test_placement: no %s, its functions not checked\n",
+		       libc);
+		return;
+	}
+	stub(&c, &s, "pwrite64", SYS_pwrite64, pwrite);
+	stub(&c, &s, "stat", 0, NULL);
+	stub(&c, &s, "mmap", 0, NULL);
+	point(&c, &s, "pwrite64", 0xf, 10, 0);
+	dc_code_close(&c);
+	dc_elf_syms_free(&s);
+}
+
+int main(void)
+{
+	own_functions();
+	libc_functions();
+	printf("test_placement: %s\n", failures ? "FAILED" : "ok");
+	return failures ? 1 : 0;
+}
