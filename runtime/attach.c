@@ -327,17 +327,26 @@ static int attach_tracepoints(struct dc_rt *rt)
 	return 0;
 }
 
-int dc_attach_all(struct dc_rt *rt)
+int dc_attach_tracking(struct dc_rt *rt)
+{
+	int err;
+
+	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
+	      attach_prog(rt, "dc_exit_task") ?:
+	      (rt->server ? attach_prog(rt, "dc_cgroup_attach") : 0);
+	rt->ntracking = rt->nlinks;
+	return err;
+}
+
+int dc_attach_probes(struct dc_rt *rt)
 {
 	size_t attached = 0;
 	int err;
 
-	/* Process tracking first, so no fork of a traced process is missed. */
-	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
-	      (rt->server ? attach_prog(rt, "dc_cgroup_attach") : 0) ?:
-	      attach_prog(rt, "dc_exit_task") ?: dc_uprobes_attach(rt) ?:
-	      attach_syscalls(rt) ?: attach_tracepoints(rt) ?:
-	      attach_kfuncs(rt) ?: attach_usdts(rt);
+	if (rt->probes_attached)
+		return 0;
+	err = dc_uprobes_attach(rt) ?: attach_syscalls(rt) ?:
+	      attach_tracepoints(rt) ?: attach_kfuncs(rt) ?: attach_usdts(rt);
 	if (err)
 		return err;
 	for (size_t i = 0; i < rt->nprobes; i++)
@@ -346,11 +355,19 @@ int dc_attach_all(struct dc_rt *rt)
 		dc_err("no probe could be attached");
 		return -ENOENT;
 	}
+	rt->probes_attached = true;
 	return 0;
+}
+
+int dc_attach_all(struct dc_rt *rt)
+{
+	/* Process tracking first, so no fork of a traced process is missed. */
+	return dc_attach_tracking(rt) ?: dc_attach_probes(rt);
 }
 
 struct detach_slice {
 	struct dc_rt *rt;
+	size_t from; /* links[from..] */
 	size_t first;
 	size_t stride;
 };
@@ -359,7 +376,7 @@ static void *detach_slice(void *arg)
 {
 	struct detach_slice *s = arg;
 
-	for (size_t i = s->first; i < s->rt->nlinks; i += s->stride)
+	for (size_t i = s->from + s->first; i < s->rt->nlinks; i += s->stride)
 		bpf_link__destroy(s->rt->links[i]);
 	for (size_t i = s->first; i < s->rt->nlink_fds; i += s->stride)
 		close(s->rt->link_fds[i]);
@@ -370,15 +387,16 @@ static void *detach_slice(void *arg)
  * Each detach waits for a grace period: ~70 ms for a tracepoint, ~1 s for
  * a uprobe.multi link (RCU tasks trace) on these machines. One after
  * another that is seconds; concurrent detaches share grace periods, so
- * links are dealt round-robin to threads.
+ * links are dealt round-robin to threads. Links from @from on go: the
+ * probes' follow process tracking's.
  */
-void dc_detach_all(struct dc_rt *rt)
+static void detach_from(struct dc_rt *rt, size_t from)
 {
 	enum { MAX_THREADS = 64 };
 	struct detach_slice slices[MAX_THREADS];
 	pthread_t tids[MAX_THREADS];
 	bool started[MAX_THREADS] = {};
-	size_t all = rt->nlinks + rt->nlink_fds;
+	size_t all = rt->nlinks - from + rt->nlink_fds;
 	size_t n = all < MAX_THREADS ? all : MAX_THREADS;
 
 	for (size_t i = 0; i < rt->nusdt_links; i++)
@@ -387,7 +405,7 @@ void dc_detach_all(struct dc_rt *rt)
 	rt->usdt_links = NULL;
 	rt->nusdt_links = 0;
 	for (size_t i = 0; i < n; i++) {
-		slices[i] = (struct detach_slice){ rt, i, n };
+		slices[i] = (struct detach_slice){ rt, from, i, n };
 		started[i] =
 		    !pthread_create(&tids[i], NULL, detach_slice, &slices[i]);
 		if (!started[i])
@@ -396,9 +414,24 @@ void dc_detach_all(struct dc_rt *rt)
 	for (size_t i = 0; i < n; i++)
 		if (started[i])
 			pthread_join(tids[i], NULL);
-	free(rt->links);
 	free(rt->link_fds);
-	rt->links = NULL;
 	rt->link_fds = NULL;
-	rt->nlinks = rt->nlink_fds = 0;
+	rt->nlinks = from;
+	rt->nlink_fds = 0;
+	for (size_t i = 0; i < rt->nprobes; i++)
+		rt->probes[i].attached = false;
+	rt->probes_attached = false;
+}
+
+void dc_detach_probes(struct dc_rt *rt)
+{
+	detach_from(rt, rt->ntracking);
+}
+
+void dc_detach_all(struct dc_rt *rt)
+{
+	detach_from(rt, 0);
+	free(rt->links);
+	rt->links = NULL;
+	rt->ntracking = 0;
 }

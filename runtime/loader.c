@@ -486,11 +486,11 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	return 0;
 }
 
-int dc_set_traced(struct dc_rt *rt, int pid, __u32 job)
+int dc_set_traced(struct dc_rt *rt, int pid, __u32 job, bool if_new)
 {
 	struct bpf_program *p =
 	    bpf_object__find_program_by_name(rt->obj, "dc_set_traced");
-	struct dc_mark_args a = { .tgid = pid, .job = job };
+	struct dc_mark_args a = { .tgid = pid, .job = job, .if_new = if_new };
 	/* A syscall program's context is copied back into ctx_in. */
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &a,
 		    .ctx_size_in = sizeof(a));
@@ -505,7 +505,7 @@ int dc_set_traced(struct dc_rt *rt, int pid, __u32 job)
 int dc_trace_pid(struct dc_rt *rt, int pid)
 {
 	/* A process named starts its own job. */
-	return dc_set_traced(rt, pid, pid);
+	return dc_set_traced(rt, pid, pid, false);
 }
 
 uint64_t dc_limit(struct dc_rt *rt, enum dc_limit which)

@@ -433,8 +433,11 @@ static void start_args(struct dc_buf *b, struct dc_rt *rt, char **cmd,
 {
 	size_t attached = 0;
 
+	/* A server attaches them with its first job: it counts those it
+	 * will attach. */
 	for (size_t i = 0; i < rt->nprobes; i++)
-		attached += rt->probes[i].attached;
+		attached += o->server ? !rt->probes[i].disabled
+				      : rt->probes[i].attached;
 	dc_buf_adds(b, "\"cmd\":");
 	if (cmd) {
 		struct dc_buf c = {};
@@ -808,7 +811,8 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	/* Every libc call the runtime makes traps once libc is probed:
 	 * the date is read before attaching. */
 	start_date(date, sizeof(date));
-	if (dc_attach_all(&rt))
+	/* A server attaches the probes when a job starts. */
+	if (o->server ? dc_attach_tracking(&rt) : dc_attach_all(&rt))
 		goto cleanup;
 	t_ready = now_ns();
 	/* Launched after attaching, so no breakpoint is installed in the
@@ -879,6 +883,8 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 		}
 		if (err == 2)
 			dc_server_serve(&rt, lfd, path);
+		if (o->server)
+			dc_server_jobs(&rt, now_ns());
 		reap(&rt, o);
 		if ((err = dc_pfw_tick(&rt.w, now_ns())) && !write_failed) {
 			write_failed = true;

@@ -191,6 +191,7 @@ int dc_ringbuf_record(struct dc_rt *rt, const void *data, size_t size)
 		/* then its files are named as for a join */
 		__attribute__((fallthrough));
 	case DC_EV_JOIN:
+		rt->want_probes |= rt->server && !rt->probes_attached;
 		p = dc_proc_get(&rt->ps, pe->pid);
 		if (p)
 			dc_fd_snapshot(&rt->ps, p, false);

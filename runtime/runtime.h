@@ -23,8 +23,12 @@ struct dc_rt {
 	struct dc_probe_info *descs;
 	struct dc_probe *probes;
 	size_t nprobes;
-	struct bpf_link **links;
+	struct bpf_link **links; /* process tracking's, then the probes' */
 	size_t nlinks;
+	size_t ntracking;     /* links[0..ntracking) track processes */
+	bool probes_attached; /* server mode: only while a job runs */
+	bool want_probes;     /* a process joined: attach them */
+	uint64_t idle_since;  /* server: when the last job ended, or 0 */
 	struct bpf_link **usdt_links; /* destroyed serially (see attach.c) */
 	size_t nusdt_links;
 	int *link_fds; /* links libbpf cannot make: uprobe.session */
@@ -65,6 +69,10 @@ int dc_ringbuf_record(struct dc_rt *rt, const void *data, size_t size);
 void dc_ringbuf_flush_threads(struct dc_rt *rt);
 
 /* attach.c */
+/* Forks, execs, exits (and cgroup moves): which processes are traced. */
+int dc_attach_tracking(struct dc_rt *rt);
+/* The probes themselves; a no-op while they are attached. */
+int dc_attach_probes(struct dc_rt *rt);
 int dc_attach_all(struct dc_rt *rt);
 /* The program @name of the object, or NULL (said on stderr). */
 struct bpf_program *dc_find_prog(struct dc_rt *rt, const char *name);
@@ -72,6 +80,9 @@ struct bpf_program *dc_find_prog(struct dc_rt *rt, const char *name);
 int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
 /* Keep @l to destroy at detach; on failure it is destroyed. */
 int dc_add_link(struct dc_rt *rt, struct bpf_link *l);
+/* Detach the probes, leaving process tracking: a server with no job
+ * costs the processes on the machine nothing. */
+void dc_detach_probes(struct dc_rt *rt);
 void dc_detach_all(struct dc_rt *rt);
 
 /* uprobes.c */
@@ -93,9 +104,10 @@ void *dc_global(struct bpf_object *obj, const char *section, const char *name,
  * the value goes through the bpf() syscall. */
 int dc_global_set(struct bpf_object *obj, const char *section, const char *name,
 		  const void *val, size_t size);
-/* Start tracing process @pid in @job, or stop (@job 0): 0, -ENOSPC when
- * --max-procs are traced already, or another -errno. */
-int dc_set_traced(struct dc_rt *rt, int pid, __u32 job);
+/* Start tracing process @pid in @job, or stop (@job 0); @if_new: leave
+ * it in its job if it is traced already. 0, -ENOSPC when --max-procs are
+ * traced already, or another -errno. */
+int dc_set_traced(struct dc_rt *rt, int pid, __u32 job, bool if_new);
 int dc_trace_pid(struct dc_rt *rt, int pid);
 /* Whether any traced process (given, or a descendant) still runs. */
 bool dc_traced_alive(struct dc_rt *rt);

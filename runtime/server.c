@@ -66,7 +66,7 @@ static int owner(const char *path, uid_t *uid)
 
 static int set_pid(struct dc_rt *rt, int pid, bool on)
 {
-	return on ? dc_trace_pid(rt, pid) : dc_set_traced(rt, pid, 0);
+	return on ? dc_trace_pid(rt, pid) : dc_set_traced(rt, pid, 0, false);
 }
 
 /* Trace every process already in cgroup @dir in @job; those that join
@@ -82,7 +82,7 @@ static int mark_cgroup(struct dc_rt *rt, const char *dir, __u32 job)
 	if (!f)
 		return -errno;
 	while (!err && fscanf(f, "%d", &pid) == 1)
-		err = dc_set_traced(rt, pid, job);
+		err = dc_set_traced(rt, pid, job, false);
 	fclose(f);
 	return err;
 }
@@ -128,6 +128,51 @@ static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
 	}
 }
 
+/* A job starts: the probes go in first, if no other job has them in. */
+static int job_starts(struct dc_rt *rt)
+{
+	int err = 0;
+
+	if (!rt->probes_attached) {
+		err = dc_attach_probes(rt);
+		dc_info("a job starts: probes %s",
+			err ? "could not be attached" : "attached");
+	}
+	rt->idle_since = 0;
+	return err;
+}
+
+static bool cgroups_followed(struct dc_rt *rt)
+{
+	struct bpf_map *cg =
+	    bpf_object__find_map_by_name(rt->obj, "dc_cgroups");
+	__u64 key;
+
+	return cg && !bpf_map_get_next_key(bpf_map__fd(cg), NULL, &key);
+}
+
+void dc_server_jobs(struct dc_rt *rt, uint64_t now)
+{
+	if (rt->want_probes) {
+		rt->want_probes = false;
+		job_starts(rt);
+	}
+	if (!rt->probes_attached || dc_traced_alive(rt) ||
+	    cgroups_followed(rt)) {
+		rt->idle_since = 0;
+		return;
+	}
+	/* The last job ended; a second later, with none new, every process
+	 * on the machine stops paying for the probes. */
+	if (!rt->idle_since) {
+		rt->idle_since = now;
+	} else if (now - rt->idle_since >= 1000000000ull) {
+		dc_detach_probes(rt);
+		rt->idle_since = 0;
+		dc_info("no job left: probes detached");
+	}
+}
+
 /* Answer one request line from a caller with credentials @cred. */
 static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		   const char *trace, char *out, size_t size)
@@ -141,6 +186,17 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		*arg++ = '\0';
 	if (!strcmp(line, "status")) {
 		status(rt, trace, out, size);
+		return;
+	}
+	/* The client library: the caller itself, from its first call on
+	 * once this is answered; a traced child stays in its job. */
+	if (!strcmp(line, "join")) {
+		err = job_starts(rt)
+			  ?: dc_set_traced(rt, cred->pid, cred->pid, true);
+		if (err)
+			snprintf(out, size, "error: %s", strerror(-err));
+		else
+			snprintf(out, size, "ok joined %d", cred->pid);
 		return;
 	}
 	if (!arg || !*arg) {
@@ -163,7 +219,8 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 				 pid, uid, cred->uid);
 			return;
 		}
-		err = set_pid(rt, pid, !strcmp(line, "track"));
+		err = !strcmp(line, "track") ? job_starts(rt) : 0;
+		err = err ?: set_pid(rt, pid, !strcmp(line, "track"));
 		if (err && err != -ENOENT)
 			snprintf(out, size, "error: %s", strerror(-err));
 		else
@@ -190,8 +247,10 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 			return;
 		}
 		id = st.st_ino;
-		if (!cg ||
-		    bpf_map_update_elem(bpf_map__fd(cg), &id, &job, BPF_ANY))
+		if ((err = job_starts(rt)))
+			snprintf(out, size, "error: %s", strerror(-err));
+		else if (!cg || bpf_map_update_elem(bpf_map__fd(cg), &id, &job,
+						    BPF_ANY))
 			snprintf(out, size, "error: %s", strerror(errno));
 		else if ((err = mark_cgroup(rt, arg, job)))
 			snprintf(out, size, "error: %s/cgroup.procs: %s", arg,
@@ -265,7 +324,10 @@ int dc_server_attach_client(struct dc_rt *rt, const char *lib)
 		dc_err("cannot attach to %s: %s", lib, strerror(errno));
 		return err;
 	}
-	return dc_add_link(rt, l);
+	err = dc_add_link(rt, l);
+	/* It stays while the probes come and go. */
+	rt->ntracking = rt->nlinks;
+	return err;
 }
 
 int dc_server_request(const char *path, const char *request)

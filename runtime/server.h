@@ -19,6 +19,9 @@ void dc_server_serve(struct dc_rt *rt, int lfd, const char *trace);
 /* Attach the probe that lets processes join by loading the client
  * library. Returns 0 or -errno (a message is printed). */
 int dc_server_attach_client(struct dc_rt *rt, const char *lib);
+/* Attach the probes when a process joined by the client library's
+ * uprobe; detach them a second after the last job ended. */
+void dc_server_jobs(struct dc_rt *rt, uint64_t now);
 
 /* The client side: send @request, print the answer; the exit status. */
 int dc_server_request(const char *path, const char *request);

@@ -443,7 +443,7 @@ int dc_client_join(struct pt_regs *ctx)
 SEC("syscall")
 int dc_set_traced(struct dc_mark_args *a)
 {
-	a->ret = dc_mark(a->tgid, a->job);
+	a->ret = a->if_new && dc_traced(a->tgid) ? 0 : dc_mark(a->tgid, a->job);
 	return 0;
 }
 

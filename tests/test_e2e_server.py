@@ -42,12 +42,12 @@ with tempfile.TemporaryDirectory() as tmp:
     # (d) joins and keeps writing while the others start and stop; it is
     # killed with SIGKILL at the end.
     d = os.path.join(tmp, "d.txt")
-    pd = subprocess.Popen(["sh", "-c", "while :; do echo x >> %s; done" % d],
-                          env=dict(os.environ, LD_PRELOAD=CLIENT))
+    joined = dict(os.environ, LD_PRELOAD=CLIENT, DATACRUMBS_SOCKET=sock)
+    pd = subprocess.Popen(["sh", "-c", "while :; do echo x >> %s; done" % d], env=joined)
     time.sleep(0.3)
     # (a) joins by loading the client library.
     a = os.path.join(tmp, "a.txt")
-    r = run(writer(a, 40), env=dict(os.environ, LD_PRELOAD=CLIENT))
+    r = run(writer(a, 40), env=joined)
     check(r.returncode == 0, "preloaded program ran")
     # (b) joins by --track before it does its I/O.
     b, fifo = os.path.join(tmp, "b.txt"), os.path.join(tmp, "go")
@@ -78,7 +78,7 @@ with tempfile.TemporaryDirectory() as tmp:
     e = os.path.join(nob, "e.txt")
     # The client library is preloaded after the switch to nobody.
     r = run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
-             "LD_PRELOAD=" + CLIENT] + writer(e, 15))
+             "LD_PRELOAD=" + CLIENT, "DATACRUMBS_SOCKET=" + sock] + writer(e, 15))
     check(r.returncode == 0, "nobody's program ran: " + r.stderr)
     # Bad requests get errors; a user may not track another's process.
     r = run([RUNTIME, "--socket", sock, "--track", "999999999"])

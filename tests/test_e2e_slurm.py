@@ -39,8 +39,10 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
     scripts = {
         "prolog.sh": 'DATACRUMBS_CONF=%s exec sh %s start "$SLURM_JOB_ID" "${SLURM_JOB_UID:-0}"' % (conf, JOB),
         "epilog.sh": 'DATACRUMBS_CONF=%s exec sh %s stop "$SLURM_JOB_ID"' % (conf, JOB),
-        # No cgroups here (proctrack/linuxproc): the tasks preload the client.
-        "taskprolog.sh": 'echo "export LD_PRELOAD=%s"' % CLIENT,
+        # No cgroups here (proctrack/linuxproc): the tasks preload the
+        # client, which joins the job's collector over its socket.
+        "taskprolog.sh": 'echo "export DATACRUMBS_SOCKET=%s/job-$SLURM_JOB_ID.sock"; '
+                         'echo "export LD_PRELOAD=%s"' % (rundir, CLIENT),
     }
     for name, body in scripts.items():
         path = os.path.join(tmp, name)

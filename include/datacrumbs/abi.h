@@ -247,8 +247,8 @@ struct dc_config {
 struct dc_mark_args {
 	__u32 tgid;
 	__u32 job; /* 0: stop tracing it */
-	__s32 ret; /* out: 0, or -1 when --max-procs are traced already */
-	__u32 pad;
+	__s32 ret;    /* out: 0, or -1 when --max-procs are traced already */
+	__u32 if_new; /* leave a process traced already in its job */
 };
 
 /* One entry of the probe table, fixed size so the section needs no
