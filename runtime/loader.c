@@ -361,6 +361,7 @@ static void choose_programs(struct dc_rt *rt)
 	autoload(rt, "dc_usdt", has[DC_MECH_USDT]);
 	autoload(rt, "dc_client_join", rt->server);
 	autoload(rt, "dc_cgroup_attach", rt->server);
+	autoload(rt, "dc_agg_iter", rt->profiling);
 }
 
 /* A bit for every process id the kernel may give. */
@@ -460,6 +461,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 		if (err)
 			return err;
 	}
+	rt->profiling = profile;
 	choose_programs(rt);
 	err = size_wrap_maps(rt) ?: size_traced_bits(rt->obj);
 	if (err)

@@ -25,7 +25,8 @@ struct dc_profile {
 	int epoch;	   /* dc_epoch map: which aggregate map is written */
 	__u32 cur;
 	int maps[2];
-	int inflight; /* per-CPU aggregations under way */
+	int inflight;	       /* per-CPU aggregations under way */
+	struct bpf_link *iter; /* dc_agg_iter: the threads' own aggregates */
 	int ncpu;
 	struct dc_agg_val *percpu;
 	struct dc_map table; /* hash of (pid, tid, probe, file) -> agg */
@@ -78,9 +79,9 @@ int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
 	struct bpf_map *m1 = bpf_object__find_map_by_name(rt->obj, "dc_agg1");
 	struct bpf_map *fl =
 	    bpf_object__find_map_by_name(rt->obj, "dc_inflight");
+	struct bpf_program *it;
 	struct bpf_map *ep;
 	struct dc_profile *pf;
-
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)
 		return -ENOMEM;
@@ -105,6 +106,14 @@ int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
 		return -ENOMEM;
 	}
 	rt->profile = pf;
+	it = bpf_object__find_program_by_name(rt->obj, "dc_agg_iter");
+	pf->iter = it ? bpf_program__attach_iter(it, NULL) : NULL;
+	if (!pf->iter) {
+		dc_err("%s: cannot attach the task iterator of profile mode: "
+		       "%s",
+		       rt->obj_path, strerror(it ? errno : ENOENT));
+		return -ENOENT;
+	}
 	return 0;
 }
 
@@ -228,6 +237,33 @@ static int drain(struct dc_rt *rt, int map)
 	return 0;
 }
 
+/* Move every thread's own aggregates of @epoch into the table: the task
+ * iterator reads and clears them. */
+static int drain_threads(struct dc_rt *rt, __u32 epoch)
+{
+	struct dc_profile *pf = rt->profile;
+	struct dc_agg_slot s[64];
+	int fd, err;
+	ssize_t n;
+
+	err = dc_global_set(rt->obj, ".bss", "dc_drain_epoch", &epoch,
+			    sizeof(epoch));
+	if (err)
+		return err;
+	fd = bpf_iter_create(bpf_link__fd(pf->iter));
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, s, sizeof(s))) > 0)
+		for (size_t i = 0; i < n / sizeof(*s); i++)
+			if (s[i].v.count && s[i].k.probe < rt->nprobes)
+				add(pf, s[i].k.pid, s[i].k.tid,
+				    &rt->probes[s[i].k.probe],
+				    agg_file(rt, &s[i].k), &s[i].v);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
 int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 {
 	struct dc_profile *pf = rt->profile;
@@ -247,9 +283,10 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 	err = quiesce(pf);
 	if (err)
 		return err;
-	err = drain(rt, pf->maps[old & 1]);
+	err = drain(rt, pf->maps[old & 1]) ?: drain_threads(rt, old & 1);
 	if (force && !err)
-		err = drain(rt, pf->maps[(old & 1) ^ 1]);
+		err = drain(rt, pf->maps[(old & 1) ^ 1])
+			  ?: drain_threads(rt, (old & 1) ^ 1);
 	if (err)
 		return err;
 	dc_map_foreach (&pf->table, i) {
@@ -272,6 +309,7 @@ void dc_profile_free(struct dc_rt *rt)
 	if (!pf)
 		return;
 	dc_map_free(&pf->table, free);
+	bpf_link__destroy(pf->iter);
 	free(pf->percpu);
 	free(pf);
 	rt->profile = NULL;

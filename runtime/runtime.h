@@ -28,6 +28,7 @@ struct dc_rt {
 	size_t ntracking;     /* links[0..ntracking) track processes */
 	bool probes_attached; /* server mode: only while a job runs */
 	bool want_probes;     /* a process joined: attach them */
+	bool profiling;	      /* --mode profile */
 	uint64_t idle_since;  /* server: when the last job ended, or 0 */
 	struct bpf_link **usdt_links; /* destroyed serially (see attach.c) */
 	size_t nusdt_links;

@@ -102,6 +102,7 @@ struct dc_vma {
 
 #define DC_VMAS	     2
 #define DC_GEN_CACHE 4 /* fd generations a thread keeps, by fd % 4 */
+#define DC_AGG_SLOTS 4 /* profile mode: aggregates a thread keeps */
 struct dc_thread {
 	__u64 next_seq;
 	__u32 depth; /* may exceed DC_MAX_DEPTH; deeper frames are not kept */
@@ -113,6 +114,8 @@ struct dc_thread {
 	__u64 fdver;
 	__s32 gen_fd[DC_GEN_CACHE]; /* fd + 1; 0: empty */
 	__u32 gen[DC_GEN_CACHE];
+	struct dc_agg_slot agg[2][DC_AGG_SLOTS]; /* by epoch */
+	__u64 agg_used[2][DC_AGG_SLOTS];
 	struct dc_frame f[DC_MAX_DEPTH];
 };
 
@@ -436,15 +439,27 @@ static __always_inline void dc_fix_exit(const volatile struct dc_capture *c,
 		f->sfd = dc_stream_fd(ret);
 }
 
+/* Fold aggregate @a into @v. */
+static __always_inline void dc_agg_fold(struct dc_agg_val *v,
+					const struct dc_agg_val *a)
+{
+	if (a->dur_min < v->dur_min || !v->count)
+		v->dur_min = a->dur_min;
+	if (a->dur_max > v->dur_max)
+		v->dur_max = a->dur_max;
+	v->count += a->count;
+	v->dur_sum += a->dur_sum;
+	v->size_sum += a->size_sum;
+}
+
+/* Fold @a into key @k's aggregate in @map. */
 static __always_inline void dc_agg_add(void *map, const struct dc_agg_key *k,
-				       __u64 dur, __u64 size, __u32 probe)
+				       const struct dc_agg_val *a, __u32 probe)
 {
 	struct dc_agg_val *v = bpf_map_lookup_elem(map, k);
 
 	if (!v) {
-		struct dc_agg_val init = { 1, dur, dur, dur, size };
-
-		if (!bpf_map_update_elem(map, k, &init, BPF_NOEXIST))
+		if (!bpf_map_update_elem(map, k, a, BPF_NOEXIST))
 			return;
 		/* Another CPU created it: add to this CPU's copy. */
 		v = bpf_map_lookup_elem(map, k);
@@ -453,13 +468,44 @@ static __always_inline void dc_agg_add(void *map, const struct dc_agg_key *k,
 			return;
 		}
 	}
-	v->count++;
-	v->dur_sum += dur;
-	if (dur < v->dur_min || !v->dur_min)
-		v->dur_min = dur;
-	if (dur > v->dur_max)
-		v->dur_max = dur;
-	v->size_sum += size;
+	dc_agg_fold(v, a);
+}
+
+/*
+ * A thread's own aggregates, kept in its state: most calls of a thread
+ * go to a few (probe, file) pairs, and a compare there costs a tenth of
+ * a hash lookup. The runtime takes them each interval with a task
+ * iterator (dc_agg_iter). A new key takes the slot used least recently
+ * (@used: when each was last, in @now's clock), whose aggregate moves to
+ * @map: the keys a loop keeps using stay.
+ */
+static __always_inline void dc_slot_add(struct dc_agg_slot *s, __u64 *used,
+					void *map, const struct dc_agg_key *k,
+					const struct dc_agg_val *a, __u64 now)
+{
+	__u64 oldest = ~0ull;
+	int victim = 0;
+
+	for (int i = 0; i < DC_AGG_SLOTS; i++) {
+		if (s[i].v.count && s[i].k.probe == k->probe &&
+		    s[i].k.obj == k->obj && s[i].k.kind == k->kind) {
+			dc_agg_fold(&s[i].v, a);
+			used[i] = now;
+			return;
+		}
+		if (!s[i].v.count)
+			used[i] = 0;
+		if (used[i] < oldest) {
+			oldest = used[i];
+			victim = i;
+		}
+	}
+	victim &= DC_AGG_SLOTS - 1;
+	if (s[victim].v.count)
+		dc_agg_add(map, &s[victim].k, &s[victim].v, s[victim].k.probe);
+	s[victim].k = *k;
+	s[victim].v = *a;
+	used[victim] = now;
 }
 
 /* An fd's generation, from the thread's cache while no fd of a traced
@@ -484,6 +530,36 @@ static __always_inline __u32 dc_gen_cached(struct dc_thread *t, __u32 pid,
 	return t->gen[i];
 }
 
+/* Profile mode: a thread's own aggregates go to the map before it exits
+ * and its state with it; they count in the current interval. */
+static __always_inline void dc_agg_flush(void)
+{
+	struct dc_thread *t = dc_thread_get();
+	__u32 zero = 0, *epoch, e;
+	__u64 *fl;
+
+	if (!t)
+		return;
+	fl = bpf_map_lookup_elem(&dc_inflight, &zero);
+	if (fl)
+		__sync_fetch_and_add(fl, 1);
+	epoch = bpf_map_lookup_elem(&dc_epoch, &zero);
+	e = epoch ? *(volatile __u32 *)epoch & 1 : 0;
+	for (int ep = 0; ep < 2; ep++)
+		for (int i = 0; i < DC_AGG_SLOTS; i++) {
+			struct dc_agg_slot *s = &t->agg[ep][i];
+
+			if (!s->v.count)
+				continue;
+			dc_agg_add(e ? (void *)&dc_agg1 : (void *)&dc_agg0,
+				   &s->k, &s->v, s->k.probe);
+			s->v.count = 0;
+		}
+	asm volatile("" ::: "memory");
+	if (fl)
+		*(volatile __u64 *)fl = *fl - 1;
+}
+
 /* Profile mode: fold a call into its interval's aggregate. */
 static __always_inline void dc_aggregate(struct dc_thread *t,
 					 const volatile struct dc_capture *c,
@@ -494,8 +570,10 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 				.tid = (__u32)id,
 				.probe = probe,
 				.kind = c->obj_kind };
+	struct dc_agg_val a = { 1, now - f->ts, now - f->ts, now - f->ts, 0 };
+	__u32 zero = 0, *epoch, e;
 	__s8 slot = c->obj_slot;
-	__u64 size = 0;
+	__u64 *fl;
 	__s32 fd;
 
 	if (c->obj_kind == DC_OBJ_HANDLE && slot >= 0)
@@ -508,22 +586,19 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 	}
 	if (ret >= 0 &&
 	    (c->size_kind == DC_RET_SIZE || c->size_kind == DC_RET_ISIZE))
-		size = ret;
+		a.size_sum = ret;
 	else if (ret >= 0 && c->size_kind == DC_RET_ITEMS && c->size_slot >= 0)
-		size = ret * f->val[c->size_slot & (DC_CAPTURE - 1)];
-	__u32 zero = 0, *epoch;
-	__u64 *fl = bpf_map_lookup_elem(&dc_inflight, &zero);
-
+		a.size_sum = ret * f->val[c->size_slot & (DC_CAPTURE - 1)];
 	/* An atomic add is a full barrier: the epoch is read after it. The
 	 * decrement below needs none: x86 keeps stores in order, so it is
 	 * seen after the aggregate's. Only this CPU writes its counter. */
+	fl = bpf_map_lookup_elem(&dc_inflight, &zero);
 	if (fl)
 		__sync_fetch_and_add(fl, 1);
 	epoch = bpf_map_lookup_elem(&dc_epoch, &zero);
-	if (epoch && (*(volatile __u32 *)epoch & 1))
-		dc_agg_add(&dc_agg1, &k, now - f->ts, size, probe);
-	else
-		dc_agg_add(&dc_agg0, &k, now - f->ts, size, probe);
+	e = epoch ? *(volatile __u32 *)epoch & 1 : 0;
+	dc_slot_add(t->agg[e], t->agg_used[e],
+		    e ? (void *)&dc_agg1 : (void *)&dc_agg0, &k, &a, now);
 	asm volatile("" ::: "memory");
 	if (fl)
 		*(volatile __u64 *)fl = *fl - 1;

@@ -30,6 +30,18 @@ struct task_struct {
 	struct signal_struct *signal;
 } __attribute__((preserve_access_index));
 
+/* A task iterator's context (profile mode's dc_agg_iter). */
+struct seq_file;
+
+struct bpf_iter_meta {
+	struct seq_file *seq;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter__task {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+} __attribute__((preserve_access_index));
+
 /* A cgroup's id is its kernfs node's. */
 struct kernfs_node {
 	unsigned long long id;

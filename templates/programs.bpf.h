@@ -516,6 +516,8 @@ int dc_exit_task(unsigned long long *ctx)
 	struct signal_struct *sig = NULL;
 	int live = -1;
 
+	if (dc_cfg.profile)
+		dc_agg_flush();
 	if (!dc_traced(tgid))
 		return 0;
 	dc_proc_event(DC_EV_EXIT, tgid, tid, 0, task->comm);
@@ -527,6 +529,36 @@ int dc_exit_task(unsigned long long *ctx)
 	    !bpf_probe_read_kernel(&live, sizeof(live), &sig->live.counter) &&
 	    live == 0 && !dc_cfg.trace_all)
 		dc_mark(tgid, 0);
+	return 0;
+}
+
+/* Profile mode: the epoch whose thread aggregates dc_agg_iter takes, set
+ * by the runtime once no CPU writes them any more. */
+__u32 dc_drain_epoch;
+
+/* Profile mode: every thread's aggregates of the drained epoch, as
+ * struct dc_agg_slot records; taken, they are cleared. */
+SEC("iter/task")
+int dc_agg_iter(struct bpf_iter__task *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct task_struct *task = ctx->task;
+	__u32 e = dc_drain_epoch & 1;
+	struct dc_thread *t;
+
+	if (!task)
+		return 0;
+	t = bpf_task_storage_get(&dc_threads, task, 0, 0);
+	if (!t)
+		return 0;
+	for (int i = 0; i < DC_AGG_SLOTS; i++) {
+		struct dc_agg_slot *s = &t->agg[e][i];
+
+		if (!s->v.count)
+			continue;
+		bpf_seq_write(seq, s, sizeof(*s));
+		s->v.count = 0;
+	}
 	return 0;
 }
 

@@ -224,6 +224,13 @@ struct dc_wrap_site {
 	__u8 code[DC_WRAP_CODE];   /* the bytes ending at the site */
 };
 
+/* Profile mode: an aggregate a thread keeps in its own state, and the
+ * record the dc_agg_iter task iterator gives the runtime for it. */
+struct dc_agg_slot {
+	struct dc_agg_key k;
+	struct dc_agg_val v; /* count 0: a free slot */
+};
+
 /* Set by the runtime in .rodata before the object is loaded. */
 struct dc_config {
 	__u32 trace_all;    /* trace every process, not only dc_pids */
@@ -246,7 +253,7 @@ struct dc_config {
  * of its bitmap atomically at fork and exit. */
 struct dc_mark_args {
 	__u32 tgid;
-	__u32 job; /* 0: stop tracing it */
+	__u32 job;    /* 0: stop tracing it */
 	__s32 ret;    /* out: 0, or -1 when --max-procs are traced already */
 	__u32 if_new; /* leave a process traced already in its job */
 };
