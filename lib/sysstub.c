@@ -27,6 +27,8 @@ struct aval {
 	int64_t c;	/* V_CONST */
 };
 
+static const struct aval UNK = { .kind = V_UNK };
+
 struct slot {
 	int32_t off; /* from the stack pointer at entry */
 	uint8_t size;
@@ -95,7 +97,7 @@ static bool join(struct astate *into, const struct astate *in)
 	}
 	for (int i = 0; i < NGPR; i++)
 		if (!aval_eq(&into->reg[i], &in->reg[i]))
-			into->reg[i] = (struct aval){ V_UNK };
+			into->reg[i] = UNK;
 	if (!into->sp_known || !in->sp_known || into->sp != in->sp) {
 		into->sp_known = false;
 		into->nslots = 0;
@@ -131,7 +133,7 @@ static void set_reg(struct astate *s, x86_reg r, struct aval v)
 static struct aval get_reg(const struct astate *s, x86_reg r, uint8_t size)
 {
 	int i = gpr_index(r);
-	struct aval v = { V_UNK };
+	struct aval v = UNK;
 
 	if (i < 0 || size < 4)
 		return v;
@@ -175,7 +177,7 @@ static void slot_store(struct astate *s, int32_t off, uint8_t size,
 
 static struct aval slot_load(const struct astate *s, int32_t off, uint8_t size)
 {
-	struct aval v = { V_UNK };
+	struct aval v = UNK;
 
 	for (int i = 0; i < s->nslots; i++) {
 		if (s->slot[i].off != off || s->slot[i].size < size)
@@ -198,7 +200,7 @@ static void clobber_call(struct astate *s)
 
 	for (size_t i = 0; i < sizeof(volatile_regs) / sizeof(*volatile_regs);
 	     i++)
-		set_reg(s, volatile_regs[i], (struct aval){ V_UNK });
+		set_reg(s, volatile_regs[i], UNK);
 }
 
 /* mov, movslq: a copy of a register, an immediate or a stack slot. */
@@ -206,7 +208,7 @@ static bool transfer_mov(struct astate *s, const cs_insn *i)
 {
 	const cs_x86 *x = &i->detail->x86;
 	const cs_x86_op *dst = NULL, *src = NULL;
-	struct aval v = { V_UNK };
+	struct aval v = UNK;
 	int32_t off;
 
 	if (x->op_count != 2)
@@ -228,10 +230,10 @@ static bool transfer_mov(struct astate *s, const cs_insn *i)
 	if (i->id == X86_INS_MOVSXD && v.kind == V_ARG)
 		v.narrow = 1;
 	else if (i->id == X86_INS_MOVSXD)
-		v = (struct aval){ V_UNK };
+		v = UNK;
 	if (dst->type == X86_OP_REG) {
 		if (dst->size < 4)
-			v = (struct aval){ V_UNK };
+			v = UNK;
 		if (v.kind == V_CONST && dst->size == 4)
 			v.c = (uint32_t)v.c;
 		set_reg(s, dst->reg, v);
@@ -270,11 +272,11 @@ static void transfer_other(struct astate *s, csh cs, const cs_insn *i)
 
 	if (cs_regs_access(cs, i, rd, &nrd, wr, &nwr) != CS_ERR_OK) {
 		for (int k = 0; k < NGPR; k++)
-			set_reg(s, gprs[k], (struct aval){ V_UNK });
+			set_reg(s, gprs[k], UNK);
 		return;
 	}
 	for (int k = 0; k < nwr; k++)
-		set_reg(s, wr[k], (struct aval){ V_UNK });
+		set_reg(s, wr[k], UNK);
 }
 
 /* The effect of one non-branching instruction on the state. */
@@ -398,9 +400,9 @@ static void flow_node(struct flow *f, csh cs, long node)
 			return;
 		}
 		seen = 1;
-		set_reg(&s, X86_REG_RAX, (struct aval){ V_UNK });
-		set_reg(&s, X86_REG_RCX, (struct aval){ V_UNK });
-		set_reg(&s, X86_REG_R11, (struct aval){ V_UNK });
+		set_reg(&s, X86_REG_RAX, UNK);
+		set_reg(&s, X86_REG_RCX, UNK);
+		set_reg(&s, X86_REG_R11, UNK);
 	} else if (i->id == X86_INS_SYSENTER || in_group(i, CS_GRP_INT) ||
 		   in_group(i, CS_GRP_IRET)) {
 		f->why = "it traps in another way than syscall";

@@ -21,7 +21,8 @@ static void on_alarm(int sig)
 
 int main(void)
 {
-	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	struct sigaction sa = { .sa_handler = on_alarm,
+				.sa_flags = SA_RESTART };
 	struct itimerval it = { .it_value = { .tv_usec = 100000 } };
 	int p[2], status;
 	ssize_t n;
@@ -42,7 +43,7 @@ int main(void)
 	setitimer(ITIMER_REAL, &it, NULL);
 	n = read(p[0], &c, 1);
 	waitpid(child, &status, 0);
-	printf("{\"pid\":%d,\"read\":1,\"got\":%zd,\"signals\":%d}\n", getpid(), n,
-	       (int)signals);
+	printf("{\"pid\":%d,\"read\":1,\"got\":%zd,\"signals\":%d}\n", getpid(),
+	       n, (int)signals);
 	return n == 1 && signals == 1 ? 0 : 1;
 }
