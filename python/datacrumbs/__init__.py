@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+"""DataCrumbs traces (and DFTracer's) in pandas and Dask.
+
+    import datacrumbs
+    df = datacrumbs.load(["run/*.pfw.gz"])   # a Dask DataFrame, one row per event
+
+and ``python3 -m datacrumbs summary [--json] TRACE...`` for the summary
+of datacrumbs-report --json, on a local or a site's Dask cluster. Needs
+pandas and Dask from the distribution (Debian's /usr/bin/python3).
+"""
+
+__all__ = ["load", "summary"]
+
+
+def load(paths, partition_size=32 << 20):
+    """The events of the traces at @paths (names or glob patterns) as a
+    Dask DataFrame: one row per event (ph X or C), in file order, with
+    the file and host hashes resolved to their names. See docs/python.md."""
+    from ._deps import require
+
+    require()
+    from .frame import load as _load
+
+    return _load(paths, partition_size)
+
+
+def summary(paths, client, partition_size=32 << 20):
+    """The summary of datacrumbs-report --json for @paths, computed on the
+    dask.distributed @client, as the JSON text."""
+    from ._deps import require
+
+    require(with_distributed=True)
+    from .graph import summarize
+
+    return summarize(paths, client, partition_size)[0].json()
