@@ -41,7 +41,7 @@ def connect(address=None, workers=None, trace_bytes=0, wait=60):
 
     if address:
         try:
-            client = Client(address, timeout="%ds" % wait)
+            client = Client(address, timeout="10s")
         except (OSError, TimeoutError) as e:
             raise ClusterError("cannot reach the Dask scheduler at %s: %s" % (address, e)) \
                 from None
