@@ -9,10 +9,12 @@ of datacrumbs-report --json, on a local or a site's Dask cluster. Needs
 pandas and Dask from the distribution (Debian's /usr/bin/python3).
 """
 
+from .index import PART_SIZE  # the standard library only
+
 __all__ = ["load", "summary"]
 
 
-def load(paths, partition_size=32 << 20):
+def load(paths, partition_size=PART_SIZE):
     """The events of the traces at @paths (names or glob patterns) as a
     Dask DataFrame: one row per event (ph X or C), in file order, with
     the file and host hashes resolved to their names. See docs/python.md."""
@@ -24,7 +26,7 @@ def load(paths, partition_size=32 << 20):
     return _load(paths, partition_size)
 
 
-def summary(paths, client, partition_size=32 << 20):
+def summary(paths, client, partition_size=PART_SIZE):
     """The summary of datacrumbs-report --json for @paths, computed on the
     dask.distributed @client, as the JSON text."""
     from ._deps import require

@@ -4,6 +4,7 @@ import argparse
 import sys
 
 from ._deps import message, missing
+from .index import PART_SIZE  # the standard library only, as _deps
 
 USAGE = """\
 usage: python3 -m datacrumbs summary [OPTIONS] TRACE...
@@ -15,8 +16,8 @@ files, processes and losses, the same numbers), computed with Dask.
   --scheduler ADDRESS     a running Dask scheduler (tcp://host:8786);
                           its workers must see the traces at these paths
   --workers N             local worker processes (0: threads in this
-                          process; default: processes for traces > 64 MiB)
-  --partition-size BYTES  text per partition (default 32M; K, M, G)
+                          process; default: processes for traces > 8 MiB)
+  --partition-size BYTES  text per partition (default 16M; K, M, G)
   --top N                 rows per table in the text summary (default 10)
   -h, --help              show this help
 
@@ -67,7 +68,7 @@ def parse_args(argv):
     p.add_argument("--json", action="store_true")
     p.add_argument("--scheduler")
     p.add_argument("--workers", type=_count)
-    p.add_argument("--partition-size", type=_size, default=32 << 20)
+    p.add_argument("--partition-size", type=_size, default=PART_SIZE)
     p.add_argument("--top", type=_count, default=10)
     p.add_argument("traces", nargs="+", metavar="TRACE")
     return p.parse_args(argv)
@@ -111,18 +112,23 @@ def main(argv=None):
         if local:
             local.close()
     n = graph.problems(report, ixs, args.traces, _say)
-    for path, ix in zip(args.traces, ixs):
-        if ix.lines and not text.has_records(report, ixs.index(ix)):
+    for t, (path, ix) in enumerate(zip(args.traces, ixs)):
+        if ix.lines and not text.has_records(report, t):
             _say("%s: not a trace: none of its %d lines is a trace record" % (path, ix.lines))
     out = report.json() if args.json else text.render(report, args.top)
     try:
         sys.stdout.write(out)
         sys.stdout.flush()
     except OSError as e:
+        # Nothing more can be written there, not even at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         _say("writing the summary failed: %s" % e.strerror)
         return 2
     return 1 if n else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)

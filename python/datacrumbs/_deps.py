@@ -26,8 +26,8 @@ def message(miss, argv=None):
     pkgs = " ".join(p for _, p in miss)
     cmd = "/usr/bin/python3 -m datacrumbs" + ("".join(" " + a for a in argv) if argv else " ...")
     return ("datacrumbs: this Python (%s, %s) cannot import %s.\n"
-            "datacrumbs needs pandas and Dask from the distribution's packages (%s;\n"
-            "scripts/setup installs them), which only the system's Python sees. Run:\n"
+            "datacrumbs runs on the distribution's pandas and Dask: install %s\n"
+            "(scripts/setup does) and run it with the system's Python, which sees them:\n"
             "  %s" % (sys.executable, sys.version.split()[0], mods, pkgs, cmd))
 
 

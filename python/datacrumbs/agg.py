@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ._keys import M64, func_key, raw
+from ._keys import M64, func_key, proc_key, raw
 
 HIST_N = 64 + 58 * 32
 
@@ -289,7 +289,7 @@ def _procs(p, ch, calls, hh, n, deff, root):
     rows = {}  # key -> [first, hhash, pid, calls, busy, name, rank]
     for line_, kind, hh_, pid_, text in ch.procs:
         h = hh_ or (hh[1] if hh is not None and line_ > hh[0] else 0)
-        k = ((h * 1000003) & M64) ^ pid_ or 1
+        k = proc_key(h, pid_)
         r = rows.setdefault(k, [(t, line_), h, pid_, 0, 0, None, None])
         r[5 if kind == "name" else 6] = ((t, line_), text)
     if len(calls):

@@ -7,7 +7,7 @@ import os
 import tempfile
 import zipfile
 
-LOCAL_PROCESSES_FROM = 64 << 20  # bytes of traces: worth worker processes
+LOCAL_PROCESSES_FROM = 8 << 20  # bytes of traces worth starting processes for
 
 
 class ClusterError(Exception):

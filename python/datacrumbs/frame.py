@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from . import chunk, index
+from .index import PART_SIZE
 from ._keys import key_of
 
 # Column -> dtype of the frame; docs/python.md says what each holds.
@@ -103,7 +104,7 @@ def _part(trace, path, gz, part, names, hh):
     return out
 
 
-def load(paths, partition_size=32 << 20):
+def load(paths, partition_size=PART_SIZE):
     paths = _paths(paths)
     for p in paths:
         os.close(index.open_trace(p)[0])

@@ -11,6 +11,7 @@ import os
 import dask
 
 from . import agg, chunk, index, nest
+from .index import PART_SIZE
 from .jsonout import Report
 
 
@@ -53,7 +54,7 @@ def indexes(paths, client, part_size):
     return list(client.gather(client.compute(tasks)))
 
 
-def summarize(paths, client, part_size=32 << 20):
+def summarize(paths, client, part_size=PART_SIZE):
     """Returns (Report, indexes)."""
     ixs = indexes(paths, client, part_size)
     partials, states = [], []

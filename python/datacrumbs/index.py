@@ -4,12 +4,15 @@ to cut it into partitions of whole lines, how many lines it has, its
 damage, and its FH/HH records (the names every partition needs)."""
 import os
 import re
+import stat
 
 from . import gzstream
 from ._keys import hash_value, key_of
 from .parse import event, text_value
 
 _META = re.compile(rb'"[FH]H"')
+# Text per partition: a task parsing one holds about ten times as much.
+PART_SIZE = 16 << 20
 
 
 class TraceError(Exception):
@@ -123,17 +126,19 @@ class _Indexer:
 def open_trace(path):
     """(fd, size) of a trace, or TraceError saying why not."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        # O_NONBLOCK: a FIFO is refused below, not waited on.
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError as e:
         raise TraceError("%s: %s" % (path, e.strerror)) from None
     st = os.fstat(fd)
-    if not os.path.isfile(path) or (st.st_mode & 0o170000) == 0o040000:
+    if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise TraceError("%s: is a directory, not a trace" % path)
+        what = "is a directory" if stat.S_ISDIR(st.st_mode) else "is not a regular file"
+        raise TraceError("%s: %s, not a trace" % (path, what))
     return fd, st.st_size
 
 
-def index(path, part_size=32 << 20):
+def index(path, part_size=PART_SIZE):
     """Index the trace at @path; partitions hold about @part_size bytes."""
     fd, size = open_trace(path)
     try:

@@ -6,7 +6,7 @@ no string ph, a timed event without ts), each bad one with its reason."""
 import json
 import re
 
-from ._keys import INT64_MAX, M64
+from ._keys import INT64_MAX
 
 SKIP, BAD = "skip", "bad"
 _WS = " \t\r\n"
@@ -103,7 +103,3 @@ def text_value(v):
     if isinstance(v, str):
         return v
     return json.dumps(v, separators=(",", ":"))
-
-
-def uint64(v):
-    return v & M64
