@@ -7,6 +7,7 @@ block requests scaled into their syscalls, HDF5, a runtime killed with
 SIGKILL, a trace cut in the middle of a gzip member) and on all of them
 at once: on a local cluster, and on a real `dask scheduler` and `dask
 worker` started here on 127.0.0.1, whose worker is sent the package."""
+import json
 import os
 import shutil
 import signal
@@ -15,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from dcpy import env, need_pandas, same, summary
+from dcpy import PY, env, need_pandas, report, same, summary
 from dctest import BUILD, RUNTIME, WORKLOAD, check, done, generate, need_bpf, run, skip
 
 need_bpf()
@@ -69,7 +70,6 @@ def start_cluster(tmp):
 
 
 def address(sfile):
-    import json
     with open(sfile) as f:
         return json.load(f)["address"]
 
@@ -135,6 +135,21 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
         procs = [worker, sched]
         same(traces, "--scheduler", address(sfile), "--partition-size", "1M", several=True,
              what="all traces, on a dask scheduler and worker")
+        # load() there: the package sent, one row per call.
+        code = ("import sys, datacrumbs; from distributed import Client\n"
+                "c = Client(sys.argv[1]); datacrumbs.ship(c)\n"
+                "df = datacrumbs.load(sys.argv[2:], partition_size=1 << 20)\n"
+                "print(len(df), df.npartitions, int(df['dur'].sum().compute()))")
+        r = subprocess.run([PY, "-c", code, address(sfile)] + traces[:2], capture_output=True,
+                           text=True, env=env())
+        want = [report([t]) for t in traces[:2]]
+        want = [json.loads(w.stdout) for w in want]
+        calls = sum(j["calls"] + j["counters"] for j in want)
+        dur = sum(f["time_us"] for j in want for f in j["functions"])
+        got = r.stdout.split()
+        check(r.returncode == 0 and len(got) == 3 and int(got[0]) == calls and int(got[1]) > 2
+              and int(got[2]) == dur, "load() on the scheduler: %s, want %d calls of %d us: %s"
+              % (got, calls, dur, r.stderr[-1000:]))
         r = summary(traces[:1], "--scheduler", address(sfile))
         check(r.returncode == 0 and "Top functions by time" in r.stdout,
               "text summary through the scheduler: %s" % r.stderr[-500:])

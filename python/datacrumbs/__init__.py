@@ -11,7 +11,7 @@ pandas and Dask from the distribution (Debian's /usr/bin/python3).
 
 from .index import PART_SIZE  # the standard library only
 
-__all__ = ["load", "summary"]
+__all__ = ["load", "summary", "ship"]
 
 
 def load(paths, partition_size=PART_SIZE):
@@ -35,3 +35,15 @@ def summary(paths, client, partition_size=PART_SIZE):
     from .graph import summarize
 
     return summarize(paths, client, partition_size)[0].json()
+
+
+def ship(client):
+    """Send this package to the workers of a dask.distributed @client, so
+    that load()'s and summary()'s tasks run there whatever they have
+    installed (the summary command does it by itself)."""
+    from ._deps import require
+
+    require(with_distributed=True)
+    from .cluster import ship as _ship
+
+    _ship(client)

@@ -14,7 +14,7 @@ class ClusterError(Exception):
     pass
 
 
-def _ship(client):
+def ship(client):
     """Send this package to the workers and forget any older copy."""
     def forget():
         import sys
@@ -51,7 +51,7 @@ def connect(address=None, workers=None, trace_bytes=0, wait=60):
             client.close()
             raise ClusterError("the Dask scheduler at %s has no workers (waited %d s)"
                                % (address, wait)) from None
-        _ship(client)
+        ship(client)
         return client, None
     cpus = len(os.sched_getaffinity(0))
     if workers is None:
