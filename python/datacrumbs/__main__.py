@@ -4,7 +4,7 @@ import argparse
 import sys
 
 from ._deps import message, missing
-from .index import PART_SIZE  # the standard library only, as _deps
+from .index import PART_SIZE, TraceError, check  # the standard library only
 
 USAGE = """\
 usage: python3 -m datacrumbs summary [OPTIONS] TRACE...
@@ -87,25 +87,27 @@ def main(argv=None):
         return 2
     import os
 
+    from distributed.scheduler import KilledWorker
+
     from . import cluster, graph, text
-    from .index import TraceError
 
     try:
-        for p in args.traces:
-            os.close(graph.index.open_trace(p)[0])
-        size = sum(os.path.getsize(p) for p in args.traces)
-        client, local = cluster.connect(args.scheduler, args.workers, size)
+        client, local = cluster.connect(args.scheduler, args.workers, check(args.traces))
     except (TraceError, cluster.ClusterError) as e:
         _say(str(e))
         return 2
+    where = " (the workers must see the traces at the same paths)" if args.scheduler else ""
     try:
         report, ixs = graph.summarize(args.traces, client, args.partition_size)
     except TraceError as e:
-        _say(str(e))
+        _say(str(e) + where)
         return 2
     except OSError as e:
-        where = " (the workers must see the traces at the same paths)" if args.scheduler else ""
         _say("%s: %s%s" % (e.filename or "reading the traces", e.strerror or e, where))
+        return 2
+    except KilledWorker:
+        _say("a Dask worker died reading the traces (out of memory? a smaller "
+             "--partition-size needs less)")
         return 2
     finally:
         client.close()

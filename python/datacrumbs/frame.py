@@ -71,14 +71,14 @@ def _opt(c, col, dtype):
     return _nullable(c[col].to_numpy(), c["has_" + col].to_numpy(), dtype)
 
 
-def _part(trace, path, gz, part, names, hh):
+def _part(trace, name, path, gz, part, names, hh):
     c = chunk.read(trace, path, gz, part).calls
     fnames, hnames = names
     counter = c["counter"].to_numpy()
     own_hh = c["has_hhash"].to_numpy()
     hh_keys = np.where(own_hh, c["hhash"].to_numpy(), np.uint64(hh[1] if hh else 0))
     out = pd.DataFrame({
-        "trace": np.full(len(c), path, dtype=object),
+        "trace": np.full(len(c), name, dtype=object),
         "line": c["line"].to_numpy(),
         "id": c["id"].to_numpy(),
         "name": c["name"].astype(object).to_numpy(),
@@ -106,9 +106,9 @@ def _part(trace, path, gz, part, names, hh):
 
 def load(paths, partition_size=PART_SIZE):
     paths = _paths(paths)
-    for p in paths:
-        os.close(index.open_trace(p)[0])
-    ixs = dask.compute(*[dask.delayed(index.index, pure=True)(p, partition_size)
+    index.check(paths)
+    ixs = dask.compute(*[dask.delayed(index.index, pure=True)(os.path.abspath(p),
+                                                              partition_size)
                          for p in paths])
     fnames, hnames = {}, {}
     for ix in ixs:
@@ -116,8 +116,8 @@ def load(paths, partition_size=PART_SIZE):
             (fnames if kind == "F" else hnames).setdefault(key, name)
     names = dask.delayed((fnames, hnames), pure=True)
     meta = pd.DataFrame({k: pd.Series([], dtype=v) for k, v in SCHEMA.items()})
-    parts = [dask.delayed(_part, pure=True)(t, ix.path, ix.gz, part, names, ix.hh)
-             for t, ix in enumerate(ixs) for part in ix.parts]
+    parts = [dask.delayed(_part, pure=True)(t, name, ix.path, ix.gz, part, names, ix.hh)
+             for t, (name, ix) in enumerate(zip(paths, ixs)) for part in ix.parts]
     if not parts:
         return dd.from_pandas(meta, npartitions=1)
     return dd.from_delayed(parts, meta=meta, verify_meta=False)

@@ -47,8 +47,7 @@ def _tree(items, merge):
 
 def indexes(paths, client, part_size):
     """Index every trace (TraceError if one cannot be read)."""
-    for p in paths:
-        os.close(index.open_trace(p)[0])
+    index.check(paths)
     tasks = [dask.delayed(index.index, pure=True)(os.path.abspath(p), part_size)
              for p in paths]
     return list(client.gather(client.compute(tasks)))

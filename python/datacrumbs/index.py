@@ -138,6 +138,17 @@ def open_trace(path):
     return fd, st.st_size
 
 
+def check(paths):
+    """The total size of the traces at @paths, or TraceError for the first
+    that cannot be read."""
+    total = 0
+    for p in paths:
+        fd, size = open_trace(p)
+        os.close(fd)
+        total += size
+    return total
+
+
 def index(path, part_size=PART_SIZE):
     """Index the trace at @path; partitions hold about @part_size bytes."""
     fd, size = open_trace(path)
