@@ -47,26 +47,26 @@ def killed(tmp, obj):
     return path
 
 
-def start_cluster(tmp):
-    """A scheduler and a worker on the loopback, as a site runs them; the
-    worker's environment has no path to the package: it is sent."""
+def start_cluster(tmp, procs):
+    """A scheduler and a worker on the loopback, as a site runs them (put
+    in @procs as they start); the worker's environment has no path to
+    the package: it is sent."""
     sfile = os.path.join(tmp, "scheduler.json")
     clean = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    logs = open(os.path.join(tmp, "dask.log"), "w")
-    sched = subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0",
-                              "--no-dashboard", "--scheduler-file", sfile],
-                             stdout=logs, stderr=subprocess.STDOUT, env=clean, cwd=tmp,
-                             start_new_session=True)
-    for _ in range(600):
-        if os.path.exists(sfile) and os.path.getsize(sfile):
-            break
-        time.sleep(0.1)
-    worker = subprocess.Popen([DASK, "worker", "--scheduler-file", sfile, "--host", "127.0.0.1",
-                               "--nworkers", "1", "--nthreads", "2", "--no-dashboard",
-                               "--local-directory", tmp],
-                              stdout=logs, stderr=subprocess.STDOUT, env=clean, cwd=tmp,
-                              start_new_session=True)
-    return sched, worker, sfile, logs
+    with open(os.path.join(tmp, "dask.log"), "w") as logs:  # they keep their copy
+        procs.append(subprocess.Popen(
+            [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", sfile],
+            stdout=logs, stderr=subprocess.STDOUT, env=clean, cwd=tmp, start_new_session=True))
+        for _ in range(600):
+            if os.path.exists(sfile) and os.path.getsize(sfile):
+                break
+            time.sleep(0.1)
+        procs.insert(0, subprocess.Popen(
+            [DASK, "worker", "--scheduler-file", sfile, "--host", "127.0.0.1", "--nworkers", "1",
+             "--nthreads", "2", "--no-dashboard", "--local-directory", tmp],
+            stdout=logs, stderr=subprocess.STDOUT, env=clean, cwd=tmp, start_new_session=True))
+    return sfile
 
 
 def address(sfile):
@@ -131,8 +131,7 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
 
     procs = []
     try:
-        sched, worker, sfile, logs = start_cluster(tmp)
-        procs = [worker, sched]
+        sfile = start_cluster(tmp, procs)
         same(traces, "--scheduler", address(sfile), "--partition-size", "1M", several=True,
              what="all traces, on a dask scheduler and worker")
         # load() there: the package sent, one row per call.
