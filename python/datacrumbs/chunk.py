@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: MIT
+"""One partition of a trace, read and parsed: its calls as columns, and
+the few other records the summary needs (process names and ranks, the
+start and end records), with its count of lines and bad lines."""
+import numpy as np
+import pandas as pd
+
+from . import gzstream
+from ._keys import INT64_MAX, M64, hash_ref, raw
+from .parse import SKIP, event, text_value
+
+MAX_ERRORS = 10  # bad lines named; the rest are counted (as the report)
+
+# The call columns, in the order rows are built.
+COLUMNS = ("line", "counter", "cat", "name", "id", "pid", "tid", "ts", "dur",
+           "p_idx", "fhash", "hhash", "size", "ret", "count", "dur_sum",
+           "size_sum", "level", "offset")
+_OPTIONAL = ("p_idx", "size", "ret", "size_sum", "level", "offset")
+
+
+class Chunk:
+    """A parsed partition. calls: one row per call (ph X or C) in file
+    order, with has_<field> columns for the optional fields."""
+
+    def __init__(self, trace, path):
+        self.trace, self.path = trace, path
+        self.calls = None
+        self.procs = []  # (line, "name" or "rank", hhash or 0, pid, text)
+        self.markers = []  # (line, "start", ts, cmd) or (line, "end", ts, [(k, v)])
+        self.lines = 0
+        self.bad = 0
+        self.good = 0  # lines that are records
+        self.errors = []  # (line, reason) of the first bad lines
+
+
+def trunc(s, n):
+    """@s cut to @n bytes, as the report copies names into fixed buffers."""
+    b = raw(s)
+    return s if len(b) <= n else b[:n].decode("utf-8", "surrogateescape")
+
+
+def _marker(ch, line, o):
+    a = o.get("args")
+    a = a if type(a) is dict else {}
+    if o["name"] == "start":
+        cmd = text_value(a["cmd"]) if "cmd" in a else None
+        ch.markers.append((line, "start", o["ts"], cmd))
+    elif o["name"] == "end":
+        # Numeric members that do not start with a sign: the loss counts.
+        vals = [(trunc(k, 127), min(v, INT64_MAX)) for k, v in a.items()
+                if type(v) is int and v >= 0]
+        ch.markers.append((line, "end", o["ts"], vals))
+
+
+def _meta(ch, line, o):
+    a = o.get("args")
+    if type(a) is not dict or "name" not in a:
+        return
+    if o["name"] == "process_name":
+        kind, text = "name", text_value(a["name"])
+    elif o["name"] == "PR" and a["name"] == "rank":
+        kind, text = "rank", text_value(a["value"]) if "value" in a else ""
+    else:
+        return
+    hh = hash_ref(a["hhash"]) if "hhash" in a else 0
+    ch.procs.append((line, kind, hh, o.get("pid", 0) & 0xFFFFFFFF, text))
+
+
+def _hashes(col):
+    conv = {v: hash_ref(v) for v in set(col) if v is not None}
+    has = np.fromiter((v is not None for v in col), bool, len(col))
+    vals = np.fromiter((conv[v] if v is not None else 0 for v in col), np.uint64, len(col))
+    return vals, has
+
+
+def _ints(col, dtype=np.int64):
+    try:
+        return np.array(col, dtype=dtype)
+    except OverflowError:
+        return np.array([v & M64 for v in col], dtype=np.uint64).astype(dtype)
+
+
+def _frame(rows):
+    cols = dict(zip(COLUMNS, zip(*rows))) if rows else {c: () for c in COLUMNS}
+    out = {
+        "line": np.array(cols["line"], dtype=np.int64),
+        "counter": np.array(cols["counter"], dtype=bool),
+        "cat": pd.Categorical(cols["cat"]),
+        "name": pd.Categorical(cols["name"]),
+        "id": _ints(cols["id"]),
+        "pid": (_ints(cols["pid"]) & 0xFFFFFFFF).astype(np.uint32),
+        "tid": (_ints(cols["tid"]) & 0xFFFFFFFF).astype(np.uint32),
+        "ts": _ints(cols["ts"]),
+        "dur": _ints(cols["dur"]),
+        "count": _ints([v & M64 for v in cols["count"]], np.uint64),
+        "dur_sum": _ints([v & M64 for v in cols["dur_sum"]], np.uint64),
+    }
+    for k in ("fhash", "hhash"):
+        out[k], out["has_" + k] = _hashes(cols[k])
+    for k in _OPTIONAL:
+        ok = [type(v) is int for v in cols[k]]
+        vals = [v if t else 0 for v, t in zip(cols[k], ok)]
+        out["has_" + k] = np.array(ok, dtype=bool)
+        out[k] = _ints([v & M64 for v in vals], np.uint64) if k == "size_sum" else _ints(vals)
+    return pd.DataFrame(out)
+
+
+def parse(ch, text, first_line):
+    """Parse @text, whose first line is line @first_line, into @ch."""
+    lines = text.decode("utf-8", "surrogateescape").split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    rows = []
+    line = first_line - 1
+    for s in lines:
+        line += 1
+        o = event(s)
+        if type(o) is not dict:
+            if o is not SKIP:
+                ch.bad += 1
+                if len(ch.errors) < MAX_ERRORS:
+                    ch.errors.append((line, o))
+            continue
+        ch.good += 1
+        ph = o["ph"]
+        if ph == "X" or ph == "C":
+            cat = o.get("cat", "")
+            if ph == "X" and cat == "dftracer":
+                _marker(ch, line, o)
+                continue
+            a = o.get("args")
+            if type(a) is not dict:
+                a = {}
+            g = a.get
+            rows.append((line, ph == "C", cat, o["name"], o.get("id", 0), o.get("pid", 0),
+                         o.get("tid", 0), o["ts"], o.get("dur", 0), g("p_idx"), g("fhash"),
+                         g("hhash"), g("size"), g("ret"), g("count", 0), g("dur_sum", 0),
+                         g("size_sum"), g("level"), g("offset")))
+        elif ph == "M":
+            _meta(ch, line, o)
+    ch.lines = len(lines)
+    ch.calls = _frame(rows)
+    return ch
+
+
+def read(trace, path, gz, part):
+    """Read and parse one partition (index.Part) of trace number @trace."""
+    text = gzstream.read_text(path, gz, part.off, part.skip, part.length)
+    return parse(Chunk(trace, path), text, part.first_line)

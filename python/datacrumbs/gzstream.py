@@ -1,0 +1,178 @@
+# SPDX-License-Identifier: MIT
+"""The text of a trace, read the way lib/traceread.c reads it.
+
+A .pfw.gz is a sequence of gzip members. Members are found by their
+headers; a header-like pattern inside a member already read is ignored;
+a truncated member gives the text it has except its cut last line, and
+ends the file; a corrupt member gives nothing (or, past 64 MiB of text,
+what came before the damage) and the reader looks for the next member
+that inflates. Damage is reported, never fatal. Memory stays bounded: a
+member is held whole only up to 64 MiB; bigger ones stream.
+"""
+import os
+import zlib
+
+MAGIC = b"\x1f\x8b\x08"
+MEMBER_CAP = 64 << 20  # lib/traceread.c: bigger members stream
+FEED = 16 << 10  # compressed bytes per inflate call: output <= 16.5 MiB
+PLAIN_CHUNK = 4 << 20
+
+TEXT, DAMAGE, END = "text", "damage", "end"
+_OK, _TRUNC, _BAD = "ok", "truncated", "corrupt"
+
+
+def is_gzip(fd):
+    return os.pread(fd, 2, 0) == MAGIC[:2]
+
+
+def _next_magic(fd, size, start):
+    pos = start
+    while pos < size:
+        block = os.pread(fd, 1 << 20, pos)
+        i = block.find(MAGIC)
+        if i >= 0:
+            return pos + i
+        if len(block) < 3:
+            return None
+        pos += len(block) - 2
+    return None
+
+
+def _before_error(d, data):
+    """The text a decompressor gives from @data up to the byte where it
+    fails (inflate keeps what it made before the damage)."""
+    out = []
+    for i in range(len(data)):
+        try:
+            out.append(d.decompress(data[i:i + 1]))
+        except zlib.error:
+            break
+    return b"".join(out)
+
+
+def _member(fd, off, size):
+    """Inflate the member at @off: yields its text; returns (result, end)."""
+    d = zlib.decompressobj(31)
+    pos = off
+    while True:
+        data = os.pread(fd, FEED, pos)
+        if not data:
+            return _TRUNC, size
+        saved = d.copy()
+        try:
+            out = d.decompress(data)
+        except zlib.error:
+            out = _before_error(saved, data)
+            if out:
+                yield out
+            return _BAD, pos
+        if out:
+            yield out
+        if d.eof:
+            return _OK, pos + len(data) - len(d.unused_data)
+        pos += len(data)
+
+
+def walk(fd, size, start=0, gz=True):
+    """Yield (TEXT, member offset, bytes), (DAMAGE, byte offset, what) and
+    finally (END, truncated) for the trace open on @fd, from @start: 0, or
+    a member that was accepted when the whole file was read."""
+    if not gz:
+        pos = start
+        while pos < size:
+            data = os.pread(fd, min(PLAIN_CHUNK, size - pos), pos)
+            if not data:
+                break
+            yield TEXT, 0, data
+            pos += len(data)
+        yield END, False
+        return
+    cur, resync = start, False
+    cand = _next_magic(fd, size, start)
+    while cand is not None:
+        if cand < cur and not resync:
+            cand = _next_magic(fd, size, cur)
+            continue
+        held, nout, accepted = [], 0, False
+        gen = _member(fd, cand, size)
+        while True:
+            try:
+                piece = next(gen)
+            except StopIteration as stop:
+                res, end = stop.value
+                break
+            nout += len(piece)
+            if accepted:
+                yield TEXT, cand, piece
+                continue
+            held.append(piece)
+            if nout > MEMBER_CAP:
+                # Past the cap the report streams the member: taken
+                # whatever follows, damage included.
+                accepted = True
+                if cand > cur and not resync:
+                    yield DAMAGE, cur, "data that is not gzip"
+                resync = False
+                for p in held:
+                    yield TEXT, cand, p
+                held = None
+        if not accepted:
+            big = nout >= MEMBER_CAP and res != _OK
+            if resync and res != _OK and not big:
+                cand = _next_magic(fd, size, cand + 1)
+                continue
+            if cand > cur and not resync:
+                yield DAMAGE, cur, "data that is not gzip"
+            resync = False
+            if res != _BAD or big:
+                for p in held:
+                    yield TEXT, cand, p
+        if res == _TRUNC:
+            yield DAMAGE, cand, "truncated gzip member (the rest is lost)"
+            yield END, True
+            return
+        if res == _BAD:
+            yield DAMAGE, cand, "corrupt gzip member"
+            resync = True
+            cand = _next_magic(fd, size, cand + 1)
+        else:
+            cur = end
+            cand = _next_magic(fd, size, cur)
+    if cur < size and not resync:
+        yield DAMAGE, cur, "truncated gzip data"
+    yield END, False
+
+
+def read_text(path, gz, off, skip, length):
+    """@length bytes of the text of @path, from @skip bytes into the text
+    of the member at @off (plain files: from byte off + skip)."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        if not gz:
+            out, pos = [], off + skip
+            while length > 0:
+                data = os.pread(fd, length, pos)
+                if not data:
+                    break
+                out.append(data)
+                pos += len(data)
+                length -= len(data)
+            return b"".join(out)
+        out = bytearray()
+        size = os.fstat(fd).st_size
+        for item in walk(fd, size, off, True):
+            if item[0] != TEXT:
+                continue
+            data = item[2]
+            if skip:
+                if len(data) <= skip:
+                    skip -= len(data)
+                    continue
+                data = data[skip:]
+                skip = 0
+            out += data[:length - len(out)]
+            if len(out) >= length:
+                break
+        return bytes(out)
+    finally:
+        os.close(fd)
