@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,9 +86,9 @@ static void track(struct dc_proc *p, const struct dc_probe *pr,
 		break;
 	case DC_FD_CLOSE_STREAM: dc_fd_close(p, e->sfd, e->ts); break;
 	case DC_FD_DUPFD:
-		/* F_DUPFD and F_DUPFD_CLOEXEC; other commands return flags. */
-		if (e->val[pr->dupfd_cmd_slot] == 0 ||
-		    e->val[pr->dupfd_cmd_slot] == 1030)
+		/* Other commands return flags, not a descriptor. */
+		if (e->val[pr->dupfd_cmd_slot] == F_DUPFD ||
+		    e->val[pr->dupfd_cmd_slot] == F_DUPFD_CLOEXEC)
 			dc_fd_set(p, e->ret, f, e->ts);
 		break;
 	case DC_FD_CLOSE_RANGE:
