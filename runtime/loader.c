@@ -7,9 +7,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
+#include "kfeatures.h"
 #include "json.h"
 #include "log.h"
 #include "probetab.h"
@@ -299,18 +299,15 @@ static bool wrap_by_code(void)
 	return e && strcmp(e, "0");
 }
 
-/* uprobe.session links came with Linux 6.13; libbpf 1.4 cannot tell.
- * DATACRUMBS_UPROBE_PAIRS=1 asks for entry and return links anyway. */
+/* DATACRUMBS_UPROBE_PAIRS=1 asks for entry and return links even where
+ * the kernel has uprobe.session links. */
 static bool uprobe_session_supported(void)
 {
 	const char *pairs = getenv("DATACRUMBS_UPROBE_PAIRS");
-	struct utsname u;
-	int major, minor;
 
 	if (pairs && strcmp(pairs, "0"))
 		return false;
-	return !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
-	       (major > 6 || (major == 6 && minor >= 13));
+	return dc_kernel_has_uprobe_session();
 }
 
 static void autoload(struct dc_rt *rt, const char *name, bool on)
@@ -478,6 +475,9 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 		       strerror(-err));
 		return err;
 	}
+	err = dc_kernel_check();
+	if (err)
+		return err;
 	err = bpf_object__load(rt->obj);
 	if (err) {
 		dc_err("%s: loading into the kernel failed: %s (run with -v "

@@ -12,10 +12,6 @@
 #include "trace.h"
 #include "writer_pfw.h"
 
-/* enum bpf_attach_type's BPF_TRACE_UPROBE_SESSION (Linux 6.13): newer
- * than bookworm's kernel headers and libbpf 1.4. */
-#define DC_TRACE_UPROBE_SESSION 57
-
 /* State shared by the runtime's parts. */
 struct dc_rt {
 	struct bpf_object *obj;

@@ -20,6 +20,7 @@
 #include "bisect.h"
 #include "buf.h"
 #include "elfsym.h"
+#include "kfeatures.h"
 #include "log.h"
 #include "placement.h"
 #include "runtime.h"

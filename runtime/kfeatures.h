@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_KFEATURES_H
+#define DC_KFEATURES_H
+
+#include <stdbool.h>
+
+/* enum bpf_attach_type's BPF_TRACE_UPROBE_SESSION (Linux 6.13): newer
+ * than bookworm's kernel headers and libbpf 1.4. */
+#define DC_TRACE_UPROBE_SESSION 57
+
+/*
+ * Kernel features are asked of the running kernel, not read off uname:
+ * distributions backport them and containers report the host's.
+ */
+
+/* 0, or -ENOTSUP after one line naming what the kernel lacks. Probes
+ * refused for want of privilege pass: loading reports those. */
+int dc_kernel_check(void);
+bool dc_kernel_has_uprobe_session(void);
+
+#endif
