@@ -328,6 +328,19 @@ cleanup:
 		regfree(&exclude);
 	if (have_stdio)
 		regfree(&stdio);
+	/* The curated set names C functions; a C++ library of a known
+	 * family (libhdf5_cpp) has none of them, only mangled names. */
+	if (!err && !t->nfuncs && t->found && pattern && !f->match) {
+		struct xp_filter every = *f;
+
+		dc_info("%s: none of its %zu functions is in the curated %s "
+			"set (a C++ library?); keeping them all (--match to "
+			"choose)",
+			t->path, t->found, t->layer);
+		every.all = true;
+		t->found = t->ifuncs = t->twice = 0;
+		return xp_load(t, &every);
+	}
 	return err;
 }
 

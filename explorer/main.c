@@ -168,10 +168,12 @@ int main(int argc, char **argv)
 				    xp_proto_find(&protos, fn->aliases[a]);
 			xp_infer(fn);
 		}
-		if (!t->nfuncs)
-			dc_warn("%s: no function matched (%zu found); try "
-				"--all or --match",
-				t->path, t->found);
+		if (!t->nfuncs && !t->nnotes) {
+			dc_err("%s: no function matched (%zu found); try "
+			       "--all or --match",
+			       t->path, t->found);
+			goto cleanup;
+		}
 		if (o.check && t->nfuncs) {
 			size_t refused = 0;
 

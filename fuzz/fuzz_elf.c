@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* Every string is whole and within the limits the runtime's
 		 * buffers assume. */
 		for (size_t i = 0; i < n; i++)
-			if (strlen(probes[i].name) >= DC_NAME_MAX ||
+			if (strlen(probes[i].name) >= DC_SYMBOL_MAX ||
 			    strlen(probes[i].target) >= DC_TARGET_MAX ||
 			    strlen(probes[i].field[DC_CAPTURE - 1]) >=
 				DC_FIELD_MAX)

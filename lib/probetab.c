@@ -34,8 +34,8 @@ static int decode(const struct dc_probe_desc *d, size_t i, const char *pool,
 	memcpy(v->slot_role, d->slot_role, sizeof(v->slot_role));
 	memcpy(v->slot_arg, d->slot_arg, sizeof(v->slot_arg));
 	/* The runtime copies these into buffers of the spec's limits. */
-	ok &= !!(v->name = pool_str(pool, size, d->name, DC_NAME_MAX));
-	ok &= !!(v->symbol = pool_str(pool, size, d->symbol, DC_NAME_MAX));
+	ok &= !!(v->name = pool_str(pool, size, d->name, DC_SYMBOL_MAX));
+	ok &= !!(v->symbol = pool_str(pool, size, d->symbol, DC_SYMBOL_MAX));
 	ok &= !!(v->layer = pool_str(pool, size, d->layer, DC_LAYER_MAX));
 	ok &= !!(v->target = pool_str(pool, size, d->target, DC_TARGET_MAX));
 	ok &= !!(v->path = pool_str(pool, size, d->path, DC_TARGET_MAX));

@@ -154,7 +154,7 @@ static int parse_aliases(struct parse *p, yaml_node_t *n,
 
 		if (!v)
 			return -EINVAL;
-		if (!valid_ident(v, DC_NAME_MAX)) {
+		if (!valid_ident(v, DC_SYMBOL_MAX)) {
 			dc_spec_error(p->spec, &aloc,
 				      "alias '%s' is not a symbol name", v);
 			return -EINVAL;
@@ -407,22 +407,23 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		dc_spec_error(spec, &pr.loc, "probe has no 'name'");
 	if (tp)
 		check_tracepoint_probe(spec, &pr);
-	else if (pr.name && !valid_name(pr.name, DC_NAME_MAX)) {
+	else if (pr.name && !valid_name(pr.name, DC_SYMBOL_MAX)) {
 		struct dc_loc nloc = loc_of(p, name_node);
 
 		dc_spec_error(spec, &nloc,
 			      "probe name must be 1-%d characters without "
 			      "control characters",
-			      DC_NAME_MAX - 1);
+			      DC_SYMBOL_MAX - 1);
 	}
 	if (!pr.symbol && pr.name) {
 		pr.symbol = dup_or_fail(p, pr.name);
 		pr.symbol_loc = name_node ? loc_of(p, name_node) : pr.loc;
-	} else if (pr.symbol && !valid_ident(pr.symbol, DC_NAME_MAX)) {
-		dc_spec_error(spec, &pr.symbol_loc,
-			      "symbol '%s' must be 1-%d characters of letters, "
-			      "digits, '_', '.' or '@'",
-			      pr.symbol, DC_NAME_MAX - 1);
+	} else if (pr.symbol && !valid_ident(pr.symbol, DC_SYMBOL_MAX)) {
+		dc_spec_error(
+		    spec, &pr.symbol_loc,
+		    "symbol '%.80s' must be 1-%d characters of letters, "
+		    "digits, '_', '.' or '@'",
+		    pr.symbol, DC_SYMBOL_MAX - 1);
 	}
 	if (spec->nerrors != errs) {
 		free_probe(&pr);
@@ -743,7 +744,7 @@ static int expand_patterns(struct dc_spec *spec, size_t gi,
 			struct dc_spec_probe cp;
 
 			if (fnmatch(spec->probes[i].symbol, s->name, 0) ||
-			    s->ifunc || strlen(s->name) >= DC_NAME_MAX ||
+			    s->ifunc || strlen(s->name) >= DC_SYMBOL_MAX ||
 			    dc_returns_twice(s->name) ||
 			    listed(spec, gi, s->name))
 				continue;

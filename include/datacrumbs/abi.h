@@ -24,6 +24,9 @@
 #define DC_FIELD_MAX  24 /* a tracepoint field name */
 #define DC_TP_KEYS    2	 /* fields matching a begin event to its end */
 #define DC_NAME_MAX   64
+/* A function's symbol or name: C++ mangled names run to hundreds of
+ * characters (libLLVM's longest: 537). */
+#define DC_SYMBOL_MAX 4096
 #define DC_LAYER_MAX  16
 #define DC_TARGET_MAX 256
 

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""C++ libraries: the explorer's spec for libhdf5_cpp (mangled names far
+longer than C names) and one for two std::ostream members compile and
+attach, and a C++ program's calls arrive under their demangled names, as
+many as it made, with the write(2) its flushes cause (counted by strace)
+nested under them."""
+import os
+import re
+import subprocess
+import tempfile
+
+from dctest import BUILD, GEN, RUNTIME, SRC, Trace, check, done, need_bpf, need_tool, run, skip
+
+need_bpf()
+need_tool("strace")
+WORK = os.path.join(BUILD, "tests", "cxx_io")
+EXPLORE = os.path.join(BUILD, "explorer", "datacrumbs-explore")
+N = 50
+if not os.path.exists(WORK):
+    skip("tests/cxx_io was not built (no HDF5 C++ library found)")
+libs = subprocess.run(["ldd", WORK], stdout=subprocess.PIPE, text=True).stdout
+h5cpp = re.search(r"(\S*libhdf5\S*_cpp\S*) => (\S+)", libs)
+check(h5cpp, "cxx_io links an HDF5 C++ library: " + libs)
+
+with tempfile.TemporaryDirectory() as tmp:
+    # Without --all or --match: the curated HDF5 set names C functions
+    # only, so the explorer keeps the C++ library's own.
+    r = run([EXPLORE, "-o", os.path.join(tmp, "h5cpp.yaml"), h5cpp.group(2)])
+    check(r.returncode == 0 and "C++" in r.stderr, "explore libhdf5_cpp: " + r.stderr)
+    spec = open(os.path.join(tmp, "h5cpp.yaml")).read()
+    syms = re.findall(r"symbol: (_Z\w+)", spec)
+    check(len(syms) > 100 and max(map(len, syms)) > 63, "long mangled symbols in the spec")
+    check("name: 'H5::DataSet::write'" in spec, "demangled names in the spec")
+    r = run([EXPLORE, "-l", "CXX", "-m", r"^_ZNSo5writeEPKcl$|^_ZNSo5flushEv$",
+             "-o", os.path.join(tmp, "ostream.yaml"), "libstdc++.so.6"])
+    check(r.returncode == 0, "explore libstdc++: " + r.stderr)
+    obj = os.path.join(tmp, "cxx.bpf.o")
+    r = run([GEN, "-o", obj, os.path.join(tmp, "h5cpp.yaml"), os.path.join(tmp, "ostream.yaml"),
+             os.path.join(SRC, "probes.d", "sys.yaml"), os.path.join(SRC, "probes.d", "posix.yaml")])
+    check(r.returncode == 0, "datacrumbs-gen compiles the C++ specs: " + r.stderr[-2000:])
+
+    # Ground truth: the write(2)s on the text file, from strace.
+    st = os.path.join(tmp, "strace.txt")
+    sdir = os.path.join(tmp, "strace")
+    os.mkdir(sdir)
+    r = run(["strace", "-f", "-y", "-e", "trace=write", "-o", st, WORK, sdir, str(N)])
+    check(r.returncode == 0, "cxx_io under strace: " + r.stderr)
+    truth = sum(1 for line in open(st) if "cxx.txt>" in line and line.rstrip().endswith("= 64"))
+    check(truth == N, "strace counts %d writes of the text file" % truth)
+
+    trace = os.path.join(tmp, "cxx.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", WORK, tmp, str(N)])
+    check(r.returncode == 0, "runtime: " + r.stderr)
+    t = Trace(trace)
+    check(not t.errors, "format: %s" % t.errors[:3])
+    check(t.end["args"]["dropped"] == 0, "nothing dropped")
+    dsw = t.select(cat="HDF5", name="H5::DataSet::write")
+    check(len(dsw) == N, "H5::DataSet::write: %d calls, the program made %d" % (len(dsw), N))
+    osw = t.select(cat="CXX", name="std::ostream::write")
+    check(len(osw) == N, "std::ostream::write: %d calls, the program made %d" % (len(osw), N))
+    txt = os.path.join(tmp, "cxx.txt")
+    sysw = t.select(cat="sys", name="write", path=txt)
+    check(len(sysw) == truth, "sys write on cxx.txt: %d, strace %d" % (len(sysw), truth))
+    ids = {e["id"]: e for e in t.events}
+
+    def flush_above(e):
+        while e["args"].get("p_idx", -1) in ids:
+            e = ids[e["args"]["p_idx"]]
+            if e["name"] == "std::ostream::flush":
+                return e["id"]
+        return None
+
+    # libstdc++ also flushes std::cout and friends at exit: those
+    # flushes write nothing to the file.
+    flushes = {flush_above(e) for e in sysw}
+    check(None not in flushes and len(flushes) == N,
+          "each write(2) nests under its own std::ostream::flush (%d)" % len(flushes))
+done()
