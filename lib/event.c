@@ -364,6 +364,10 @@ static int args(struct scan *c, struct dc_event *ev)
 			r = int_field(c, &ev->size, ev, DC_EV_SIZE);
 		} else if (KEY(&k, "ret")) {
 			r = int_field(c, &ev->ret, ev, DC_EV_RET);
+		} else if (KEY(&k, "offset")) {
+			r = int_field(c, &ev->offset, ev, DC_EV_OFFSET);
+		} else if (KEY(&k, "whence")) {
+			r = int_field(c, &ev->whence, ev, DC_EV_WHENCE);
 		} else if (KEY(&k, "level")) {
 			r = int_field(c, &ev->level, ev, DC_EV_LEVEL);
 		} else if (KEY(&k, "p_idx")) {

@@ -32,6 +32,8 @@ enum {
 	DC_EV_ARG_VALUE = 1 << 13,
 	DC_EV_PID = 1 << 14,
 	DC_EV_TID = 1 << 15,
+	DC_EV_OFFSET = 1 << 16,
+	DC_EV_WHENCE = 1 << 17,
 };
 
 /*
@@ -48,7 +50,7 @@ struct dc_event {
 	uint32_t pid, tid;
 	int64_t ts, dur;
 	uint64_t fhash, hhash;
-	int64_t size, ret;
+	int64_t size, ret, offset, whence;
 	uint64_t count, dur_sum, size_sum; /* counter events */
 	/* Metadata: args.name, and args.value as a string or raw number. */
 	struct dc_str arg_name, arg_value;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshan.h"
 #include "hash.h"
 #include "log.h"
 #include "nest.h"
@@ -432,6 +433,8 @@ static int call(struct dc_report *r, const struct dc_event *ev, uint64_t lineno)
 		if (dc_nest_event(r, ev, fi, file && file->match, bytes, &ni))
 			return -ENOMEM;
 		slowest_add(r, ev, fi, bytes);
+		if (r->darshan && dc_darshan_call(r->darshan, ev))
+			return -ENOMEM;
 	}
 	if (ev->ts < r->t_min)
 		r->t_min = ev->ts;
@@ -626,6 +629,8 @@ void dc_report_trace_done(struct dc_report *r)
 	dc_nest_free(r);
 	r->ntraces++;
 	r->trace_hh = 0;
+	if (r->darshan)
+		dc_darshan_trace_done(r->darshan);
 }
 
 void dc_report_finish(struct dc_report *r)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "darshan.h"
 #include "fileio.h"
 #include "log.h"
 #include "tmpldir.h"
@@ -22,6 +23,9 @@ static const char usage[] =
     "\n"
     "  -j, --json              the summary as JSON (docs/report.md)\n"
     "  -F, --folded            folded call stacks weighted by time (us)\n"
+    "  -d, --darshan           Darshan's POSIX and STDIO counters per file "
+    "and\n"
+    "                          process, as darshan-parser prints them\n"
     "  -g, --flamegraph FILE   draw the I/O flame graph as SVG\n"
     "  -H, --html FILE         one self-contained page with the plots\n"
     "  -f, --file PATTERN      everything about the files matching PATTERN\n"
@@ -93,6 +97,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "folded", no_argument, NULL, 'F' },
+		{ "darshan", no_argument, NULL, 'd' },
 		{ "flamegraph", required_argument, NULL, 'g' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "file", required_argument, NULL, 'f' },
@@ -104,7 +109,8 @@ int main(int argc, char **argv)
 		{},
 	};
 	const char *flame = NULL, *html = NULL, *tmpl = NULL;
-	bool json = false, folded = false, quiet = false;
+	bool json = false, folded = false, quiet = false, darshan = false;
+	struct dc_darshan dsh;
 	struct dc_read_opts ro = {};
 	struct progress prog = {};
 	struct prog_ctx pc;
@@ -114,11 +120,13 @@ int main(int argc, char **argv)
 
 	dc_log_init(argv[0]);
 	dc_report_init(&r);
-	while ((c = getopt_long(argc, argv, "jFg:H:f:n:t:qT:h", longopts,
+	dc_darshan_init(&dsh);
+	while ((c = getopt_long(argc, argv, "jFdg:H:f:n:t:qT:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'F': folded = true; break;
+		case 'd': darshan = true; break;
 		case 'g': flame = optarg; break;
 		case 'H': html = optarg; break;
 		case 'f': r.file_pattern = optarg; break;
@@ -133,7 +141,7 @@ int main(int argc, char **argv)
 		default: fputs(usage, stderr); goto cleanup;
 		}
 	}
-	if (optind >= argc || (json && folded) || top < 1) {
+	if (optind >= argc || json + folded + darshan > 1 || top < 1) {
 		fputs(usage, stderr);
 		goto cleanup;
 	}
@@ -147,6 +155,7 @@ int main(int argc, char **argv)
 	/* Small inputs finish before a bar would be read. */
 	prog.on = prog.on && prog.total >= (16u << 20);
 	prog.r = &r;
+	r.darshan = darshan ? &dsh : NULL;
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	pc = (struct prog_ctx){ &r, &prog };
 	ro.line = line_cb;
@@ -169,7 +178,9 @@ int main(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	dc_report_finish(&r);
 	problems += r.bad_lines + r.unknown_hashes;
-	if (json)
+	if (darshan && !(err = dc_darshan_finish(&dsh)))
+		err = dc_darshan_text(&dsh, &r, stdout);
+	else if (json)
 		err = dc_json_report(&r, stdout);
 	else if (folded)
 		err = dc_folded_report(&r, stdout);
@@ -201,5 +212,6 @@ cleanup:
 	if (fflush(stdout) && !ret)
 		ret = 2;
 	dc_report_free(&r);
+	dc_darshan_free(&dsh);
 	return ret;
 }

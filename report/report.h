@@ -10,6 +10,8 @@
 #include "event.h"
 #include "map.h"
 
+struct dc_darshan;
+
 /* Latencies in a log-linear histogram: exact below 64 us, then 32
  * buckets per power of two (3% wide), so memory is fixed per function. */
 #define DC_HIST_N (64 + 58 * 32)
@@ -136,6 +138,8 @@ struct dc_report {
 	const char *trace;
 	uint64_t trace_hh; /* the first HH of the trace */
 	bool has_pidx;
+	/* --darshan: the calls its counters are computed from, or NULL. */
+	struct dc_darshan *darshan;
 };
 
 int dc_report_init(struct dc_report *r);

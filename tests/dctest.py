@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Helpers for DataCrumbs' tests: where the build is, skipping, and an
 independent reader of .pfw/.pfw.gz traces that checks the format contract
-(shared/docs/trace-format.md) as it reads."""
+(docs/trace-format.md) as it reads."""
 import json
 import os
 import shutil
@@ -56,6 +56,24 @@ def run(cmd, **kw):
     kw.setdefault("stderr", subprocess.PIPE)
     kw.setdefault("text", True)
     return subprocess.run(cmd, **kw)
+
+
+def darshan_prefix():
+    """Darshan 3.4.7's install prefix: $DARSHAN_PREFIX, else BUILD/darshan-peer,
+    built there once by ../shared/peers/build-darshan; None if neither can be."""
+    pre = os.environ.get("DARSHAN_PREFIX")
+    if pre:
+        return pre
+    pre = os.path.join(BUILD, "darshan-peer")
+    script = os.path.join(SRC, "..", "shared", "peers", "build-darshan")
+    if not os.path.exists(os.path.join(pre, "lib", "libdarshan.so")):
+        if not os.path.exists(script):
+            return None
+        print("building Darshan 3.4.7 into %s" % pre, file=sys.stderr)
+        r = subprocess.run([script, pre], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode:
+            sys.exit("building Darshan failed:\n" + r.stdout[-3000:])
+    return pre
 
 
 def generate(tmp, specs, name="probes.bpf.o"):

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "darshan.h"
+#include "buf.h"
+#include "report.h"
+
+enum { MOD_POSIX = 1, MOD_STDIO };
+
+enum op {
+	OP_NONE,
+	OP_OPEN,
+	OP_DUP,
+	OP_FILENO,
+	OP_READ,
+	OP_WRITE,
+	OP_SEEK,
+	OP_STAT,
+	OP_MMAP,
+	OP_FSYNC,
+	OP_FDSYNC,
+	OP_SOPEN,
+	OP_SREAD,
+	OP_SWRITE,
+	OP_SFLUSH,
+	OP_SSEEK,
+	OP_REWIND,
+};
+
+static const struct {
+	const char *name;
+	enum op op;
+} ops[] = {
+	{ "open", OP_OPEN },	    { "open64", OP_OPEN },
+	{ "openat", OP_OPEN },	    { "openat64", OP_OPEN },
+	{ "creat", OP_OPEN },	    { "creat64", OP_OPEN },
+	{ "mkstemp", OP_OPEN },	    { "mkostemp", OP_OPEN },
+	{ "mkstemps", OP_OPEN },    { "mkostemps", OP_OPEN },
+	{ "dup", OP_DUP },	    { "dup2", OP_DUP },
+	{ "dup3", OP_DUP },	    { "fileno", OP_FILENO },
+	{ "read", OP_READ },	    { "readv", OP_READ },
+	{ "pread", OP_READ },	    { "pread64", OP_READ },
+	{ "preadv", OP_READ },	    { "preadv64", OP_READ },
+	{ "preadv2", OP_READ },	    { "write", OP_WRITE },
+	{ "writev", OP_WRITE },	    { "pwrite", OP_WRITE },
+	{ "pwrite64", OP_WRITE },   { "pwritev", OP_WRITE },
+	{ "pwritev64", OP_WRITE },  { "pwritev2", OP_WRITE },
+	{ "lseek", OP_SEEK },	    { "lseek64", OP_SEEK },
+	{ "stat", OP_STAT },	    { "stat64", OP_STAT },
+	{ "lstat", OP_STAT },	    { "lstat64", OP_STAT },
+	{ "fstat", OP_STAT },	    { "fstat64", OP_STAT },
+	{ "__xstat", OP_STAT },	    { "__lxstat", OP_STAT },
+	{ "__fxstat", OP_STAT },    { "mmap", OP_MMAP },
+	{ "mmap64", OP_MMAP },	    { "fsync", OP_FSYNC },
+	{ "fdatasync", OP_FDSYNC }, { "fopen", OP_SOPEN },
+	{ "fopen64", OP_SOPEN },    { "fdopen", OP_SOPEN },
+	{ "freopen", OP_SOPEN },    { "freopen64", OP_SOPEN },
+	{ "fread", OP_SREAD },	    { "fgets", OP_SREAD },
+	{ "fgetc", OP_SREAD },	    { "getc", OP_SREAD },
+	{ "_IO_getc", OP_SREAD },   { "getw", OP_SREAD },
+	{ "fscanf", OP_SREAD },	    { "__isoc99_fscanf", OP_SREAD },
+	{ "vfscanf", OP_SREAD },    { "fwrite", OP_SWRITE },
+	{ "fputs", OP_SWRITE },	    { "fputc", OP_SWRITE },
+	{ "putc", OP_SWRITE },	    { "_IO_putc", OP_SWRITE },
+	{ "putw", OP_SWRITE },	    { "fprintf", OP_SWRITE },
+	{ "vfprintf", OP_SWRITE },  { "printf", OP_SWRITE },
+	{ "vprintf", OP_SWRITE },   { "fflush", OP_SFLUSH },
+	{ "fseek", OP_SSEEK },	    { "fseeko", OP_SSEEK },
+	{ "fseeko64", OP_SSEEK },   { "rewind", OP_REWIND },
+};
+
+/* Darshan's counters of one module, in darshan-parser's order. */
+static const char *const posix_names[] = {
+	"OPENS",
+	"FILENOS",
+	"DUPS",
+	"READS",
+	"WRITES",
+	"SEEKS",
+	"STATS",
+	"MMAPS",
+	"FSYNCS",
+	"FDSYNCS",
+	"BYTES_READ",
+	"BYTES_WRITTEN",
+	"MAX_BYTE_READ",
+	"MAX_BYTE_WRITTEN",
+	"CONSEC_READS",
+	"CONSEC_WRITES",
+	"SEQ_READS",
+	"SEQ_WRITES",
+	"RW_SWITCHES",
+	"SIZE_READ_0_100",
+	"SIZE_READ_100_1K",
+	"SIZE_READ_1K_10K",
+	"SIZE_READ_10K_100K",
+	"SIZE_READ_100K_1M",
+	"SIZE_READ_1M_4M",
+	"SIZE_READ_4M_10M",
+	"SIZE_READ_10M_100M",
+	"SIZE_READ_100M_1G",
+	"SIZE_READ_1G_PLUS",
+	"SIZE_WRITE_0_100",
+	"SIZE_WRITE_100_1K",
+	"SIZE_WRITE_1K_10K",
+	"SIZE_WRITE_10K_100K",
+	"SIZE_WRITE_100K_1M",
+	"SIZE_WRITE_1M_4M",
+	"SIZE_WRITE_4M_10M",
+	"SIZE_WRITE_10M_100M",
+	"SIZE_WRITE_100M_1G",
+	"SIZE_WRITE_1G_PLUS",
+	"STRIDE1_STRIDE",
+	"STRIDE2_STRIDE",
+	"STRIDE3_STRIDE",
+	"STRIDE4_STRIDE",
+	"STRIDE1_COUNT",
+	"STRIDE2_COUNT",
+	"STRIDE3_COUNT",
+	"STRIDE4_COUNT",
+	"ACCESS1_ACCESS",
+	"ACCESS2_ACCESS",
+	"ACCESS3_ACCESS",
+	"ACCESS4_ACCESS",
+	"ACCESS1_COUNT",
+	"ACCESS2_COUNT",
+	"ACCESS3_COUNT",
+	"ACCESS4_COUNT",
+};
+
+enum {
+	P_OPENS,
+	P_FILENOS,
+	P_DUPS,
+	P_READS,
+	P_WRITES,
+	P_SEEKS,
+	P_STATS,
+	P_MMAPS,
+	P_FSYNCS,
+	P_FDSYNCS,
+	P_BYTES_READ,
+	P_BYTES_WRITTEN,
+	P_MAX_BYTE_READ,
+	P_MAX_BYTE_WRITTEN,
+	P_CONSEC_READS,
+	P_CONSEC_WRITES,
+	P_SEQ_READS,
+	P_SEQ_WRITES,
+	P_RW_SWITCHES,
+	P_SIZE_READ,
+	P_SIZE_WRITE = P_SIZE_READ + 10,
+	P_STRIDE = P_SIZE_WRITE + 10,
+	P_STRIDE_COUNT = P_STRIDE + 4,
+	P_ACCESS = P_STRIDE_COUNT + 4,
+	P_ACCESS_COUNT = P_ACCESS + 4,
+	P_N = P_ACCESS_COUNT + 4,
+};
+
+static const char *const stdio_names[] = {
+	"OPENS",      "READS",	       "WRITES",
+	"SEEKS",      "FLUSHES",       "BYTES_WRITTEN",
+	"BYTES_READ", "MAX_BYTE_READ", "MAX_BYTE_WRITTEN",
+};
+
+enum {
+	S_OPENS,
+	S_READS,
+	S_WRITES,
+	S_SEEKS,
+	S_FLUSHES,
+	S_BYTES_WRITTEN,
+	S_BYTES_READ,
+	S_MAX_BYTE_READ,
+	S_MAX_BYTE_WRITTEN,
+	S_N,
+};
+
+/* Darshan follows the 32 most frequent values it met first. */
+#define COMMON_MAX 32
+
+struct common {
+	int64_t val[COMMON_MAX];
+	int64_t freq[COMMON_MAX];
+	int n;
+};
+
+struct drec {
+	uint8_t module;
+	uint64_t hhash, fhash;
+	uint32_t pid;
+	int64_t c[P_N];
+	/* Darshan's per-record state: one offset per file, not per fd. */
+	int64_t offset, last_read, last_written;
+	int last_io; /* 0, 'r' or 'w' */
+	struct common access, stride;
+};
+
+static enum op op_of(const struct dc_str *name)
+{
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (name->n == strlen(ops[i].name) &&
+		    !memcmp(name->p, ops[i].name, name->n))
+			return ops[i].op;
+	return OP_NONE;
+}
+
+static int module_of(const struct dc_str *cat)
+{
+	if (cat->n == 5 && !memcmp(cat->p, "POSIX", 5))
+		return MOD_POSIX;
+	if (cat->n == 5 && !memcmp(cat->p, "STDIO", 5))
+		return MOD_STDIO;
+	return 0;
+}
+
+void dc_darshan_init(struct dc_darshan *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->trace_no = 1;
+}
+
+void dc_darshan_free(struct dc_darshan *d)
+{
+	for (size_t i = 0; i < d->nrecs; i++)
+		free(d->vrecs[i]);
+	free(d->vrecs);
+	free(d->calls);
+	dc_map_free(&d->recs, NULL);
+}
+
+int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev)
+{
+	int module = module_of(&ev->cat);
+	struct dc_dcall *c;
+
+	if (!module || ev->ph != 'X' || !(ev->has & DC_EV_ID))
+		return 0;
+	if (dc_grow_cap((void **)&d->calls, &d->cap, d->ncalls,
+			sizeof(*d->calls), 1024))
+		return -ENOMEM;
+	c = &d->calls[d->ncalls++];
+	*c = (struct dc_dcall){
+		.key = d->trace_no << 40 | (ev->id & ((1ull << 40) - 1)),
+		.fhash = ev->fhash,
+		.hhash = ev->hhash,
+		.pid = ev->pid,
+		.op = op_of(&ev->name),
+		.module = module,
+		.size = ev->size,
+		.offset = ev->offset,
+		.ret = ev->ret,
+		.whence = ev->whence,
+		.has = ev->has,
+	};
+	if ((ev->has & DC_EV_PIDX) && ev->p_idx >= 0)
+		c->parent = d->trace_no << 40 | (uint64_t)ev->p_idx;
+	return 0;
+}
+
+void dc_darshan_trace_done(struct dc_darshan *d)
+{
+	d->trace_no++;
+}
+
+static struct drec *rec_get(struct dc_darshan *d, int module,
+			    const struct dc_dcall *c)
+{
+	uint64_t key = (c->fhash ^ c->hhash * 0x9e3779b97f4a7c15ull ^
+			(uint64_t)c->pid << 32) +
+		       module;
+	struct drec *r;
+
+	key = key ? key : 1;
+	/* A collision of the mixed key is told apart by the fields. */
+	for (; (r = dc_map_get(&d->recs, key)); key++)
+		if (r->module == module && r->fhash == c->fhash &&
+		    r->hhash == c->hhash && r->pid == c->pid)
+			return r;
+	if (dc_grow((void **)&d->vrecs, d->nrecs, sizeof(*d->vrecs), 64))
+		return NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r || dc_map_put(&d->recs, key, r)) {
+		free(r);
+		return NULL;
+	}
+	r->module = module;
+	r->fhash = c->fhash;
+	r->hhash = c->hhash;
+	r->pid = c->pid;
+	d->vrecs[d->nrecs++] = r;
+	return r;
+}
+
+/* Darshan's size buckets: 0-100, 100-1K, ... 1G+. */
+static int bucket(int64_t v)
+{
+	static const int64_t top[] = { 101,	 1025,	    10241,
+				       102401,	 1048577,   4194305,
+				       10485761, 104857601, 1073741825 };
+	int i = 0;
+
+	while (i < 9 && v >= top[i])
+		i++;
+	return i;
+}
+
+/* How often @v was seen, counting this time; 0 once 32 other values
+ * fill the table (Darshan then ignores new ones). */
+static int64_t common_seen(struct common *t, int64_t v)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->val[i] == v)
+			return ++t->freq[i];
+	if (t->n == COMMON_MAX)
+		return 0;
+	t->val[t->n] = v;
+	t->freq[t->n++] = 1;
+	return 1;
+}
+
+/* Keep @vals/@cnts (4 each) the four most frequent values, the larger
+ * value first among equals, after @v was seen @freq times. Zero is
+ * never listed. */
+static void common_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq)
+{
+	int64_t nv[4], nc[4];
+	int k = 0, i;
+
+	if (!v || !freq)
+		return;
+	for (i = 0; i < 4 && k < 4; i++) {
+		if (cnts[i] > freq || (cnts[i] == freq && vals[i] > v)) {
+			nv[k] = vals[i];
+			nc[k++] = cnts[i];
+		} else {
+			break;
+		}
+	}
+	if (k == 4)
+		return;
+	nv[k] = v;
+	nc[k++] = freq;
+	for (; k < 4 && i < 4; i++)
+		if (vals[i] != v) {
+			nv[k] = vals[i];
+			nc[k++] = cnts[i];
+		}
+	while (k < 4) {
+		nv[k] = 0;
+		nc[k++] = 0;
+	}
+	memcpy(vals, nv, sizeof(nv));
+	memcpy(cnts, nc, sizeof(nc));
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static void posix_io(struct drec *r, const struct dc_dcall *c, bool wr)
+{
+	int64_t n = c->ret, off, stride,
+		*last = wr ? &r->last_written : &r->last_read;
+	int seq = wr ? P_SEQ_WRITES : P_SEQ_READS;
+
+	off = (c->has & DC_EV_OFFSET) ? c->offset : r->offset;
+	if (off > *last)
+		r->c[seq]++;
+	if (off == *last + 1)
+		r->c[seq - 2]++; /* CONSEC_ */
+	stride = off > 0 && off > *last && *last ? off - *last - 1 : 0;
+	*last = off + n - 1;
+	r->offset = off + n;
+	if (wr)
+		r->c[P_MAX_BYTE_WRITTEN] =
+		    max64(r->c[P_MAX_BYTE_WRITTEN], off + n - 1);
+	else
+		r->c[P_MAX_BYTE_READ] =
+		    max64(r->c[P_MAX_BYTE_READ], off + n - 1);
+	r->c[wr ? P_BYTES_WRITTEN : P_BYTES_READ] += n;
+	r->c[wr ? P_WRITES : P_READS]++;
+	r->c[(wr ? P_SIZE_WRITE : P_SIZE_READ) + bucket(n)]++;
+	common_top4(&r->c[P_ACCESS], &r->c[P_ACCESS_COUNT], n,
+		    common_seen(&r->access, n));
+	common_top4(&r->c[P_STRIDE], &r->c[P_STRIDE_COUNT], stride,
+		    common_seen(&r->stride, stride));
+	if (r->last_io && r->last_io != (wr ? 'w' : 'r'))
+		r->c[P_RW_SWITCHES]++;
+	r->last_io = wr ? 'w' : 'r';
+}
+
+static void posix_call(struct drec *r, const struct dc_dcall *c)
+{
+	switch (c->op) {
+	case OP_OPEN:
+		r->offset = r->last_read = r->last_written = 0;
+		r->c[P_OPENS]++;
+		break;
+	case OP_DUP:
+		r->c[P_OPENS]++;
+		r->c[P_DUPS]++;
+		break;
+	case OP_FILENO:
+		r->c[P_OPENS]++;
+		r->c[P_FILENOS]++;
+		break;
+	case OP_READ: posix_io(r, c, false); break;
+	case OP_WRITE: posix_io(r, c, true); break;
+	case OP_SEEK:
+		r->offset = c->ret;
+		r->c[P_SEEKS]++;
+		break;
+	case OP_STAT: r->c[P_STATS]++; break;
+	case OP_MMAP: r->c[P_MMAPS]++; break;
+	case OP_FSYNC: r->c[P_FSYNCS]++; break;
+	case OP_FDSYNC: r->c[P_FDSYNCS]++; break;
+	default: break;
+	}
+}
+
+static void stdio_call(struct drec *r, const struct dc_dcall *c)
+{
+	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
+	int64_t off = r->offset;
+
+	switch (c->op) {
+	case OP_SOPEN:
+		r->offset = 0;
+		r->c[S_OPENS]++;
+		break;
+	case OP_SREAD:
+		r->offset = off + n;
+		r->c[S_MAX_BYTE_READ] =
+		    max64(r->c[S_MAX_BYTE_READ], off + n - 1);
+		r->c[S_BYTES_READ] += n;
+		r->c[S_READS]++;
+		break;
+	case OP_SWRITE:
+	case OP_SFLUSH:
+		r->offset = off + n;
+		r->c[S_MAX_BYTE_WRITTEN] =
+		    max64(r->c[S_MAX_BYTE_WRITTEN], off + n - 1);
+		r->c[S_BYTES_WRITTEN] += n;
+		r->c[c->op == OP_SFLUSH ? S_FLUSHES : S_WRITES]++;
+		break;
+	case OP_SSEEK:
+		/* The new offset is known for SEEK_SET only. */
+		if ((c->has & DC_EV_OFFSET) && (c->has & DC_EV_WHENCE) &&
+		    c->whence == 0)
+			r->offset = c->offset;
+		r->c[S_SEEKS]++;
+		break;
+	case OP_REWIND:
+		r->offset = 0;
+		r->c[S_SEEKS]++;
+		break;
+	default: break;
+	}
+}
+
+static bool failed(const struct dc_dcall *c)
+{
+	if (!(c->has & DC_EV_RET))
+		return false;
+	/* Stream opens return a pointer; the others -1 or a negative errno. */
+	return c->op == OP_SOPEN ? c->ret == 0 : c->ret < 0;
+}
+
+int dc_darshan_finish(struct dc_darshan *d)
+{
+	struct dc_map ix = {};
+	int err = 0;
+
+	for (size_t i = 0; i < d->ncalls && !err; i++)
+		err = dc_map_put(&ix, d->calls[i].key, &d->calls[i]);
+	for (size_t i = 0; i < d->ncalls && !err; i++) {
+		const struct dc_dcall *c = &d->calls[i];
+		const struct dc_dcall *p =
+		    c->parent ? dc_map_get(&ix, c->parent) : NULL;
+		int module = c->op == OP_FILENO ? MOD_POSIX : c->module;
+		struct drec *r;
+
+		/* Inside libc: a call Darshan never sees. */
+		if (p || !c->op || !(c->has & DC_EV_FHASH) || failed(c))
+			continue;
+		if (!(r = rec_get(d, module, c)))
+			err = -ENOMEM;
+		else if (module == MOD_POSIX)
+			posix_call(r, c);
+		else
+			stdio_call(r, c);
+	}
+	dc_map_free(&ix, NULL);
+	return err;
+}
+
+int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
+		    FILE *out)
+{
+	char buf[64];
+
+	fprintf(out, "#<module>\t<rank>\t<file>\t<counter>\t<value>\n");
+	for (size_t i = 0; i < d->nrecs; i++) {
+		const struct drec *x = d->vrecs[i];
+		bool posix = x->module == MOD_POSIX;
+		const char *const *names = posix ? posix_names : stdio_names;
+		int n = posix ? P_N : S_N;
+		const char *mod = posix ? "POSIX" : "STDIO";
+		const char *rank = NULL;
+		char pid[16];
+
+		for (size_t k = 0; k < r->nprocs && !rank; k++)
+			if (r->procs[k]->pid == x->pid &&
+			    r->procs[k]->hhash == x->hhash)
+				rank = r->procs[k]->rank;
+		snprintf(pid, sizeof(pid), "pid:%u", x->pid);
+		const char *name = dc_file_name(r, x->fhash, buf, sizeof(buf));
+
+		for (int k = 0; k < n; k++)
+			fprintf(out, "%s\t%s\t%s\t%s_%s\t%lld\n", mod,
+				rank ? rank : pid, name, mod, names[k],
+				(long long)x->c[k]);
+	}
+	return ferror(out) ? -EIO : 0;
+}

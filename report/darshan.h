@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_DARSHAN_H
+#define DC_DARSHAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+#include "map.h"
+
+struct dc_report;
+
+/*
+ * Darshan's POSIX and STDIO counters, computed from a trace's calls under
+ * Darshan's names and with its rules (darshan-runtime 3.4.7), so that a
+ * user compares them with darshan-parser's line for line. Calls a library
+ * makes inside libc (fopen's open) are left out, as Darshan, which sees
+ * only calls that cross into libc, never sees them.
+ */
+struct dc_dcall {
+	uint64_t key, parent; /* trace number << 40 | id; parent 0: none */
+	uint64_t fhash, hhash;
+	uint32_t pid;
+	uint8_t op, module;
+	int64_t size, offset, ret, whence;
+	uint32_t has;
+};
+
+struct dc_darshan {
+	struct dc_dcall *calls;
+	size_t ncalls, cap;
+	uint64_t trace_no;
+	struct dc_map recs; /* (module, hhash, pid, fhash) -> struct drec */
+	void **vrecs;
+	size_t nrecs;
+};
+
+void dc_darshan_init(struct dc_darshan *d);
+void dc_darshan_free(struct dc_darshan *d);
+/* A call event; @cat its layer. Returns 0 or -ENOMEM. */
+int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev);
+void dc_darshan_trace_done(struct dc_darshan *d);
+/* Compute the counters once every trace is read. 0 or -ENOMEM. */
+int dc_darshan_finish(struct dc_darshan *d);
+/* darshan-parser's lines: module, rank, file, counter, value. */
+int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
+		    FILE *out);
+
+#endif
