@@ -196,6 +196,7 @@ struct drec {
 	int64_t offset, last_read, last_written;
 	int last_io; /* 0, 'r' or 'w' */
 	struct common access, stride;
+	struct drec *next; /* the next record of the same file */
 };
 
 static enum op op_of(const struct dc_str *name)
@@ -229,6 +230,7 @@ void dc_darshan_free(struct dc_darshan *d)
 	free(d->vrecs);
 	free(d->calls);
 	dc_map_free(&d->recs, NULL);
+	dc_map_free(&d->byfile, NULL);
 }
 
 int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev)
@@ -322,15 +324,22 @@ static int64_t common_seen(struct common *t, int64_t v)
 }
 
 /* Keep @vals/@cnts (4 each) the four most frequent values, the larger
- * value first among equals, after @v was seen @freq times. Zero is
- * never listed. */
-static void common_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq)
+ * value first among equals, after @v was seen @freq times (@freq more
+ * times if @add: merging another record's counts). Zero is never
+ * listed. */
+static void common_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq,
+			bool add)
 {
 	int64_t nv[4], nc[4];
 	int k = 0, i;
 
 	if (!v || !freq)
 		return;
+	for (i = 0; add && i < 4; i++)
+		if (vals[i] == v) {
+			freq += cnts[i];
+			break;
+		}
 	for (i = 0; i < 4 && k < 4; i++) {
 		if (cnts[i] > freq || (cnts[i] == freq && vals[i] > v)) {
 			nv[k] = vals[i];
@@ -385,9 +394,9 @@ static void posix_io(struct drec *r, const struct dc_dcall *c, bool wr)
 	r->c[wr ? P_WRITES : P_READS]++;
 	r->c[(wr ? P_SIZE_WRITE : P_SIZE_READ) + bucket(n)]++;
 	common_top4(&r->c[P_ACCESS], &r->c[P_ACCESS_COUNT], n,
-		    common_seen(&r->access, n));
+		    common_seen(&r->access, n), false);
 	common_top4(&r->c[P_STRIDE], &r->c[P_STRIDE_COUNT], stride,
-		    common_seen(&r->stride, stride));
+		    common_seen(&r->stride, stride), false);
 	if (r->last_io && r->last_io != (wr ? 'w' : 'r'))
 		r->c[P_RW_SWITCHES]++;
 	r->last_io = wr ? 'w' : 'r';
@@ -495,6 +504,14 @@ int dc_darshan_finish(struct dc_darshan *d)
 			stdio_call(r, c);
 	}
 	dc_map_free(&ix, NULL);
+	/* Each file's records in one list, for --json's reduction. */
+	for (size_t i = 0; i < d->nrecs && !err; i++) {
+		struct drec *x = d->vrecs[i];
+		uint64_t key = x->fhash ? x->fhash : 1;
+
+		x->next = dc_map_get(&d->byfile, key);
+		err = dc_map_put(&d->byfile, key, x);
+	}
 	return err;
 }
 
@@ -526,4 +543,70 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 				(long long)x->c[k]);
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+static bool is_max(bool posix, int k)
+{
+	return posix ? k == P_MAX_BYTE_READ || k == P_MAX_BYTE_WRITTEN
+		     : k == S_MAX_BYTE_READ || k == S_MAX_BYTE_WRITTEN;
+}
+
+/* One module's counters of a file, reduced over its processes as
+ * Darshan reduces a shared file: sums, maxima, and the common access
+ * sizes and strides merged. */
+static void reduce(const struct drec *first, int module, int64_t *c)
+{
+	bool posix = module == MOD_POSIX;
+	int n = posix ? P_N : S_N;
+
+	memset(c, 0, sizeof(int64_t) * P_N);
+	for (const struct drec *x = first; x; x = x->next) {
+		if (x->module != module)
+			continue;
+		for (int k = 0; k < n; k++) {
+			if (posix && k >= P_STRIDE)
+				break;
+			c[k] = is_max(posix, k) ? max64(c[k], x->c[k])
+						: c[k] + x->c[k];
+		}
+		for (int j = 0; posix && j < 4; j++) {
+			common_top4(&c[P_ACCESS], &c[P_ACCESS_COUNT],
+				    x->c[P_ACCESS + j],
+				    x->c[P_ACCESS_COUNT + j], true);
+			common_top4(&c[P_STRIDE], &c[P_STRIDE_COUNT],
+				    x->c[P_STRIDE + j],
+				    x->c[P_STRIDE_COUNT + j], true);
+		}
+	}
+}
+
+int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
+		    struct dc_buf *b)
+{
+	const struct drec *first = dc_map_get(&d->byfile, fhash ? fhash : 1);
+	int64_t c[P_N];
+	bool any[3] = {};
+	int err = 0;
+
+	for (const struct drec *x = first; x; x = x->next)
+		any[x->module] = true;
+	err |= dc_buf_adds(b, ",\"darshan\":{");
+	for (int m = MOD_POSIX; m <= MOD_STDIO; m++) {
+		bool posix = m == MOD_POSIX;
+		const char *const *names = posix ? posix_names : stdio_names;
+		const char *mod = posix ? "POSIX" : "STDIO";
+
+		if (!any[m])
+			continue;
+		reduce(first, m, c);
+		err |= dc_buf_addf(b, "%s\"%s\":{",
+				   m == MOD_STDIO && any[MOD_POSIX] ? "," : "",
+				   mod);
+		for (int k = 0; k < (posix ? P_N : S_N); k++)
+			err |= dc_buf_addf(b, "%s\"%s_%s\":%lld", k ? "," : "",
+					   mod, names[k], (long long)c[k]);
+		err |= dc_buf_adds(b, "}");
+	}
+	err |= dc_buf_adds(b, "}");
+	return err ? -ENOMEM : 0;
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "buf.h"
 #include "event.h"
 #include "map.h"
 
@@ -30,7 +31,8 @@ struct dc_darshan {
 	struct dc_dcall *calls;
 	size_t ncalls, cap;
 	uint64_t trace_no;
-	struct dc_map recs; /* (module, hhash, pid, fhash) -> struct drec */
+	struct dc_map recs;   /* (module, hhash, pid, fhash) -> struct drec */
+	struct dc_map byfile; /* fhash -> its first struct drec */
 	void **vrecs;
 	size_t nrecs;
 };
@@ -45,5 +47,10 @@ int dc_darshan_finish(struct dc_darshan *d);
 /* darshan-parser's lines: module, rank, file, counter, value. */
 int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		    FILE *out);
+
+/* Append ,"darshan":{"POSIX":{...},"STDIO":{...}} for file @fhash, its
+ * records reduced over processes. 0 or -ENOMEM. */
+int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
+		    struct dc_buf *b);
 
 #endif

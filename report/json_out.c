@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshan.h"
 #include "json.h"
 #include "report.h"
 #include "sort.h"
@@ -162,7 +163,10 @@ static void files(struct dc_buf *b, const struct dc_report *r, bool scope)
 			knum(b, "time_us", f->layer_time[j]);
 			dc_buf_adds(b, "}");
 		}
-		dc_buf_adds(b, "}}");
+		dc_buf_adds(b, "}");
+		if (r->darshan)
+			dc_darshan_json(r->darshan, f->hash, b);
+		dc_buf_adds(b, "}");
 	}
 	dc_buf_adds(b, "]");
 	free(ix);

@@ -141,7 +141,8 @@ int main(int argc, char **argv)
 		default: fputs(usage, stderr); goto cleanup;
 		}
 	}
-	if (optind >= argc || json + folded + darshan > 1 || top < 1) {
+	if (optind >= argc || (json && folded) || (darshan && folded) ||
+	    top < 1) {
 		fputs(usage, stderr);
 		goto cleanup;
 	}
@@ -178,7 +179,10 @@ int main(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	dc_report_finish(&r);
 	problems += r.bad_lines + r.unknown_hashes;
-	if (darshan && !(err = dc_darshan_finish(&dsh)))
+	err = darshan ? dc_darshan_finish(&dsh) : 0;
+	if (err)
+		dc_err("computing Darshan's counters: %s", strerror(-err));
+	else if (darshan && !json)
 		err = dc_darshan_text(&dsh, &r, stdout);
 	else if (json)
 		err = dc_json_report(&r, stdout);

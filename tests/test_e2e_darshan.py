@@ -5,6 +5,7 @@ fixed mix of POSIX and STDIO calls (tests/workloads/darshan_mix.c) runs
 once under Darshan (LD_PRELOAD) and once under DataCrumbs, and every
 counter both print for a file must be equal. Darshan's own wrappers call
 libc (fileno in its fopen), so the two do not share one run."""
+import json
 import os
 import tempfile
 
@@ -70,6 +71,14 @@ with tempfile.TemporaryDirectory() as tmp:
     diff = ["%s %s: Darshan %d, ours %d" % (c, f, theirs[(c, f)], ours[(c, f)])
             for c, f in shared if c not in KNOWN and theirs[(c, f)] != ours[(c, f)]]
     check(not diff, "counters equal to Darshan's:\n  " + "\n  ".join(diff))
+    # --json --darshan: the same counters on each file's entry.
+    r = run([REPORT, "--json", "--darshan", trace])
+    check(r.returncode == 0, "datacrumbs-report --json --darshan: " + r.stderr)
+    files = {os.path.basename(f["name"]): f for f in json.loads(r.stdout)["files"]
+             if f["name"].startswith(od + "/")}
+    injson = {(c, name): v for name, f in files.items()
+              for mod in f.get("darshan", {}).values() for c, v in mod.items()}
+    check(all(injson.get(k) == ours[k] for k in ours), "--json carries the same counters")
     # Non-zero values prove the comparison is about something.
     check(ours[("POSIX_BYTES_WRITTEN", "posix.dat")] > 0 and ours[("POSIX_SEQ_READS", "posix.dat")] > 0
           and ours[("POSIX_STRIDE1_STRIDE", "posix.dat")] > 0 and ours[("STDIO_WRITES", "stdio.dat")] == 6,
