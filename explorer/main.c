@@ -36,7 +36,7 @@ static const char usage[] =
     "provider)\n"
     "  -k, --kernel          list syscalls and I/O tracepoints (no TARGET)\n"
     "  -o, --output FILE     write to FILE (default: standard output)\n"
-    "  -h, --help            show this help\n";
+    "  -h, --help            show this help; --version\n";
 
 struct opts {
 	const char **headers;
@@ -74,6 +74,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{},
 	};
 	int opt, err = 0;
@@ -108,6 +109,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'k': o->kernel = true; break;
 		case 'o': o->output = optarg; break;
 		case 'h': printf(usage, dc_prog()); exit(0);
+		case 'V': dc_version(); exit(0);
 		default: fprintf(stderr, usage, dc_prog()); return -EINVAL;
 		}
 	}

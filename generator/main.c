@@ -32,7 +32,7 @@ static const char usage[] =
     "  -s, --skip-missing    leave out specs whose target is not installed\n"
     "  -T, --templates DIR   template directory (default: built in)\n"
     "  -v, --verbose         name every uprobe left single-stepped\n"
-    "  -h, --help            show this help\n"
+    "  -h, --help            show this help; --version\n"
     "\n"
     "Errors name FILE:LINE:COLUMN; nothing is written unless all specs are\n"
     "valid. clang is $CLANG or the newest clang >= 16 on PATH.\n";
@@ -58,6 +58,7 @@ int main(int argc, char **argv)
 		{ "templates", required_argument, NULL, 'T' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{},
 	};
 	const char *obj = "generated.bpf.o", *emit = NULL, *tmpl_opt = NULL;
@@ -79,6 +80,7 @@ int main(int argc, char **argv)
 		case 'T': tmpl_opt = optarg; break;
 		case 'v': verbose = true; break;
 		case 'h': printf(usage, dc_prog()); return 0;
+		case 'V': dc_version(); return 0;
 		default: fprintf(stderr, usage, dc_prog()); return 2;
 		}
 	}

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config.h"
 #include "log.h"
 
 static const char *prog_name = "datacrumbs";
@@ -16,6 +17,11 @@ void dc_log_init(const char *prog)
 const char *dc_prog(void)
 {
 	return prog_name;
+}
+
+void dc_version(void)
+{
+	printf("%s %s\n", prog_name, DC_VERSION);
 }
 
 void dc_vlog(const char *level, const char *fmt, va_list ap)

@@ -34,7 +34,7 @@ static const char usage[] =
     "  -t, --threads N         inflating and parsing threads (default: CPUs)\n"
     "  -q, --quiet             no progress bar\n"
     "  -T, --templates DIR     where report.html is (default: built in)\n"
-    "  -h, --help              show this help\n"
+    "  -h, --help              show this help; --version\n"
     "\n"
     "Exit status: 0, 1 if a trace was damaged (bad lines, truncated gzip,\n"
     "undefined hashes: each is named with its file and line, the rest is\n"
@@ -106,6 +106,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "templates", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{},
 	};
 	const char *flame = NULL, *html = NULL, *tmpl = NULL;
@@ -134,6 +135,10 @@ int main(int argc, char **argv)
 		case 't': ro.threads = atoi(optarg); break;
 		case 'q': quiet = true; break;
 		case 'T': tmpl = optarg; break;
+		case 'V':
+			dc_version();
+			ret = 0;
+			goto cleanup;
 		case 'h':
 			fputs(usage, stdout);
 			ret = 0;
