@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -53,15 +54,23 @@ static int become(const struct dc_user *u)
 	return 0;
 }
 
-pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u)
+pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u,
+			int *exec_fd)
 {
-	int status;
+	int status, p[2];
 	pid_t pid;
 
+	/* The child's end closes at a successful exec: the parent reads
+	 * end of file; a failed exec writes its errno instead. */
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
 		return -errno;
+	}
 	if (pid == 0) {
 		sigset_t none;
 		int err;
@@ -76,23 +85,40 @@ pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u)
 				dc_prog(), u->uid, strerror(-err));
 			_exit(126);
 		}
+		close(p[0]);
 		raise(SIGSTOP);
 		execvp(argv[0], argv);
-		fprintf(stderr, "%s: cannot run %s: %s\n", dc_prog(), argv[0],
-			strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
+		err = errno;
+		if (write(p[1], &err, sizeof(err)) < 0)
+			_exit(126);
+		_exit(err == ENOENT ? 127 : 126);
 	}
+	close(p[1]);
 	while (waitpid(pid, &status, WUNTRACED) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			close(p[0]);
 			return -errno;
-	if (!WIFSTOPPED(status))
+		}
+	if (!WIFSTOPPED(status)) {
+		close(p[0]);
 		return -ECHILD;
+	}
+	*exec_fd = p[0];
 	return pid;
 }
 
-int dc_launch_release(pid_t pid)
+int dc_launch_release(pid_t pid, int exec_fd)
 {
-	return kill(pid, SIGCONT) ? -errno : 0;
+	int err = 0;
+	ssize_t n;
+
+	if (kill(pid, SIGCONT))
+		err = -errno;
+	while (!err && (n = read(exec_fd, &err, sizeof(err))) < 0 &&
+	       errno == EINTR)
+		;
+	close(exec_fd);
+	return err > 0 ? -err : err;
 }
 
 int dc_exit_code(int wstatus)

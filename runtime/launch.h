@@ -17,10 +17,12 @@ struct dc_user {
 /* A user name or numeric uid. Returns 0 or -ENOENT. */
 int dc_user_parse(const char *s, struct dc_user *u);
 /* Fork @argv stopped before exec, as @u when it is set; returns its pid or
- * -errno. */
-pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u);
-/* Let a child from dc_launch_stopped() exec. Returns 0 or -errno. */
-int dc_launch_release(pid_t pid);
+ * -errno. *@exec_fd reads the exec's errno, or end of file once it ran. */
+pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u,
+			int *exec_fd);
+/* Let a child from dc_launch_stopped() exec and close @exec_fd. Returns 0
+ * once it has, or the exec's -errno (the child then exits). */
+int dc_launch_release(pid_t pid, int exec_fd);
 /* Exit status of a finished child in the shell's convention. */
 int dc_exit_code(int wstatus);
 

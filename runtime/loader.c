@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "kfeatures.h"
+#include "buf.h"
 #include "json.h"
 #include "log.h"
 #include "probetab.h"
@@ -237,6 +238,51 @@ bool dc_layer_enabled(const struct dc_rt *rt, const char *layer)
 	return false;
 }
 
+/* Whether a probe before @i has layer @n: each is listed once. */
+static bool has_layer_before(const struct dc_rt *rt, size_t i, const char *n)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(rt->descs[j].layer, n))
+			return true;
+	return false;
+}
+
+static bool has_layer(const struct dc_rt *rt, const char *l, size_t n)
+{
+	for (size_t i = 0; i < rt->nprobes; i++)
+		if (strlen(rt->descs[i].layer) == n &&
+		    !strncmp(rt->descs[i].layer, l, n))
+			return true;
+	return false;
+}
+
+/* Every --layers name is one of the object's layers: a typo must not
+ * trace nothing in silence. */
+static int check_layers(const struct dc_rt *rt, const char *path)
+{
+	struct dc_buf known = {};
+
+	for (const char *l = rt->layers; l && *l;) {
+		size_t k = strcspn(l, ",");
+
+		if (!has_layer(rt, l, k)) {
+			for (size_t i = 0; i < rt->nprobes; i++) {
+				const char *n = rt->descs[i].layer;
+
+				if (!has_layer_before(rt, i, n))
+					dc_buf_addf(&known, "%s%s",
+						    known.len ? ", " : "", n);
+			}
+			dc_err("-l: %s has no layer '%.*s' (it has %s)", path,
+			       (int)k, l, known.len ? known.p : "none");
+			dc_buf_free(&known);
+			return -EINVAL;
+		}
+		l += k + (l[k] == ',');
+	}
+	return 0;
+}
+
 /* --layers: a syscall of a disabled layer leaves the table, so the raw
  * sys_enter program returns at once for it. */
 static void disable_syscalls(struct dc_rt *rt, __u32 *sysnr, size_t n)
@@ -287,7 +333,8 @@ int dc_probes_read(struct dc_rt *rt, const char *path)
 		dc_err("%s: %s", path, strerror(-err));
 		return err;
 	}
-	return init_probes(rt);
+	err = init_probes(rt);
+	return err ? err : check_layers(rt, path);
 }
 
 /* The tests' DATACRUMBS_WRAPPERS_BY_CODE=1: match every wrapper's call

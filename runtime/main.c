@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -35,10 +36,11 @@ static const char usage[] =
     "       %1$s --track PID | --untrack PID | --status | --follow-cgroup DIR\n"
     "Trace COMMAND and its descendants with an object from datacrumbs-gen.\n"
     "  -o, --output PATH        trace file (.pfw.gz, .pfw) or directory (.)\n"
+    "      --force              replace an existing -o file of yours\n"
     "  -p, --pid PID            trace PID and its future children "
     "(repeatable)\n"
     "  -a, --all                trace every process on the machine\n"
-    "  -d, --duration SECONDS   stop after SECONDS\n"
+    "  -d, --duration SECONDS   stop tracing after SECONDS (COMMAND goes on)\n"
     "  -m, --mode MODE          trace (every call) or profile (kernel "
     "counters)\n"
     "  -i, --interval SECONDS   profile interval (default 1)\n"
@@ -53,9 +55,8 @@ static const char usage[] =
     "      --wrappers tp|uprobe read(), write()...: at the syscall (tp) or "
     "not\n"
     "      --strict             exit with status 3 if any event was lost\n"
-    "      --save-records FILE  keep the raw records too (bench/replay)\n"
     "      --user USER          run COMMAND as USER, who then owns the trace\n"
-    "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help\n"
+    "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help; --version\n"
     "Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
 
 struct opts {
@@ -86,6 +87,7 @@ struct opts {
 	bool verbose;
 	const char *save;     /* --save-records */
 	bool wrapper_uprobes; /* --wrappers uprobe */
+	bool force;	      /* --force: replace the user's own -o file */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -169,7 +171,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		O_CGROUP,
 		O_USER,
 		O_MAXPROCS,
-		O_WRAPPERS
+		O_WRAPPERS,
+		O_FORCE,
 	};
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -198,9 +201,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "user", required_argument, NULL, O_USER },
 		{ "max-procs", required_argument, NULL, O_MAXPROCS },
 		{ "wrappers", required_argument, NULL, O_WRAPPERS },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{},
 	};
 	char *end;
@@ -342,6 +347,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			o->wrapper_uprobes = !strcmp(optarg, "uprobe");
 			break;
+		case O_FORCE: o->force = true; break;
 		case O_USER:
 			if (dc_user_parse(optarg, &o->user)) {
 				dc_err("--user: no user '%s'", optarg);
@@ -351,6 +357,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose = true; break;
 		case 'h': printf(usage, dc_prog()); exit(0);
+		case 'V': dc_version(); exit(0);
 		default: fprintf(stderr, usage, dc_prog()); return -EINVAL;
 		}
 	}
@@ -497,9 +504,14 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 					dc_loss_name(r));
 		}
 	}
+	/* -q shortens the list, never hides that events were lost. */
+	if (quiet && total)
+		dc_warn("lost %llu events (per probe and reason in the "
+			"trace's end record)",
+			(unsigned long long)total);
 	/* A wrapper's call not recognised is a call lost. */
 	unmatched = dc_limit(rt, DC_LIMIT_VMA);
-	if (unmatched && !quiet)
+	if (unmatched)
 		dc_warn("lost %llu calls of syscall wrappers: their syscalls "
 			"could not be matched to them",
 			(unsigned long long)unmatched);
@@ -516,7 +528,7 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 	untraced = dc_untraced_procs(rt);
 	dc_buf_addf(b, ",\"untraced_procs\":%llu",
 		    (unsigned long long)untraced);
-	if (untraced && !quiet)
+	if (untraced)
 		dc_warn("%llu processes were not traced: more than --max-procs "
 			"were traced at once",
 			(unsigned long long)untraced);
@@ -625,43 +637,103 @@ static int touch(const char *path)
 	return 0;
 }
 
-/* The trace file. Root may write where users can (their directories), so
- * never through a symbolic or a hard link, nor into anything but a plain
- * file; and the trace belongs to whom it traces: --user, or the owner of
- * the first -p process. */
+/* Who asked for the trace: the user behind sudo, else the real user. */
+static void asker(uid_t *uid, gid_t *gid)
+{
+	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	char *end;
+	unsigned long v;
+
+	*uid = getuid();
+	*gid = getgid();
+	if (!u || !g || *uid != 0)
+		return;
+	v = strtoul(u, &end, 10);
+	if (*u && !*end && v < (uid_t)-1)
+		*uid = v;
+	v = strtoul(g, &end, 10);
+	if (*g && !*end && v < (gid_t)-1)
+		*gid = v;
+}
+
+/*
+ * The trace file. Root may write where users can (their directories),
+ * so a trace is a new file (O_EXCL), never reached through a symbolic
+ * link; --force replaces only a plain file of the user who asked. A
+ * trace has one writer: the flock is held for the runtime's life. It
+ * belongs to whom it traces: --user, the user behind sudo, or the
+ * owner of the first -p process.
+ */
 static int open_trace(const char *path, const struct opts *o)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0640);
-	uid_t uid = o->user.uid;
-	gid_t gid = o->user.gid;
+	int flags = O_WRONLY | O_NOFOLLOW | O_CLOEXEC;
+	uid_t uid = o->user.uid, me;
+	gid_t gid = o->user.gid, my_gid;
+	bool existed = false;
 	char proc[32];
 	struct stat st;
+	int fd;
 
+	asker(&me, &my_gid);
+	fd = open(path, flags | O_CREAT | O_EXCL, 0640);
+	if (fd < 0 && errno == EEXIST && !lstat(path, &st) &&
+	    S_ISREG(st.st_mode) && o->force) {
+		fd = open(path, flags);
+		existed = fd >= 0;
+	}
 	if (fd < 0) {
-		dc_err("cannot create %s: %s", path,
-		       errno == ELOOP ? "it is a symbolic link"
-				      : strerror(errno));
+		int e = errno;
+
+		if (e == EEXIST && !lstat(path, &st) && S_ISLNK(st.st_mode))
+			e = ELOOP;
+		if (e == ELOOP)
+			dc_err("cannot create %s: it is a symbolic link", path);
+		else if (e == EEXIST && S_ISREG(st.st_mode) && st.st_nlink == 1)
+			dc_err(
+			    "%s: exists; --force replaces a file of your own",
+			    path);
+		else if (e == EEXIST)
+			dc_err("%s: not a plain file of one link; not writing "
+			       "over it",
+			       path);
+		else
+			dc_err("cannot create %s: %s", path, strerror(e));
 		return -1;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+	if (existed &&
+	    (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
 		dc_err("%s: not a plain file of one link; not writing over it",
 		       path);
 		close(fd);
 		return -1;
 	}
-	if (ftruncate(fd, 0)) {
-		dc_err("cannot truncate %s: %s", path, strerror(errno));
+	if (existed && st.st_uid != me) {
+		dc_err("%s: belongs to uid %u, not to you (uid %u); not "
+		       "replacing it",
+		       path, (unsigned)st.st_uid, (unsigned)me);
 		close(fd);
 		return -1;
 	}
-	if (!o->user.set && o->npids) {
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		dc_err("%s: another datacrumbs-runtime is writing it", path);
+		close(fd);
+		return -1;
+	}
+	if (existed && (ftruncate(fd, 0) || fchmod(fd, 0640))) {
+		dc_err("cannot replace %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!o->user.set) {
+		uid = me;
+		gid = my_gid;
+	}
+	if (!o->user.set && !getenv("SUDO_UID") && o->npids) {
 		snprintf(proc, sizeof(proc), "/proc/%d", o->pids[0]);
-		if (stat(proc, &st))
-			return fd;
-		uid = st.st_uid;
-		gid = st.st_gid;
-	} else if (!o->user.set) {
-		return fd;
+		if (!stat(proc, &st)) {
+			uid = st.st_uid;
+			gid = st.st_gid;
+		}
 	}
 	if (fchown(fd, uid, gid))
 		dc_warn("%s: cannot give it to uid %u: %s", path, uid,
@@ -745,6 +817,8 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	uint64_t deadline = 0, t_load, t_attach, t_ready;
 	int err, fd = -1, lfd = -1, status, ret = 1;
 	bool writer = false, started = false, write_failed = false;
+	bool timed_out = false;
+	int exec_fd = -1;
 	pid_t child = 0;
 
 	rt.layers = o->layers;
@@ -818,7 +892,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	/* Launched after attaching, so no breakpoint is installed in the
 	 * copy of the runtime that is about to exec. */
 	if (cmd) {
-		child = dc_launch_stopped(cmd, &o->user);
+		child = dc_launch_stopped(cmd, &o->user, &exec_fd);
 		if (child < 0) {
 			dc_err("cannot start %s: %s", cmd[0], strerror(-child));
 			child = 0;
@@ -850,8 +924,13 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	dc_pfw_marker(&rt.w, "start", now_ns(), args.p);
 	if (o->duration > 0)
 		deadline = now_ns() + (uint64_t)(o->duration * 1e9);
-	if (child && (err = dc_launch_release(child))) {
-		dc_err("cannot start pid %d: %s", child, strerror(-err));
+	err = child ? dc_launch_release(child, exec_fd) : 0;
+	exec_fd = -1;
+	if (err) {
+		/* Nothing ran: no trace is left behind. */
+		dc_err("cannot run %s: %s; no trace written", cmd[0],
+		       strerror(-err));
+		ret = err == -ENOENT ? 127 : 126;
 		goto cleanup;
 	}
 	/* Only once the command runs: whoever waits for this line may stop
@@ -905,8 +984,10 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			child = 0;
 			break;
 		}
-		if (deadline && now_ns() >= deadline)
+		if (deadline && now_ns() >= deadline) {
+			timed_out = true;
 			break;
+		}
 		if (o->npids && !cmd && !o->all && !dc_traced_alive(&rt)) {
 			if (!o->quiet)
 				dc_info("every traced process has exited");
@@ -922,7 +1003,21 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	}
 	ret = finish(&rt, o, path, ret);
 	writer = false;
+	/* -d ends the tracing, not the command: it goes on untraced and
+	 * its status is still ours. */
+	if (timed_out && child) {
+		if (!o->quiet)
+			dc_info("--duration reached: %s goes on untraced",
+				cmd[0]);
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
+		if (!ret)
+			ret = dc_exit_code(status);
+		child = 0;
+	}
 cleanup:
+	if (exec_fd >= 0)
+		close(exec_fd);
 	if (child) {
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);

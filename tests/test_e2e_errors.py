@@ -60,6 +60,6 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 7, "exit status propagated: %d" % r.returncode)
     t = Trace(out)
     check(not t.errors, "format after a failing command: %s" % t.errors[:3])
-    r = run([RUNTIME, "-q", "-o", out, obj, "--", "sh", "-c", "kill -9 $$"])
+    r = run([RUNTIME, "-q", "-o", out, "--force", obj, "--", "sh", "-c", "kill -9 $$"])
     check(r.returncode == 137, "killed command gives 128+9: %d" % r.returncode)
 done()

@@ -24,6 +24,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(not t.errors and t.end is not None, "trace of a crashed command: %s" % t.errors[:3])
 
     # The program is killed from outside in the middle of its I/O.
+    trace = os.path.join(tmp, "killed.pfw.gz")
     data = os.path.join(tmp, "data")
     p = subprocess.Popen([RUNTIME, "-q", "-o", trace, obj, "--", "dd", "if=/dev/zero",
                           "of=" + data, "bs=4k", "count=100000000"],

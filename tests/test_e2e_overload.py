@@ -7,6 +7,7 @@ more processes than --max-procs: those left out are counted, not lost
 silently."""
 import json
 import os
+import re
 import tempfile
 
 from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, need_tool, run, strace_counts
@@ -59,10 +60,12 @@ with tempfile.TemporaryDirectory() as tmp:
         if l:
             check("lost %d %s %s events (ringbuf_full)" % (l, cat, name) in r.stderr,
                   "%s %s loss reported on stderr" % (cat, name))
-    # --strict turns a loss into a non-zero exit.
+    # --strict turns a loss into a non-zero exit; -q never hides it.
+    trace = os.path.join(tmp, "strict.pfw.gz")
     r = run([RUNTIME, "-q", "--strict", "-o", trace, "--ringbuf-size", "4K", obj, "--",
              BURST, n, data])
     check(r.returncode == 3, "--strict with losses exits 3: %d" % r.returncode)
+    check(re.search(r"lost \d+ events", r.stderr), "-q still says events were lost: " + r.stderr)
 
     # Ten children alive at once, room for the shell and three of them.
     trace = os.path.join(tmp, "procs.pfw.gz")
@@ -75,10 +78,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check("7 processes were not traced" in r.stderr, "reported on stderr: " + r.stderr)
     sleeps = {e["pid"] for e in t.events if t.process_names.get(e["pid"]) == "sleep"}
     check(len(sleeps) == 3, "3 sleep processes traced: %d" % len(sleeps))
-    r = run([cmd[0], "--strict", "-q"] + cmd[1:])
+    r = run([cmd[0], "--strict", "-q", "--force"] + cmd[1:])
     check(r.returncode == 3, "--strict counts untraced processes: %d" % r.returncode)
     # A process that exits gives its slot back: five children one after
     # another fit beside the shell in two slots.
+    trace = os.path.join(tmp, "slots.pfw.gz")
     r = run([RUNTIME, "--max-procs", "2", "-o", trace, obj, "--", "sh", "-c",
              "for i in 1 2 3 4 5; do sleep 0.05; done"])
     t = Trace(trace)
