@@ -637,6 +637,18 @@ cleanup:
 	return err;
 }
 
+uint64_t dc_lost_total(struct dc_rt *rt)
+{
+	uint64_t total = dc_limit(rt, DC_LIMIT_VMA);
+
+	dc_read_losses(rt);
+	for (size_t i = 0; i < rt->nprobes; i++)
+		for (int r = 0; r < DC_LOSS_NR; r++)
+			if (r != DC_SKIP_SHORT)
+				total += rt->probes[i].lost[r];
+	return total;
+}
+
 void dc_unload(struct dc_rt *rt)
 {
 	dc_uprobes_free(rt);

@@ -627,9 +627,11 @@ static void reap(struct dc_rt *rt, const struct opts *o)
 	dc_procs_reap(&rt->ps, now, age, forget_fdgens, rt->obj);
 }
 
+/* A new file only: whatever is at @path is someone's. */
 static int touch(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = open(
+	    path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		return -errno;
@@ -817,7 +819,8 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	uint64_t deadline = 0, t_load, t_attach, t_ready;
 	int err, fd = -1, lfd = -1, status, ret = 1;
 	bool writer = false, started = false, write_failed = false;
-	bool timed_out = false;
+	bool timed_out = false, ready_made = false;
+	struct stat rst;
 	int exec_fd = -1;
 	pid_t child = 0;
 
@@ -826,6 +829,12 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	rt.max_procs = o->max_procs;
 	rt.server = o->server;
 	rt.wrappers = !o->wrapper_uprobes;
+	/* Refused before anything is loaded or started. */
+	if (o->ready_file && !lstat(o->ready_file, &rst)) {
+		dc_err("--ready-file %s: exists; not touching it",
+		       o->ready_file);
+		return 1;
+	}
 	t_load = now_ns();
 	if (dc_sysenv_check() ||
 	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||
@@ -915,7 +924,13 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 			goto cleanup;
 		lfd = dc_server_listen(sock);
 		if (lfd < 0) {
-			dc_err("cannot listen on %s: %s", sock, strerror(-lfd));
+			dc_err("--socket %s: %s", sock,
+			       lfd == -EEXIST ? "exists and is not a socket; "
+						"not removing it"
+			       : lfd == -EADDRINUSE
+				   ? "another datacrumbs-runtime --server "
+				     "is listening there"
+				   : strerror(-lfd));
 			goto cleanup;
 		}
 	}
@@ -950,8 +965,12 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	started = true;
 	ret = 0;
 
-	if (o->ready_file && (err = touch(o->ready_file))) {
-		dc_err("cannot create %s: %s", o->ready_file, strerror(-err));
+	if (o->ready_file && !(err = touch(o->ready_file)))
+		ready_made = true;
+	else if (o->ready_file) {
+		dc_err("--ready-file %s: %s", o->ready_file,
+		       err == -EEXIST ? "exists; not touching it"
+				      : strerror(-err));
 		goto cleanup;
 	}
 	while (!stop_signal) {
@@ -962,8 +981,10 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 		}
 		if (err == 2)
 			dc_server_serve(&rt, lfd, path);
-		if (o->server)
+		if (o->server) {
 			dc_server_jobs(&rt, now_ns());
+			dc_sinks_tick(&rt, now_ns());
+		}
 		reap(&rt, o);
 		if ((err = dc_pfw_tick(&rt.w, now_ns())) && !write_failed) {
 			write_failed = true;
@@ -1034,7 +1055,7 @@ cleanup:
 		close(lfd);
 		unlink(o->socket ? o->socket : DC_DEFAULT_SOCKET);
 	}
-	if (o->ready_file)
+	if (ready_made)
 		unlink(o->ready_file);
 	if (rt.save && fclose(rt.save) && !ret) {
 		dc_err("writing %s: %s", o->save, strerror(errno));

@@ -45,11 +45,12 @@ struct dc_rt {
 	const char *sink_dir;	    /* where job traces are created */
 	const char *w_path;	    /* the run's own trace */
 	struct dc_pfw_opts wo;
-	struct dc_map sinks; /* job -> struct dc_sink */
-	uint64_t min_dur_ns; /* --min-duration */
-	uint32_t max_procs;  /* --max-procs: processes traced at once */
-	uint64_t cpu0_ns;    /* the runtime's own CPU time when tracing began */
-	uint64_t detach_ns;  /* wall time detaching took */
+	struct dc_map sinks;	/* job -> struct dc_sink */
+	uint64_t sinks_checked; /* when jobs were last checked for an end */
+	uint64_t min_dur_ns;	/* --min-duration */
+	uint32_t max_procs;	/* --max-procs: processes traced at once */
+	uint64_t cpu0_ns;   /* the runtime's own CPU time when tracing began */
+	uint64_t detach_ns; /* wall time detaching took */
 	uint64_t detach_cpu_ns;
 	bool verbose;
 	FILE *save; /* --save-records, for bench/replay */
@@ -116,6 +117,8 @@ uint64_t dc_limit(struct dc_rt *rt, enum dc_limit which);
 uint64_t dc_untraced_procs(struct dc_rt *rt);
 /* Sum the per-CPU loss counters into rt->probes[].lost. */
 int dc_read_losses(struct dc_rt *rt);
+/* Every event lost so far, as the end record's dropped counts them. */
+uint64_t dc_lost_total(struct dc_rt *rt);
 void dc_unload(struct dc_rt *rt);
 
 #endif

@@ -26,6 +26,30 @@ static int sockaddr(const char *path, struct sockaddr_un *sa)
 	return 0;
 }
 
+/* Clear the way for a server's socket: only a socket nobody listens on
+ * (left by a server that did not exit) is removed. -EEXIST: something
+ * else is there; -EADDRINUSE: a live server is. */
+static int stale(const char *path, const struct sockaddr_un *sa)
+{
+	struct stat st;
+	int fd, err;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISSOCK(st.st_mode))
+		return -EEXIST;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	err = connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) ? errno : 0;
+	close(fd);
+	if (!err)
+		return -EADDRINUSE;
+	if (err != ECONNREFUSED)
+		return -err;
+	return unlink(path) ? -errno : 0;
+}
+
 int dc_server_listen(const char *path)
 {
 	struct sockaddr_un sa;
@@ -35,10 +59,12 @@ int dc_server_listen(const char *path)
 	err = sockaddr(path, &sa);
 	if (err)
 		return err;
+	err = stale(path, &sa);
+	if (err)
+		return err;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
-	unlink(path); /* a socket left by a server that did not exit */
 	/* Anyone may ask; SO_PEERCRED decides. The mode is set as bind()
 	 * creates the socket: a chmod() of the path after it would follow
 	 * a symbolic link put there meanwhile. */

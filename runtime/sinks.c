@@ -16,8 +16,11 @@
 
 struct dc_sink {
 	struct dc_pfw w;
-	int fd;
+	int fd; /* -1: the trace could not be made; events go to the server's */
 	char path[PATH_MAX];
+	uint32_t job;
+	uint64_t idle_since; /* when its last process was seen gone, or 0 */
+	uint64_t diverted;   /* events written to the server's trace */
 };
 
 /* A process names itself (prctl PR_SET_NAME takes any bytes, '/' too):
@@ -86,23 +89,28 @@ struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p)
 	if (!rt->server || !p || !p->job)
 		return &rt->w;
 	s = dc_map_get(&rt->sinks, p->job);
+	if (s && s->fd < 0)
+		s->diverted++;
 	if (s)
-		return &s->w;
+		return s->fd < 0 ? &rt->w : &s->w;
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s || dc_map_put(&rt->sinks, p->job, s)) {
+		free(s);
 		return &rt->w;
+	}
+	s->job = p->job;
 	err = create(rt, p, s);
 	if (!err)
 		err = dc_pfw_open(&s->w, s->fd, &rt->ps, &rt->wo);
-	if (!err)
-		err = dc_map_put(&rt->sinks, p->job, s);
 	if (err) {
+		/* Said once; the count comes when the job ends. */
 		dc_warn("job %u: cannot create its trace in %s: %s; its events "
 			"go to %s",
 			p->job, rt->sink_dir, strerror(-err), rt->w_path);
-		if (s->fd > 0)
+		if (s->fd >= 0)
 			close(s->fd);
-		free(s);
+		s->fd = -1;
+		s->diverted = 1;
 		return &rt->w;
 	}
 	s->w.paths = rt->w.paths;
@@ -125,20 +133,77 @@ struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid)
 	return dc_sink(rt, dc_map_get(&rt->ps.procs, pid));
 }
 
-size_t dc_sinks_close(struct dc_rt *rt, const char *end_args)
+/* Write the job's end record and let go of its file and memory. */
+static void sink_end(struct dc_rt *rt, struct dc_sink *s, uint64_t now,
+		     const char *end_args)
 {
-	size_t n = 0;
-	struct timespec t;
+	char own[96];
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (s->fd >= 0) {
+		if (!end_args) {
+			snprintf(own, sizeof(own),
+				 "\"num_events\":%llu,\"dropped\":%llu",
+				 (unsigned long long)s->w.calls,
+				 (unsigned long long)dc_lost_total(rt));
+			end_args = own;
+		}
+		dc_pfw_marker(&s->w, "end", now, end_args);
+		if (dc_pfw_close(&s->w) || close(s->fd))
+			dc_err("writing %s failed", s->path);
+	} else {
+		dc_warn("job %u: %llu events went to %s", s->job,
+			(unsigned long long)s->diverted, rt->w_path);
+	}
+	free(s);
+}
+
+void dc_sinks_tick(struct dc_rt *rt, uint64_t now)
+{
+	struct dc_map alive = {};
+
+	/* A complete gzip member at least every second, as for a command's
+	 * trace: a killed server leaves every job readable. */
 	dc_map_foreach (&rt->sinks, i) {
 		struct dc_sink *s = rt->sinks.vals[i];
 
-		dc_pfw_marker(&s->w, "end",
-			      t.tv_sec * 1000000000ull + t.tv_nsec, end_args);
-		if (dc_pfw_close(&s->w) || close(s->fd))
+		if (s->fd >= 0 && dc_pfw_tick(&s->w, now))
 			dc_err("writing %s failed", s->path);
-		free(s);
+	}
+	if (now - rt->sinks_checked < 1000000000ull)
+		return;
+	rt->sinks_checked = now;
+	dc_map_foreach (&rt->ps.procs, i) {
+		struct dc_proc *p = rt->ps.procs.vals[i];
+
+		if (p->job && !p->exited_ns && dc_map_put(&alive, p->job, p))
+			goto cleanup;
+	}
+	/* A job ends two seconds after its last process, when its last
+	 * events have been read; a followed cgroup's may get new ones. */
+	dc_map_foreach (&rt->sinks, i) {
+		struct dc_sink *s = rt->sinks.vals[i];
+
+		if (dc_map_get(&alive, s->job) || s->job > DC_CGROUP_JOBS) {
+			s->idle_since = 0;
+		} else if (!s->idle_since) {
+			s->idle_since = now;
+		} else if (now - s->idle_since >= 2000000000ull) {
+			dc_map_del(&rt->sinks, s->job);
+			if (s->fd >= 0)
+				dc_info("job %u ended: %s", s->job, s->path);
+			sink_end(rt, s, now, NULL);
+		}
+	}
+cleanup:
+	dc_map_free(&alive, NULL);
+}
+
+size_t dc_sinks_close(struct dc_rt *rt, const char *end_args)
+{
+	size_t n = 0;
+
+	dc_map_foreach (&rt->sinks, i) {
+		sink_end(rt, rt->sinks.vals[i], mono_ns(), end_args);
 		n++;
 	}
 	dc_map_free(&rt->sinks, NULL);

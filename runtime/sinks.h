@@ -13,6 +13,9 @@
  */
 struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p);
 struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid);
+/* Server mode, from the main loop: flush the jobs' traces (a gzip member
+ * a second) and end those whose processes are all gone. */
+void dc_sinks_tick(struct dc_rt *rt, uint64_t now);
 /* Server mode: end and close every job's trace; returns how many. */
 size_t dc_sinks_close(struct dc_rt *rt, const char *end_args);
 
