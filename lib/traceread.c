@@ -340,12 +340,16 @@ out:
 	return err;
 }
 
+/* Each place is named, up to a point: a trace damaged all through would
+ * bury the report under its errors. */
+#define MAX_DAMAGE_ERRORS 10
+
 static void damaged(struct reader *r, const char *what, uint64_t off)
 {
-	r->st->problems++;
-	dc_err("%s: line %llu: %s at byte %llu", r->path,
-	       (unsigned long long)r->lineno + 1, what,
-	       (unsigned long long)off);
+	if (r->st->problems++ < MAX_DAMAGE_ERRORS)
+		dc_err("%s: line %llu: %s at byte %llu", r->path,
+		       (unsigned long long)r->lineno + 1, what,
+		       (unsigned long long)off);
 }
 
 /* A member too big to hold: inflate it here, piece by piece. */
@@ -402,7 +406,7 @@ static void release(struct reader *r, uint64_t upto)
 
 static int consume(struct reader *r)
 {
-	uint64_t cur = 0;
+	uint64_t cur = 0, bad_from = 0;
 	bool resync = false;
 
 	for (;;) {
@@ -424,12 +428,17 @@ static int consume(struct reader *r)
 			 */
 		} else if (resync && t->res != RES_OK && t->res != RES_BIG) {
 			/* Still looking for the next good member. */
+			r->st->bad_members++;
 		} else {
 			uint64_t end = t->end;
 			enum result res = t->res;
 
-			if (t->off > cur && !resync)
+			if (t->off > cur && !resync) {
 				damaged(r, "data that is not gzip", cur);
+				r->st->bytes_skipped += t->off - cur;
+			}
+			if (resync)
+				r->st->bytes_skipped += t->off - bad_from;
 			resync = false;
 			if (res == RES_BIG) {
 				res = stream_member(r, t->off, &end);
@@ -447,9 +456,12 @@ static int consume(struct reader *r)
 					"lost)",
 					t->off);
 				r->carry.len = 0;
+				r->st->bad_members++;
 				end = r->size;
 			} else if (res == RES_BAD) {
 				damaged(r, "corrupt gzip member", t->off);
+				r->st->bad_members++;
+				bad_from = t->off;
 				resync = true;
 			}
 			cur = end;
@@ -465,8 +477,15 @@ static int consume(struct reader *r)
 		pthread_cond_broadcast(&r->work);
 		pthread_mutex_unlock(&r->mu);
 	}
-	if (r->gz && cur < r->size && !resync)
+	if (r->gz && cur < r->size && !resync) {
 		damaged(r, "truncated gzip data", cur);
+		r->st->bytes_skipped += r->size - cur;
+	}
+	if (resync)
+		r->st->bytes_skipped += r->size - bad_from;
+	if (r->st->problems > MAX_DAMAGE_ERRORS)
+		dc_err("%s: %u more damaged places not listed", r->path,
+		       r->st->problems - MAX_DAMAGE_ERRORS);
 	if (r->carry.len) {
 		struct dc_line l = { .text = r->carry.p, .len = r->carry.len };
 

@@ -30,7 +30,9 @@ struct dc_read_stats {
 	uint64_t lines;
 	uint64_t bytes_in, bytes_out;
 	uint64_t members;
-	unsigned problems; /* damage reported: truncated or corrupt gzip */
+	unsigned problems;	/* damage reported: truncated or corrupt gzip */
+	uint64_t bad_members;	/* gzip members corrupt or truncated */
+	uint64_t bytes_skipped; /* compressed bytes that could not be read */
 };
 
 /*

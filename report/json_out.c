@@ -266,6 +266,15 @@ int dc_json_report(const struct dc_report *r, FILE *o)
 	for (int i = 0; i < r->nend; i++)
 		knum(&b, r->end_keys[i], (double)r->end_vals[i]);
 	dc_buf_adds(&b, "}");
+	/* Only when there is damage: healthy traces' JSON is unchanged. */
+	if (r->bad_members || r->bytes_skipped || r->empty_traces) {
+		key(&b, "damaged");
+		dc_buf_adds(&b, "{");
+		knum(&b, "members", (double)r->bad_members);
+		knum(&b, "bytes_skipped", (double)r->bytes_skipped);
+		knum(&b, "empty_traces", (double)r->empty_traces);
+		dc_buf_adds(&b, "}");
+	}
 	if (r->file_pattern) {
 		double by[DC_MAX_LAYERS] = {};
 

@@ -177,6 +177,13 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		dc_report_trace_done(&r);
+		if (!st.lines) {
+			dc_err("%s: empty: not a trace", argv[i]);
+			r.empty_traces++;
+			problems++;
+		}
+		r.bad_members += st.bad_members;
+		r.bytes_skipped += st.bytes_skipped;
 		problems += st.problems;
 		prog.base += st.bytes_in;
 	}

@@ -138,6 +138,8 @@ struct dc_report {
 	const char *trace;
 	uint64_t trace_hh; /* the first HH of the trace */
 	bool has_pidx;
+	/* Damaged traces: gzip members and compressed bytes not read. */
+	uint64_t bad_members, bytes_skipped, empty_traces;
 	/* --darshan: the calls its counters are computed from, or NULL. */
 	struct dc_darshan *darshan;
 };

@@ -163,6 +163,14 @@ static void losses(const struct dc_report *r, FILE *o)
 {
 	uint64_t dropped = 0;
 
+	if (r->bad_members || r->bytes_skipped || r->empty_traces)
+		fprintf(o,
+			"\nDamaged: %llu gzip members corrupt or truncated, "
+			"%llu compressed bytes unreadable, %llu empty traces; "
+			"every figure above is a lower bound\n",
+			(unsigned long long)r->bad_members,
+			(unsigned long long)r->bytes_skipped,
+			(unsigned long long)r->empty_traces);
 	if (!r->end_records) {
 		fprintf(o, "\nEvents lost: unknown, no trace has an end record "
 			   "(cut short?)\n");
@@ -171,8 +179,12 @@ static void losses(const struct dc_report *r, FILE *o)
 	for (int i = 0; i < r->nend; i++)
 		if (!strcmp(r->end_keys[i], "dropped"))
 			dropped = r->end_vals[i];
-	fprintf(o, "\nEvents lost: %llu (end records: %llu of %llu traces)",
-		(unsigned long long)dropped, (unsigned long long)r->end_records,
+	fprintf(o, "\nEvents lost: %llu%s (end records: %llu of %llu traces)",
+		(unsigned long long)dropped,
+		r->bad_members || r->bytes_skipped ? " in the kernel, and the "
+						     "damaged parts above"
+						   : "",
+		(unsigned long long)r->end_records,
 		(unsigned long long)r->ntraces);
 	for (int i = 0; i < r->nend; i++)
 		if (r->end_vals[i] && strcmp(r->end_keys[i], "dropped") &&

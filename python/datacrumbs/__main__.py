@@ -115,7 +115,10 @@ def main(argv=None):
             local.close()
     n = graph.problems(report, ixs, args.traces, _say)
     for t, (path, ix) in enumerate(zip(args.traces, ixs)):
-        if ix.lines and not text.has_records(report, t):
+        if not ix.lines:
+            _say("%s: empty: not a trace" % path)
+            n += 1
+        elif not text.has_records(report, t):
             _say("%s: not a trace: none of its %d lines is a trace record" % (path, ix.lines))
     out = report.json() if args.json else text.render(report, args.top)
     try:

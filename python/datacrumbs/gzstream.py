@@ -75,8 +75,9 @@ def _member(fd, off, size):
 
 def walk(fd, size, start=0, gz=True):
     """Yield (TEXT, member offset, bytes), (DAMAGE, byte offset, what) and
-    finally (END, truncated) for the trace open on @fd, from @start: 0, or
-    a member that was accepted when the whole file was read."""
+    finally (END, truncated, bad members, compressed bytes skipped), as
+    datacrumbs-report counts them, for the trace open on @fd, from @start:
+    0, or a member that was accepted when the whole file was read."""
     if not gz:
         pos = start
         while pos < size:
@@ -85,9 +86,9 @@ def walk(fd, size, start=0, gz=True):
                 break
             yield TEXT, 0, data
             pos += len(data)
-        yield END, False
+        yield END, False, 0, 0
         return
-    cur, resync = start, False
+    cur, resync, bad, skipped, bad_from = start, False, 0, 0, 0
     cand = _next_magic(fd, size, start)
     while cand is not None:
         if cand < cur and not resync:
@@ -112,6 +113,9 @@ def walk(fd, size, start=0, gz=True):
                 accepted = True
                 if cand > cur and not resync:
                     yield DAMAGE, cur, "data that is not gzip"
+                    skipped += cand - cur
+                if resync:
+                    skipped += cand - bad_from
                 resync = False
                 for p in held:
                     yield TEXT, cand, p
@@ -119,20 +123,26 @@ def walk(fd, size, start=0, gz=True):
         if not accepted:
             big = nout >= MEMBER_CAP and res != _OK
             if resync and res != _OK and not big:
+                bad += 1
                 cand = _next_magic(fd, size, cand + 1)
                 continue
             if cand > cur and not resync:
                 yield DAMAGE, cur, "data that is not gzip"
+                skipped += cand - cur
+            if resync:
+                skipped += cand - bad_from
             resync = False
             if res != _BAD or big:
                 for p in held:
                     yield TEXT, cand, p
         if res == _TRUNC:
             yield DAMAGE, cand, "truncated gzip member (the rest is lost)"
-            yield END, True
+            yield END, True, bad + 1, skipped
             return
         if res == _BAD:
             yield DAMAGE, cand, "corrupt gzip member"
+            bad += 1
+            bad_from = cand
             resync = True
             cand = _next_magic(fd, size, cand + 1)
         else:
@@ -140,7 +150,10 @@ def walk(fd, size, start=0, gz=True):
             cand = _next_magic(fd, size, cur)
     if cur < size and not resync:
         yield DAMAGE, cur, "truncated gzip data"
-    yield END, False
+        skipped += size - cur
+    if resync:
+        skipped += size - bad_from
+    yield END, False, bad, skipped
 
 
 def read_text(path, gz, off, skip, length):

@@ -49,6 +49,7 @@ class Index:
         self.names = []  # (line, "F" or "H", key, name), in file order
         self.hh = None  # (line, key) of the first HH record
         self.damage = []  # (line, byte offset, what)
+        self.bad_members = self.bytes_skipped = 0
 
 
 class _Indexer:
@@ -170,6 +171,7 @@ def index(path, part_size=PART_SIZE):
                 ix.damage.append((idx.newlines + 1, item[1], item[2]))
             else:
                 idx.end(item[1])
+                ix.bad_members, ix.bytes_skipped = item[2], item[3]
         return ix
     finally:
         os.close(fd)

@@ -133,6 +133,11 @@ class Report:
                         hkeys.append(key)
         self.hosts = [self.hnames[k] for k in map_order(hkeys)]
         self.ntraces = len(indexes)
+        # As datacrumbs-report counts damage: gzip members, compressed
+        # bytes, and traces with no line at all.
+        self.damaged = (sum(ix.bad_members for ix in indexes),
+                        sum(ix.bytes_skipped for ix in indexes),
+                        sum(1 for ix in indexes if not ix.lines))
         self.orphans = sum(s.orphans for s in states)
         self._layers(total, states)
         funcs = sorted(total.funcs.items(), key=lambda kv: kv[1][0])
@@ -199,6 +204,13 @@ class Report:
         for k, v in t.ends.items():
             w.num(k, v)
         w.add("}")
+        if any(self.damaged):
+            w.key("damaged")
+            w.add("{")
+            w.num("members", self.damaged[0])
+            w.num("bytes_skipped", self.damaged[1])
+            w.num("empty_traces", self.damaged[2])
+            w.add("}")
         w.add("}\n")
         return "".join(w.parts)
 
