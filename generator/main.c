@@ -107,8 +107,11 @@ int main(int argc, char **argv)
 	if (!spec.nerrors)
 		dc_spec_check(&spec);
 	if (spec.nerrors) {
-		dc_err("%d error%s in the specs; nothing written", spec.nerrors,
-		       spec.nerrors == 1 ? "" : "s");
+		dc_err("%d error%s in the specs; nothing written%s",
+		       spec.nerrors, spec.nerrors == 1 ? "" : "s",
+		       spec.nerrors > DC_SPEC_MAX_ERRORS
+			   ? " (the first ones are shown above)"
+			   : "");
 		err = -EINVAL;
 		goto cleanup;
 	}

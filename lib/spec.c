@@ -11,8 +11,10 @@
 
 #include "buf.h"
 #include "elfsym.h"
+#include "hash.h"
 #include "libpath.h"
 #include "log.h"
+#include "map.h"
 #include "roles.h"
 #include "spec.h"
 #include "syscalls.h"
@@ -25,12 +27,14 @@ void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
 {
 	va_list ap;
 
+	/* The first ones tell what is wrong; the count says the rest. */
+	if (spec->nerrors++ >= DC_SPEC_MAX_ERRORS)
+		return;
 	fprintf(stderr, "%s:%d:%d: error: ", loc->file, loc->line, loc->col);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	spec->nerrors++;
 }
 
 struct parse {
@@ -674,27 +678,65 @@ cleanup:
 	return spec->nerrors == errs ? 0 : -EINVAL;
 }
 
+/* Whether @a and @b attach to the same place: a duplicate. */
+static bool same_place(const struct dc_spec *spec,
+		       const struct dc_spec_probe *a,
+		       const struct dc_spec_probe *b)
+{
+	const struct dc_spec_group *ga = &spec->groups[a->group];
+	const struct dc_spec_group *gb = &spec->groups[b->group];
+
+	if (ga->mech != gb->mech)
+		return false;
+	if (ga->mech == DC_MECH_SYSCALL)
+		return a->nr >= 0 && a->nr == b->nr;
+	if (ga->mech == DC_MECH_KFUNC)
+		return !strcmp(a->symbol, b->symbol);
+	if (ga->mech == DC_MECH_UPROBE)
+		return !strcmp(a->symbol, b->symbol) &&
+		       !strcmp(ga->path, gb->path);
+	return false;
+}
+
+/* A hash of what same_place() compares; 0 for probes never duplicates. */
+static uint64_t place_key(const struct dc_spec *spec,
+			  const struct dc_spec_probe *a)
+{
+	const struct dc_spec_group *g = &spec->groups[a->group];
+	uint64_t h;
+
+	if (g->mech == DC_MECH_SYSCALL)
+		return a->nr >= 0 ? 1 + (uint64_t)a->nr : 0;
+	if (g->mech != DC_MECH_KFUNC && g->mech != DC_MECH_UPROBE)
+		return 0;
+	h = dc_hash(a->symbol, strlen(a->symbol)) * 31 + g->mech;
+	if (g->mech == DC_MECH_UPROBE)
+		h ^= dc_hash(g->path, strlen(g->path)) * 0x9e3779b97f4a7c15ull;
+	return h | 1ull << 63;
+}
+
+/* The first probe before @i at @i's place, through @seen (key -> index
+ * + 1 of the first probe with that key); a collision of keys falls back
+ * to comparing every earlier probe. */
 static const struct dc_spec_probe *find_dup(const struct dc_spec *spec,
-					    size_t i)
+					    size_t i, struct dc_map *seen)
 {
 	const struct dc_spec_probe *a = &spec->probes[i];
-	const struct dc_spec_group *ga = &spec->groups[a->group];
+	uint64_t key = place_key(spec, a);
+	uintptr_t j;
 
-	for (size_t j = 0; j < i; j++) {
-		const struct dc_spec_probe *b = &spec->probes[j];
-		const struct dc_spec_group *gb = &spec->groups[b->group];
-
-		if (ga->mech != gb->mech)
-			continue;
-		if (ga->mech == DC_MECH_SYSCALL && a->nr >= 0 && a->nr == b->nr)
-			return b;
-		if (ga->mech == DC_MECH_KFUNC && !strcmp(a->symbol, b->symbol))
-			return b;
-		if (ga->mech == DC_MECH_UPROBE &&
-		    !strcmp(a->symbol, b->symbol) &&
-		    !strcmp(ga->path, gb->path))
-			return b;
+	if (!key)
+		return NULL;
+	j = (uintptr_t)dc_map_get(seen, key);
+	if (!j) {
+		dc_map_put(seen, key, (void *)(uintptr_t)(i + 1));
+		return NULL;
 	}
+	if (same_place(spec, a, &spec->probes[j - 1]))
+		return &spec->probes[j - 1];
+	for (size_t k = 0; k < i; k++)
+		if (same_place(spec, a, &spec->probes[k]))
+			return &spec->probes[k];
 	return NULL;
 }
 
@@ -1036,6 +1078,7 @@ static void check_kfuncs(struct dc_spec *spec)
 
 int dc_spec_check(struct dc_spec *spec)
 {
+	struct dc_map seen = {}, at = {};
 	int errs = spec->nerrors;
 
 	check_uprobes(spec);
@@ -1044,7 +1087,9 @@ int dc_spec_check(struct dc_spec *spec)
 	for (size_t i = 0; i < spec->nprobes; i++) {
 		struct dc_spec_probe *pr = &spec->probes[i];
 		const struct dc_spec_group *g = &spec->groups[pr->group];
-		const struct dc_spec_probe *dup;
+		const struct dc_spec_probe *dup, *o;
+		uint64_t key;
+		uintptr_t j;
 
 		if (g->skipped)
 			continue;
@@ -1061,7 +1106,7 @@ int dc_spec_check(struct dc_spec *spec)
 				    "below %d can be traced",
 				    pr->symbol, pr->nr, DC_SYSNR_MAX);
 		}
-		dup = find_dup(spec, i);
+		dup = find_dup(spec, i, &seen);
 		if (dup) {
 			dc_spec_error(
 			    spec, &pr->loc,
@@ -1072,24 +1117,30 @@ int dc_spec_check(struct dc_spec *spec)
 		}
 		if (g->mech != DC_MECH_UPROBE || !pr->offset)
 			continue;
-		/* Several names of one function are probed once. */
-		for (size_t j = 0; j < i; j++) {
-			const struct dc_spec_probe *o = &spec->probes[j];
-
-			if (o->offset != pr->offset || o->alias_of >= 0 ||
-			    strcmp(spec->groups[o->group].path, g->path))
-				continue;
-			if (!same_shape(o, pr))
-				dc_spec_error(
-				    spec, &pr->loc,
-				    "'%s' is the same function as '%s' "
-				    "(%s:%d:%d) but has other args or ret",
-				    pr->symbol, o->symbol, o->loc.file,
-				    o->loc.line, o->loc.col);
-			pr->alias_of = j;
-			break;
+		/* Several names of one function are probed once: the first
+		 * at an offset of a binary takes the others as aliases. */
+		key = (dc_hash(g->path, strlen(g->path)) ^
+		       pr->offset * 0x9e3779b97f4a7c15ull) |
+		      1;
+		j = (uintptr_t)dc_map_get(&at, key);
+		if (!j) {
+			dc_map_put(&at, key, (void *)(uintptr_t)(i + 1));
+			continue;
 		}
+		o = &spec->probes[j - 1];
+		if (o->offset != pr->offset ||
+		    strcmp(spec->groups[o->group].path, g->path))
+			continue; /* a collision: probed on its own */
+		if (!same_shape(o, pr))
+			dc_spec_error(spec, &pr->loc,
+				      "'%s' is the same function as '%s' "
+				      "(%s:%d:%d) but has other args or ret",
+				      pr->symbol, o->symbol, o->loc.file,
+				      o->loc.line, o->loc.col);
+		pr->alias_of = j - 1;
 	}
+	dc_map_free(&seen, NULL);
+	dc_map_free(&at, NULL);
 	return spec->nerrors == errs ? 0 : -EINVAL;
 }
 

@@ -53,6 +53,9 @@ struct dc_spec_group {
 	bool skipped; /* target not installed, and skip_missing was set */
 };
 
+/* Errors printed per run; the rest are counted. */
+#define DC_SPEC_MAX_ERRORS 20
+
 struct dc_spec {
 	struct dc_spec_group *groups;
 	size_t ngroups;

@@ -7,6 +7,7 @@ import glob
 import os
 import re
 import tempfile
+import time
 
 from dctest import GEN, SRC, check, done, elf_section, probe_table, run
 
@@ -69,6 +70,28 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 2 and "Usage:" in r.stderr, "no spec: usage, exit 2")
     r = run([GEN, "--help"])
     check(r.returncode == 0 and len(r.stdout.splitlines()) < 25, "--help fits a screen")
+
+    # 100,000 probes, every one a duplicate of the first: the first 20
+    # printed and the rest counted, all found in one pass. The pairwise
+    # check took 52 s: ten times the probes must not take a hundred
+    # times as long (a ratio, not a time, so a slow machine passes).
+    big = os.path.join(tmp, "big.yaml")
+
+    def dups(n):
+        with open(big, "w") as f:
+            f.write("layer: POSIX\nmechanism: uprobe\ntarget: libc.so.6\nprobes:\n")
+            f.writelines("- {name: w%d, symbol: write, args: [fd]}\n" % i for i in range(n))
+        t0 = time.monotonic()
+        r = run([GEN, "-n", big])
+        return r, time.monotonic() - t0
+
+    r, small = dups(10000)
+    r, large = dups(100000)
+    shown = [l for l in r.stderr.splitlines() if "duplicate probe" in l]
+    check(r.returncode == 1 and len(shown) == 20 and "99999 errors" in r.stderr,
+          "duplicates: %d shown, %s" % (len(shown), r.stderr.splitlines()[-1:]))
+    check(large < 30 * small, "10x the probes took %.1fx the time" % (large / small))
+    os.unlink(big)
     r = run([GEN, "-n", os.path.join(tmp, "missing.yaml")])
     check(r.returncode == 1 and "missing.yaml: error: cannot open" in r.stderr, "missing file")
 done()
