@@ -751,8 +751,12 @@ static int trace_pid(struct dc_rt *rt, int pid, bool exec_next)
 {
 	struct dc_proc *p = dc_proc_get(&rt->ps, pid);
 
-	if (p)
+	if (p) {
 		dc_fd_snapshot(&rt->ps, p, exec_next);
+		p->exec_pending = exec_next;
+		if (!exec_next)
+			dc_proc_facts(p);
+	}
 	return dc_trace_pid(rt, pid);
 }
 

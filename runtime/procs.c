@@ -94,6 +94,8 @@ struct dc_fdent {
 
 #define FD_HISTORY 8
 
+static char *read_all(const char *path, size_t *len);
+
 static void free_chain(void *v)
 {
 	for (struct dc_fdent *e = v, *o; e; e = o) {
@@ -323,9 +325,64 @@ void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm)
 	if (!p)
 		return;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
-	/* Name, command line and MPI rank all change with exec: the next
-	 * event writes them again. */
+	/* Its name and command change with exec: the next event writes
+	 * them again (rank and the rest once per process). */
 	p->meta_written = false;
+	p->exec_pending = false;
+	p->facts = false;
+	dc_proc_facts(p);
+}
+
+/* A copy of the first of @names set in the environment block @env (@len
+ * bytes, NUL-separated), or NULL. */
+static char *env_first(const char *env, size_t len, const char *const *names,
+		       size_t n)
+{
+	for (size_t i = 0; env && i < n; i++) {
+		size_t nl = strlen(names[i]);
+
+		for (const char *e = env; e < env + len; e += strlen(e) + 1)
+			if (!strncmp(e, names[i], nl) && e[nl] == '=')
+				return strdup(e + nl + 1);
+	}
+	return NULL;
+}
+
+void dc_proc_facts(struct dc_proc *p)
+{
+	/* OpenMPI, MPICH/Hydra (PMI), PMIx launchers, SLURM, Flux. */
+	static const char *const rank[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+					    "PMIX_RANK", "SLURM_PROCID",
+					    "FLUX_TASK_RANK" };
+	static const char *const size[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+					    "SLURM_NTASKS", "FLUX_JOB_SIZE" };
+	static const char *const job[] = { "SLURM_JOB_ID", "FLUX_JOB_ID",
+					   "PBS_JOBID", "LSB_JOBID",
+					   "COBALT_JOBID" };
+	char path[64], *cmd, *env;
+	size_t len = 0;
+
+	if (p->facts)
+		return;
+	cmd = dc_proc_read(p->pid, "cmdline");
+	/* Gone, or a kernel thread: keep what was read before. */
+	if (!cmd || !*cmd) {
+		free(cmd);
+		return;
+	}
+	p->facts = true;
+	snprintf(path, sizeof(path), "/proc/%u/environ", p->pid);
+	env = read_all(path, &len);
+	for (int i = 0; i < DC_NFACTS; i++)
+		free(p->fact[i]);
+	p->fact[DC_FACT_CMD] = cmd;
+	p->fact[DC_FACT_RANK] =
+	    env_first(env, len, rank, sizeof(rank) / sizeof(rank[0]));
+	p->fact[DC_FACT_SIZE] =
+	    env_first(env, len, size, sizeof(size) / sizeof(size[0]));
+	p->fact[DC_FACT_JOBID] =
+	    env_first(env, len, job, sizeof(job) / sizeof(job[0]));
+	free(env);
 }
 
 const char *dc_proc_cwd(struct dc_proc *p)
@@ -443,6 +500,10 @@ static void free_proc(void *v)
 	dc_map_free(&p->handles, NULL);
 	dc_map_free(&p->fdgens, NULL);
 	free(p->cwd);
+	for (int i = 0; i < DC_NFACTS; i++) {
+		free(p->fact[i]);
+		free(p->written[i]);
+	}
 	free(p);
 }
 

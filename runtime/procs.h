@@ -16,6 +16,11 @@ struct dc_file {
 
 struct dc_call;
 
+#define DC_LANES 8
+
+/* A process's PR facts that an exec may change. */
+enum { DC_FACT_CMD, DC_FACT_RANK, DC_FACT_SIZE, DC_FACT_JOBID, DC_NFACTS };
+
 struct dc_thread {
 	uint32_t tid;
 	uint32_t pid;
@@ -26,6 +31,9 @@ struct dc_thread {
 	 * that parents get their id first (see nesting.c). */
 	struct dc_call *pending;
 	size_t npending, cap;
+	/* Kernel requests it started, on lanes of their own (writer_pfw.c):
+	 * when each lane's last one ended, ns. */
+	uint64_t lane_end[DC_LANES];
 };
 
 struct dc_proc {
@@ -38,9 +46,17 @@ struct dc_proc {
 	bool owner_known;   /* uid and gid from a process record */
 	uint32_t uid, gid;
 	char *cwd;
-	struct dc_map fds;     /* fd + 1 -> history (struct dc_fdent) */
-	struct dc_map handles; /* library handle (hid_t, MPI_File) -> file */
-	struct dc_map fdgens;  /* profile mode: fd | generation << 32 -> file */
+	/* Facts for its PR records, read from /proc while it runs (at exec,
+	 * join or registration): the command, and the rank, world size and
+	 * job id its launcher or scheduler gave it. */
+	bool facts;
+	bool pr_written;	  /* cwd and ppid: once per process */
+	bool exec_pending;	  /* launched, stopped before its exec */
+	char *fact[DC_NFACTS];	  /* cmd, rank, size, jobid, or NULL */
+	char *written[DC_NFACTS]; /* what its PR records say so far */
+	struct dc_map fds;	  /* fd + 1 -> history (struct dc_fdent) */
+	struct dc_map handles;	  /* library handle (hid_t, MPI_File) -> file */
+	struct dc_map fdgens; /* profile mode: fd | generation << 32 -> file */
 };
 
 struct dc_procs {
@@ -77,6 +93,8 @@ void dc_handle_close(struct dc_proc *p, uint64_t h);
 void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 		  const char *comm);
 void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm);
+/* Read @p's PR facts from /proc now (it runs): see struct dc_proc. */
+void dc_proc_facts(struct dc_proc *p);
 
 /* The process's working directory, read once from /proc; NULL if gone. */
 const char *dc_proc_cwd(struct dc_proc *p);

@@ -25,6 +25,12 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 				    ? (int64_t)e->val[pr->dirfd_slot]
 				    : -100;
 
+		/* fstatat(fd, "", AT_EMPTY_PATH) and the like: the call is
+		 * about dirfd's own file; an empty path alone names none. */
+		if (!path[0])
+			return pr->dirfd_slot >= 0
+				   ? dc_fd_lookup(&rt->ps, p, dirfd, e->ts)
+				   : NULL;
 		abs = dc_abs_path(&rt->ps, p, dirfd, path, e->ts);
 		if (!abs)
 			return NULL;
@@ -194,8 +200,10 @@ int dc_ringbuf_record(struct dc_rt *rt, const void *data, size_t size)
 	case DC_EV_JOIN:
 		rt->want_probes |= rt->server && !rt->probes_attached;
 		p = dc_proc_get(&rt->ps, pe->pid);
-		if (p)
+		if (p) {
 			dc_fd_snapshot(&rt->ps, p, false);
+			dc_proc_facts(p);
+		}
 		break;
 	case DC_EV_EXIT:
 		t = dc_map_get(&rt->ps.threads, pe->tid);

@@ -91,30 +91,39 @@ static void meta_value(struct dc_pfw *w, const char *rec, uint32_t pid,
 	line_done(w, mono);
 }
 
+/* process_name, and the PR records: cwd and ppid once per process, the
+ * command, rank, world size and job id whenever an exec changed them. */
 static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
 {
-	static const char *const rank_vars[] = { "OMPI_COMM_WORLD_RANK",
-						 "PMI_RANK", "SLURM_PROCID" };
+	static const char *const keys[DC_NFACTS] = { "cmd", "rank", "size",
+						     "jobid" };
 	const char *cwd;
-	char *s;
 
 	if (p->meta_written)
 		return;
 	p->meta_written = true;
 	meta_name(w, "process_name", p->pid, p->pid, p->comm, mono);
-	if ((s = dc_proc_read(p->pid, "cmdline"))) {
-		meta_value(w, "PR", p->pid, "cmd", s, mono);
-		free(s);
+	/* A launched command's first events are the runtime's own, before
+	 * its exec: its facts come after. */
+	if (p->exec_pending)
+		return;
+	dc_proc_facts(p);
+	if (!p->fact[DC_FACT_CMD] && !p->written[DC_FACT_CMD])
+		p->fact[DC_FACT_CMD] = strdup(p->comm);
+	for (int i = 0; i < DC_NFACTS; i++) {
+		const char *v = p->fact[i];
+
+		if (!v || (p->written[i] && !strcmp(v, p->written[i])))
+			continue;
+		meta_value(w, "PR", p->pid, keys[i], v, mono);
+		free(p->written[i]);
+		p->written[i] = strdup(v);
 	}
+	if (p->pr_written)
+		return;
+	p->pr_written = true;
 	if ((cwd = dc_proc_cwd(p)))
 		meta_value(w, "PR", p->pid, "cwd", cwd, mono);
-	for (size_t i = 0; i < sizeof(rank_vars) / sizeof(rank_vars[0]); i++) {
-		if ((s = dc_proc_env(p->pid, rank_vars[i]))) {
-			meta_value(w, "PR", p->pid, "rank", s, mono);
-			free(s);
-			break;
-		}
-	}
 	if (p->ppid) {
 		char ppid[16];
 
@@ -194,19 +203,55 @@ int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
 	return line_done(w, 0);
 }
 
-/* ts rounds down and the end rounds up, so a call never looks shorter
- * than it was and nested calls stay inside their parents. */
+/* Microseconds, rounded to the nearest: rounding is monotonic, so both
+ * ends of every call rounded alike keep nesting and order exactly (a
+ * child stays inside its parent, consecutive calls never overlap, which
+ * Perfetto requires); a call under half a microsecond may show dur 0. */
+static int64_t us(int64_t ns)
+{
+	return ns >= 0 ? (ns + 500) / 1000 : -((-ns + 499) / 1000);
+}
+
 static void add_time(struct dc_pfw *w, struct dc_buf *b, uint64_t ts,
 		     uint64_t dur)
 {
 	int64_t start = (int64_t)ts + w->clock_offset_ns;
-	int64_t end = start + (int64_t)dur;
 
 	dc_buf_adds(b, ",\"ts\":");
-	dc_buf_add_i64(b, start / 1000);
+	dc_buf_add_i64(b, us(start));
 	dc_buf_adds(b, ",\"dur\":");
-	/* A point (USDT, the start and end markers) stays a point. */
-	dc_buf_add_i64(b, dur ? (end + 999) / 1000 - start / 1000 : 0);
+	dc_buf_add_i64(b, us(start + (int64_t)dur) - us(start));
+}
+
+/*
+ * A kernel request (a begin/end pair: a block request) outlives the call
+ * that issued it and overlaps the next ones, and its thread's other
+ * requests: on the thread's own track Perfetto would drop it. Each goes
+ * on a lane of the thread where it overlaps nothing, a track of its own
+ * (bit 30 set, the lane in bits 24-29; tids stay below 2^22) named after
+ * the thread. Requests are written as they end, so each lane's are in
+ * order.
+ */
+static uint32_t request_track(struct dc_pfw *w, struct dc_thread *t,
+			      const struct dc_call *c)
+{
+	char name[48];
+	uint32_t track;
+	int lane = 0;
+
+	if (!t)
+		return c->tid;
+	while (lane < DC_LANES - 1 && t->lane_end[lane] > c->ts)
+		lane++;
+	if (t->lane_end[lane] < c->ts + c->dur)
+		t->lane_end[lane] = c->ts + c->dur;
+	track = c->tid | 1u << 30 | (uint32_t)lane << 24;
+	if (!dc_map_get(&w->lanes, track) && !dc_map_put(&w->lanes, track, w)) {
+		snprintf(name, sizeof(name), "%s: kernel requests %d",
+			 t->name[0] ? t->name : "thread", lane + 1);
+		meta_name(w, "thread_name", c->pid, track, name, c->ts);
+	}
+	return track;
 }
 
 static const char *role_key(int role)
@@ -241,6 +286,7 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	struct dc_proc *p = dc_proc_get(w->ps, c->pid);
 	struct dc_thread *t = dc_thread_get(w->ps, c->tid, c->pid);
 	struct dc_buf *b = dc_gz_buf(&w->gz);
+	uint32_t track;
 	uint64_t id;
 
 	/* Filtered calls still take an id, so nesting stays consistent. */
@@ -257,6 +303,10 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		meta_value(w, "FH", c->pid, c->file->name, c->file->hash,
 			   c->ts);
 	}
+	/* Before the line: a new track's name comes first. */
+	track = d->mech == DC_MECH_TRACEPOINT && d->end && d->end[0]
+		    ? request_track(w, t, c)
+		    : c->tid;
 	id = w->next_id++;
 	dc_buf_adds(b, "{\"id\":");
 	dc_buf_add_u64(b, id);
@@ -267,7 +317,7 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	dc_buf_adds(b, ",\"pid\":");
 	dc_buf_add_u64(b, c->pid);
 	dc_buf_adds(b, ",\"tid\":");
-	dc_buf_add_u64(b, c->tid);
+	dc_buf_add_u64(b, track);
 	add_time(w, b, c->ts, c->dur);
 	dc_buf_adds(b, ",\"ph\":\"X\",\"args\":{\"hhash\":\"");
 	dc_buf_adds(b, w->hhash);
@@ -414,6 +464,7 @@ int dc_pfw_tick(struct dc_pfw *w, uint64_t mono_ns)
 int dc_pfw_close(struct dc_pfw *w)
 {
 	dc_map_free(&w->fh, NULL);
+	dc_map_free(&w->lanes, NULL);
 	dc_buf_adds(dc_gz_buf(&w->gz), "]\n");
 	return dc_gz_close(&w->gz);
 }

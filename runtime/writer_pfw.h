@@ -23,8 +23,9 @@ struct dc_pfw {
 	/* --paths / --exclude-paths: prefixes of the files written about */
 	const char **paths, **xpaths;
 	int npaths, nxpaths;
-	uint64_t filtered; /* calls left out by them */
-	struct dc_map fh;  /* files whose FH record this trace has */
+	uint64_t filtered;   /* calls left out by them */
+	struct dc_map fh;    /* files whose FH record this trace has */
+	struct dc_map lanes; /* request tracks whose thread_name is written */
 };
 
 struct dc_pfw_opts {

@@ -142,6 +142,30 @@ def gzip_members(data):
     return texts, False
 
 
+def bad_slices(events):
+    """Slices that Perfetto would drop: on one thread, complete events must
+    nest or not overlap. Returns (tid, id, start, end, id, start, end) of
+    each partial overlap."""
+    by_tid = {}
+    for e in events:
+        if e.get("ph") == "X":
+            by_tid.setdefault(e["tid"], []).append(e)
+    bad = []
+    for tid, evs in by_tid.items():
+        evs.sort(key=lambda e: (e["ts"], -e["dur"]))
+        stack = []
+        for e in evs:
+            start, end = e["ts"], e["ts"] + e["dur"]
+            while stack and stack[-1][1] <= start:
+                stack.pop()
+            if stack and end > stack[-1][1]:
+                top = stack[-1]
+                bad.append((tid, top[2], top[0], top[1], e.get("id"), start, end))
+                continue
+            stack.append((start, end, e.get("id")))
+    return bad
+
+
 class Trace:
     """A trace read and checked line by line. Keeps every complete event
     (ph X), the file names behind each fhash and the metadata."""
@@ -198,6 +222,8 @@ class Trace:
                 self.meta.append(e)
                 if e["name"] == "FH":
                     self.files[args["value"]] = args["name"]
+                    if not args["name"]:
+                        self.errors.append("line %d: a file with no name" % n)
                 elif e["name"] == "HH":
                     self.hosts[args["value"]] = args["name"]
                 elif e["name"] == "process_name":
@@ -220,6 +246,9 @@ class Trace:
                 self.events.append(e)
         if complete and (self.start is None or self.end is None):
             self.errors.append("no start or end record")
+        self.bad_slices = bad_slices(self.events)
+        self.errors += ["thread %d: slice %s [%d, %d) overlaps %s [%d, %d) without nesting"
+                        % b for b in self.bad_slices[:5]]
 
     def file(self, e):
         return self.files.get(e["args"].get("fhash"))

@@ -39,7 +39,9 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
         check(got in (0, BS), "block requests under write id %d: %d bytes, want %d or 0"
               % (w["id"], got, BS))
         attributed += got == BS
-        check(all(b["pid"] == w["pid"] and b["tid"] == w["tid"] and b["args"]["level"] == 3
+        # A request is on a lane of its thread: tid + 2^30 + lane * 2^24.
+        check(all(b["pid"] == w["pid"] and b["tid"] & 0x3fffff == w["tid"]
+                  and b["tid"] & 1 << 30 and b["args"]["level"] == 3
                   for b in under), "issued by the writing thread, level 3 under POSIX write")
         check(all(b["ts"] >= w["ts"] and b["ts"] + b["dur"] <= w["ts"] + w["dur"] for b in under),
               "block requests inside the write in time")

@@ -37,14 +37,21 @@ with tempfile.TemporaryDirectory() as tmp:
     t = Trace(trace)
     check(not t.errors, "format: %s" % t.errors[:3])
     check(t.end["args"]["dropped"] == 0, "nothing dropped: %s" % t.end["args"])
-    ranks = {}
+    ranks, nrank, sizes = {}, {}, {}
     for m in t.meta:
         if m["name"] == "PR" and m["args"]["name"] == "rank":
             ranks[m["pid"]] = int(m["args"]["value"])
+            nrank[m["pid"]] = nrank.get(m["pid"], 0) + 1
+        elif m["name"] == "PR" and m["args"]["name"] == "size":
+            sizes[m["pid"]] = int(m["args"]["value"])
     mpi = t.select(cat="MPIIO")
     pids = sorted({e["pid"] for e in mpi})
     check(len(pids) == NP, "MPI calls from %d processes, want %d" % (len(pids), NP))
     check(sorted(ranks.get(p, -1) for p in pids) == list(range(NP)), "each rank's PR rank: %s" % ranks)
+    check(all(nrank[p] == 1 and sizes.get(p) == NP for p in pids),
+          "one PR rank per process, world size %d: %s %s" % (NP, nrank, sizes))
+    cmds = {m["pid"]: m["args"]["value"] for m in t.meta if m["name"] == "PR" and m["args"]["name"] == "cmd"}
+    check(all(cmds.get(p, "").startswith(WORK) for p in pids), "each rank's cmd: %s" % cmds)
     blk, items = truth["block"], truth["items"]
     for pid in pids:
         rank = ranks.get(pid, -1)
