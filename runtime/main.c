@@ -534,6 +534,7 @@ static uint64_t end_args(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 			(unsigned long long)untraced);
 	dc_buf_addf(b, ",\"unmatched_wrappers\":%llu",
 		    (unsigned long long)unmatched);
+	dc_withheld_args(&rt->held, b);
 	/* Per probe, so a reader can add lost to written for each call. */
 	dc_buf_adds(b, ",\"lost\":{");
 	for (size_t i = 0, n = 0; i < rt->nprobes; i++) {
@@ -806,6 +807,7 @@ static int finish(struct dc_rt *rt, const struct opts *o, const char *path,
 		if (!ret)
 			ret = 1;
 	}
+	dc_withheld_say(&rt->held, path);
 	if (!o->quiet)
 		summary(rt, path, lost);
 	if ((lost || dc_untraced_procs(rt)) && o->strict && !ret)
@@ -833,6 +835,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	rt.max_procs = o->max_procs;
 	rt.server = o->server;
 	rt.wrappers = !o->wrapper_uprobes;
+	rt.trace_owner = o->user.set ? o->user.uid : 0;
 	/* Refused before anything is loaded or started. */
 	if (o->ready_file && !lstat(o->ready_file, &rst)) {
 		dc_err("--ready-file %s: exists; not touching it",

@@ -313,6 +313,12 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 		}
 		if (parent->cwd)
 			p->cwd = strdup(parent->cwd);
+		/* Until its own record says otherwise: the parent's rights. */
+		p->owner_known = parent->owner_known;
+		p->uid = parent->uid;
+		p->gid = parent->gid;
+		p->euid = parent->euid;
+		p->egid = parent->egid;
 	}
 	if (dc_map_put(&ps->procs, pid, p))
 		free_proc(p);

@@ -45,6 +45,7 @@ struct dc_proc {
 	uint32_t job;	    /* the job it belongs to (server: its trace) */
 	bool owner_known;   /* uid and gid from a process record */
 	uint32_t uid, gid;
+	uint32_t euid, egid; /* its rights (a setuid program: its owner's) */
 	char *cwd;
 	/* Facts for its PR records, read from /proc while it runs (at exec,
 	 * join or registration): the command, and the rank, world size and

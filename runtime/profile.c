@@ -292,8 +292,10 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 	dc_map_foreach (&pf->table, i) {
 		struct agg *a = pf->table.vals[i];
 
-		dc_pfw_counter(dc_sink_of_pid(rt, a->pid), a->pid, a->tid,
-			       a->probe, a->file, &a->v, pf->start_ns);
+		if (!dc_withhold(rt, dc_map_get(&rt->ps.procs, a->pid)))
+			dc_pfw_counter(dc_sink_of_pid(rt, a->pid), a->pid,
+				       a->tid, a->probe, a->file, &a->v,
+				       pf->start_ns);
 		a->probe->calls += a->v.count;
 		free(a);
 	}

@@ -106,6 +106,20 @@ static void track(struct dc_proc *p, const struct dc_probe *pr,
 	}
 }
 
+/* Whom a process runs as and with whose rights, from its records. */
+static void set_creds(struct dc_rt *rt, const struct dc_proc_event *pe)
+{
+	struct dc_proc *p = dc_proc_get(&rt->ps, pe->pid);
+
+	if (!p)
+		return;
+	p->owner_known = true;
+	p->uid = pe->uid;
+	p->gid = pe->gid;
+	p->euid = pe->euid;
+	p->egid = pe->egid;
+}
+
 static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 {
 	struct dc_probe *pr;
@@ -141,6 +155,8 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	track(p, pr, e, c.file);
 	if (e->job)
 		p->job = e->job;
+	if (dc_withhold(rt, p))
+		return 0;
 	if (rt->profile) {
 		dc_profile_call(rt, &c);
 		return 0;
@@ -183,21 +199,20 @@ int dc_ringbuf_record(struct dc_rt *rt, const void *data, size_t size)
 	}
 	memcpy(comm, pe->comm, 16);
 	comm[16] = '\0';
-	if (pe->kind != DC_EV_EXIT && (p = dc_proc_get(&rt->ps, pe->pid))) {
-		p->owner_known = true;
-		p->uid = pe->uid;
-		p->gid = pe->gid;
-	}
 	switch (pe->kind) {
 	case DC_EV_FORK:
 		if (pe->pid != pe->ppid)
 			dc_proc_fork(&rt->ps, pe->ppid, pe->pid, comm);
+		set_creds(rt, pe);
 		break;
 	case DC_EV_EXEC:
+		set_creds(rt, pe);
 		dc_proc_exec(&rt->ps, pe->pid, comm);
 		/* then its files are named as for a join */
 		__attribute__((fallthrough));
 	case DC_EV_JOIN:
+		if (pe->kind == DC_EV_JOIN)
+			set_creds(rt, pe);
 		rt->want_probes |= rt->server && !rt->probes_attached;
 		p = dc_proc_get(&rt->ps, pe->pid);
 		if (p) {

@@ -12,6 +12,14 @@
 #include "trace.h"
 #include "writer_pfw.h"
 
+/* Events kept out of a trace: their processes gained privileges. */
+#define DC_WITHHELD_PIDS 16
+struct dc_withheld {
+	uint64_t events;
+	uint32_t pids[DC_WITHHELD_PIDS];
+	int npids;
+};
+
 /* State shared by the runtime's parts. */
 struct dc_rt {
 	struct bpf_object *obj;
@@ -47,8 +55,10 @@ struct dc_rt {
 	struct dc_pfw_opts wo;
 	struct dc_map sinks;	/* job -> struct dc_sink */
 	uint64_t sinks_checked; /* when jobs were last checked for an end */
-	uint64_t min_dur_ns;	/* --min-duration */
-	uint32_t max_procs;	/* --max-procs: processes traced at once */
+	uint32_t trace_owner; /* --user's uid: the command's trace is theirs */
+	struct dc_withheld held; /* ... and what was kept out of it */
+	uint64_t min_dur_ns;	 /* --min-duration */
+	uint32_t max_procs;	 /* --max-procs: processes traced at once */
 	uint64_t cpu0_ns;   /* the runtime's own CPU time when tracing began */
 	uint64_t detach_ns; /* wall time detaching took */
 	uint64_t detach_cpu_ns;

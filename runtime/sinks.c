@@ -21,6 +21,8 @@ struct dc_sink {
 	uint32_t job;
 	uint64_t idle_since; /* when its last process was seen gone, or 0 */
 	uint64_t diverted;   /* events written to the server's trace */
+	uint32_t owner;	     /* the trace's owner; 0 (root) sees all */
+	struct dc_withheld held;
 };
 
 /* A process names itself (prctl PR_SET_NAME takes any bytes, '/' too):
@@ -66,6 +68,7 @@ static int create(struct dc_rt *rt, struct dc_proc *p, struct dc_sink *s)
 	} else if (stat(proc, &st)) {
 		return 0;
 	}
+	s->owner = st.st_uid;
 	if (fchown(s->fd, st.st_uid, st.st_gid))
 		dc_warn("%s: cannot give it to uid %u: %s", s->path, st.st_uid,
 			strerror(errno));
@@ -137,6 +140,7 @@ struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid)
 static void sink_end(struct dc_rt *rt, struct dc_sink *s, uint64_t now,
 		     const char *end_args)
 {
+	struct dc_buf args = {};
 	char own[96];
 
 	if (s->fd >= 0) {
@@ -147,7 +151,12 @@ static void sink_end(struct dc_rt *rt, struct dc_sink *s, uint64_t now,
 				 (unsigned long long)dc_lost_total(rt));
 			end_args = own;
 		}
-		dc_pfw_marker(&s->w, "end", now, end_args);
+		dc_buf_adds(&args, end_args);
+		dc_withheld_args(&s->held, &args);
+		dc_buf_add(&args, "", 1);
+		dc_pfw_marker(&s->w, "end", now, args.p ? args.p : end_args);
+		dc_buf_free(&args);
+		dc_withheld_say(&s->held, s->path);
 		if (dc_pfw_close(&s->w) || close(s->fd))
 			dc_err("writing %s failed", s->path);
 	} else {
@@ -208,4 +217,53 @@ size_t dc_sinks_close(struct dc_rt *rt, const char *end_args)
 	}
 	dc_map_free(&rt->sinks, NULL);
 	return n;
+}
+
+void dc_withheld_args(const struct dc_withheld *h, struct dc_buf *b)
+{
+	dc_buf_addf(b, ",\"withheld_events\":%llu,\"withheld_pids\":[",
+		    (unsigned long long)h->events);
+	for (int i = 0; i < h->npids; i++)
+		dc_buf_addf(b, "%s%u", i ? "," : "", h->pids[i]);
+	dc_buf_adds(b, "]");
+}
+
+void dc_withheld_say(const struct dc_withheld *h, const char *path)
+{
+	if (h->events)
+		dc_warn("%s: %llu events of %d processes that gained "
+			"privileges (pid %u%s) were left out of it",
+			path, (unsigned long long)h->events, h->npids,
+			h->pids[0], h->npids > 1 ? ", ..." : "");
+}
+
+static void hold(struct dc_withheld *h, uint32_t pid)
+{
+	int i;
+
+	h->events++;
+	for (i = 0; i < h->npids && h->pids[i] != pid; i++)
+		;
+	if (i == h->npids && h->npids < DC_WITHHELD_PIDS)
+		h->pids[h->npids++] = pid;
+}
+
+bool dc_withhold(struct dc_rt *rt, struct dc_proc *p)
+{
+	struct dc_sink *s;
+
+	if (!p || !p->owner_known)
+		return false;
+	if (rt->server && p->job) {
+		dc_sink(rt, p);
+		s = dc_map_get(&rt->sinks, p->job);
+		if (!s || s->fd < 0 || !s->owner || p->euid == s->owner)
+			return false;
+		hold(&s->held, p->pid);
+		return true;
+	}
+	if (!rt->trace_owner || p->euid == rt->trace_owner)
+		return false;
+	hold(&rt->held, p->pid);
+	return true;
 }

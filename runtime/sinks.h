@@ -16,6 +16,17 @@ struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid);
 /* Server mode, from the main loop: flush the jobs' traces (a gzip member
  * a second) and end those whose processes are all gone. */
 void dc_sinks_tick(struct dc_rt *rt, uint64_t now);
+/*
+ * Whether a call of @p is kept out of its trace, and counted: a process
+ * that gained privileges (a setuid program: its rights are not its
+ * user's) never reaches the trace of a less privileged user, a job's or
+ * that of a --user command. Root's traces keep everything.
+ */
+bool dc_withhold(struct dc_rt *rt, struct dc_proc *p);
+/* The end record's ,"withheld_events":N,"withheld_pids":[...]. */
+void dc_withheld_args(const struct dc_withheld *h, struct dc_buf *b);
+/* A warning naming @path, if anything was withheld from it. */
+void dc_withheld_say(const struct dc_withheld *h, const char *path);
 /* Server mode: end and close every job's trace; returns how many. */
 size_t dc_sinks_close(struct dc_rt *rt, const char *end_args);
 

@@ -714,6 +714,8 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 static __always_inline void dc_proc_event(__u16 kind, __u32 pid, __u32 tid,
 					  __u32 ppid, const char *comm)
 {
+	const struct cred *cred = 0;
+	struct task_struct *task;
 	struct dc_proc_event *e;
 
 	e = bpf_ringbuf_reserve(&dc_events, sizeof(*e), 0);
@@ -727,6 +729,21 @@ static __always_inline void dc_proc_event(__u16 kind, __u32 pid, __u32 tid,
 	e->ts = bpf_ktime_get_ns();
 	e->uid = (__u32)bpf_get_current_uid_gid();
 	e->gid = bpf_get_current_uid_gid() >> 32;
+	/* After a setuid exec the rights are the file owner's: the runtime
+	 * keeps such a process out of a less privileged user's trace. */
+	task = bpf_get_current_task_btf();
+	bpf_probe_read_kernel(&cred, sizeof(cred),
+			      __builtin_preserve_access_index(&task->cred));
+	e->euid = e->uid;
+	e->egid = e->gid;
+	if (cred) {
+		bpf_probe_read_kernel(
+		    &e->euid, sizeof(e->euid),
+		    __builtin_preserve_access_index(&cred->euid.val));
+		bpf_probe_read_kernel(
+		    &e->egid, sizeof(e->egid),
+		    __builtin_preserve_access_index(&cred->egid.val));
+	}
 	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), comm);
 	/* The runtime reads /proc when a process forks or execs, while the
 	 * process is still there: wake it at once. */

@@ -23,11 +23,22 @@ struct signal_struct {
 	} live; /* threads of the group still running */
 } __attribute__((preserve_access_index));
 
+/* kuid_t and kgid_t: a struct of one value. */
+struct cred {
+	struct {
+		unsigned int val;
+	} euid;
+	struct {
+		unsigned int val;
+	} egid;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
 	char comm[16];
 	struct signal_struct *signal;
+	const struct cred *cred;
 } __attribute__((preserve_access_index));
 
 /* A task iterator's context (profile mode's dc_agg_iter). */

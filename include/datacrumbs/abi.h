@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     4 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     5 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -132,6 +132,8 @@ struct dc_proc_event {
 	char comm[16];
 	__u32 uid; /* whom the process runs as: its traces are theirs */
 	__u32 gid;
+	__u32 euid; /* with whose rights: a setuid program's owner */
+	__u32 egid;
 };
 
 /* How the programs capture one probe's arguments; an array of these,
