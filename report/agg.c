@@ -307,20 +307,35 @@ static int bin_of(const struct dc_report *r, int64_t t)
 	return b < 0 ? 0 : b >= DC_BINS ? DC_BINS - 1 : (int)b;
 }
 
-/* Spread an interval's length over the bins it covers. */
-static void spread(const struct dc_report *r, double *bins, int64_t ts,
-		   int64_t dur)
+/* Spread @amount over the bins [ts, ts + dur) covers, in proportion to
+ * the time in each: a call's time, or the bytes it moved, which a long
+ * block request moves all along, not at its start. */
+static void spread_amount(const struct dc_report *r, double *bins, int64_t ts,
+			  int64_t dur, double amount)
 {
 	int64_t end = ts + dur;
 
+	if (dur <= 0) {
+		bins[bin_of(r, ts)] += amount;
+		return;
+	}
 	for (int b = bin_of(r, ts); b < DC_BINS; b++) {
 		int64_t lo = r->t0 + b * r->width, hi = lo + r->width;
 		int64_t a = ts > lo ? ts : lo, z = end < hi ? end : hi;
 
+		if (b == DC_BINS - 1)
+			z = end; /* past the last bin: it takes the rest */
 		if (z <= a)
 			break;
-		bins[b] += (double)(z - a);
+		bins[b] += amount * (double)(z - a) / (double)dur;
 	}
+}
+
+/* Spread an interval's length over the bins it covers. */
+static void spread(const struct dc_report *r, double *bins, int64_t ts,
+		   int64_t dur)
+{
+	spread_amount(r, bins, ts, dur, (double)dur);
 }
 
 static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
@@ -451,7 +466,8 @@ static int call(struct dc_report *r, const struct dc_event *ev, uint64_t lineno)
 	if (bytes >= 0) {
 		l->sizes[size_bin(counter && n ? bytes / (int64_t)n : bytes)] +=
 		    n;
-		l->bw[bin_of(r, ev->ts)] += (double)bytes;
+		spread_amount(r, l->bw, ev->ts, counter ? 0 : dur,
+			      (double)bytes);
 	}
 	if (ni.root) {
 		l->root_count += n;
