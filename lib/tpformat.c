@@ -26,6 +26,7 @@ static int parse_field(const char *line, struct dc_tp_fmt_field *f)
 		return -EINVAL;
 	memcpy(f->name, name, n);
 	f->name[n] = '\0';
+	f->text = name[n] == '[' && !strncmp(decl, "field:char ", 11);
 	if (sscanf(semi, ";\toffset:%d;\tsize:%d;\tsigned:%d;", &f->offset,
 		   &f->size, &f->sign) != 3)
 		return -EINVAL;

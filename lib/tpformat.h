@@ -2,6 +2,8 @@
 #ifndef DC_TPFORMAT_H
 #define DC_TPFORMAT_H
 
+#include <stdbool.h>
+
 #include <datacrumbs/abi.h>
 
 /* The fields of one tracepoint's record, from tracefs's "format" file. */
@@ -10,6 +12,7 @@ struct dc_tp_fmt_field {
 	int offset;
 	int size;
 	int sign;
+	bool text; /* char NAME[N]: a short string such as rwbs */
 };
 
 struct dc_tp_format {

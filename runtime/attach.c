@@ -223,25 +223,34 @@ static int attach_usdts(struct dc_rt *rt)
 	return 0;
 }
 
+/* A number of 1, 2, 4 or 8 bytes, or the first 8 bytes of a char array
+ * (the block layer's rwbs: "W", "RA", "FWS"). */
 static int tp_field(const struct dc_tp_format *fmt, const char *name,
-		    struct dc_tp_field *out)
+		    struct dc_tp_field *out, bool *text, bool *dev)
 {
 	const struct dc_tp_fmt_field *f = dc_tp_format_field(fmt, name);
+	int size;
 
-	if (!f || f->size < 1 || f->size > 8 || (f->size & (f->size - 1)) ||
-	    f->offset < 0 || f->offset > 0xfff)
+	if (!f || f->offset < 0 || f->offset > 0xfff)
 		return -ENOENT;
-	*out = (struct dc_tp_field){ f->offset, f->size, f->sign };
+	size = f->text && f->size >= 8 ? 8 : f->size;
+	if (size < 1 || size > 8 || (size & (size - 1)))
+		return -ENOENT;
+	*out = (struct dc_tp_field){ f->offset, size, f->text ? 0 : f->sign };
+	*text = f->text;
+	*dev = !f->text && size == 4 &&
+	       (!strcmp(name, "dev") || !strcmp(name, "s_dev"));
 	return 0;
 }
 
 /* Fill the probe's field layout for one side, from the record's format. */
-static int tp_config(const struct dc_probe_info *d, int side,
-		     struct dc_tp_cfg *cfg)
+static int tp_config(struct dc_probe *pr, int side, struct dc_tp_cfg *cfg)
 {
+	const struct dc_probe_info *d = pr->d;
 	const char *event = side ? d->end : d->target;
 	struct dc_tp_format fmt;
 	int err = dc_tp_format_read(event, &fmt);
+	bool text, dev;
 
 	if (err) {
 		dc_warn("%s %s: tracepoint %s: %s; not traced", d->layer,
@@ -252,11 +261,14 @@ static int tp_config(const struct dc_probe_info *d, int side,
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->kind = side ? DC_TP_END : d->end[0] ? DC_TP_BEGIN : DC_TP_INSTANT;
 	for (int k = 0; k < DC_TP_KEYS && d->key[k][0]; k++, cfg->nkeys++)
-		if (tp_field(&fmt, d->key[k], &cfg->key[k]))
+		if (tp_field(&fmt, d->key[k], &cfg->key[k], &text, &dev))
 			goto bad;
-	for (int i = 0; !side && i < d->nslots; i++, cfg->nfields++)
-		if (tp_field(&fmt, d->field[i], &cfg->field[i]))
+	for (int i = 0; !side && i < d->nslots; i++, cfg->nfields++) {
+		if (tp_field(&fmt, d->field[i], &cfg->field[i], &text, &dev))
 			goto bad;
+		pr->text_slots |= text << i;
+		pr->dev_slots |= dev << i;
+	}
 	return 0;
 bad:
 	dc_warn("%s %s: %s has no usable field named in the spec; not traced",
@@ -292,7 +304,7 @@ static int attach_tracepoints(struct dc_rt *rt)
 			struct dc_tp_cfg cfg;
 			__u32 key = d->id * 2 + side;
 
-			if (tp_config(d, side, &cfg) ||
+			if (tp_config(&rt->probes[i], side, &cfg) ||
 			    bpf_map_update_elem(bpf_map__fd(cfgmap), &key, &cfg,
 						BPF_ANY)) {
 				ok = false;

@@ -44,6 +44,8 @@ struct dc_probe {
 	bool disabled; /* its layer is not in --layers */
 	bool via_sys;  /* a wrapper recognised at sys_enter: no uprobe */
 	bool slow;     /* its uprobe sits on a single-stepped instruction */
+	uint8_t text_slots; /* tracepoint slots holding up to 8 chars */
+	uint8_t dev_slots;  /* ... holding a device number (dev_t) */
 };
 
 /* One call, decoded and resolved, waiting to be written. */

@@ -254,6 +254,36 @@ static uint32_t request_track(struct dc_pfw *w, struct dc_thread *t,
 	return track;
 }
 
+/* A kernel dev_t (major << 20 | minor) as the block device's name, from
+ * sysfs (vda, nvme0n1p2), or "MAJOR:MINOR"; looked up once per device. */
+static const char *dev_name(struct dc_pfw *w, uint32_t dev)
+{
+	unsigned int maj = dev >> 20, min = dev & 0xfffff;
+	char path[64], line[256], name[64];
+	char *copy;
+	FILE *f;
+
+	if ((copy = dc_map_get(&w->devs, (uint64_t)dev + 1)))
+		return copy;
+	snprintf(name, sizeof(name), "%u:%u", maj, min);
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", maj, min);
+	if ((f = fopen(path, "re"))) {
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "DEVNAME=", 8)) {
+				line[strcspn(line, "\n")] = '\0';
+				snprintf(name, sizeof(name), "%.63s", line + 8);
+				break;
+			}
+		fclose(f);
+	}
+	copy = strdup(name);
+	if (!copy || dc_map_put(&w->devs, (uint64_t)dev + 1, copy)) {
+		free(copy);
+		return "?";
+	}
+	return copy;
+}
+
 static const char *role_key(int role)
 {
 	return role == DC_ROLE_PATH ? NULL : dc_role_name(role);
@@ -338,6 +368,21 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		dc_buf_adds(b, ",\"");
 		dc_buf_adds(b, key);
 		dc_buf_adds(b, "\":");
+		if (c->probe->text_slots & 1u << i) {
+			char text[9] = {};
+
+			memcpy(text, &c->val[i], 8);
+			dc_json_str(b, text, strlen(text));
+			continue;
+		}
+		if (c->probe->dev_slots & 1u << i) {
+			const char *dn = dev_name(w, (uint32_t)c->val[i]);
+
+			dc_buf_add_u64(b, c->val[i]);
+			dc_buf_adds(b, ",\"device\":");
+			dc_json_str(b, dn, strlen(dn));
+			continue;
+		}
 		if (dc_role_is_int(d->slot_role[i]))
 			dc_buf_add_i64(b, (int64_t)c->val[i]);
 		else
@@ -465,6 +510,7 @@ int dc_pfw_close(struct dc_pfw *w)
 {
 	dc_map_free(&w->fh, NULL);
 	dc_map_free(&w->lanes, NULL);
+	dc_map_free(&w->devs, free);
 	dc_buf_adds(dc_gz_buf(&w->gz), "]\n");
 	return dc_gz_close(&w->gz);
 }

@@ -26,6 +26,7 @@ struct dc_pfw {
 	uint64_t filtered;   /* calls left out by them */
 	struct dc_map fh;    /* files whose FH record this trace has */
 	struct dc_map lanes; /* request tracks whose thread_name is written */
+	struct dc_map devs;  /* dev_t + 1 -> its block device's name */
 };
 
 struct dc_pfw_opts {

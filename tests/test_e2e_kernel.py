@@ -5,6 +5,7 @@ are nested under each write syscall and add up to its bytes; an fsync'd
 file's data reaches the device in requests nested under the fsync, issued
 by the right process; page-cache adds carry the file's inode (os.stat)."""
 import os
+import subprocess
 import tempfile
 
 from dctest import RUNTIME, Trace, check, done, generate, need_bpf, run
@@ -33,6 +34,8 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
     # device is busy, blk-mq dispatches from the kblockd worker instead:
     # such a request is left out, never given to another call.
     attributed = 0
+    source = subprocess.run(["findmnt", "-no", "SOURCE", "-T", tmp], stdout=subprocess.PIPE,
+                            text=True).stdout.strip()
     for w in writes:
         under = [b for b in blocks if b["args"]["p_idx"] == w["id"]]
         got = sum(b["args"]["bytes"] for b in under)
@@ -45,6 +48,12 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
                   for b in under), "issued by the writing thread, level 3 under POSIX write")
         check(all(b["ts"] >= w["ts"] and b["ts"] + b["dur"] <= w["ts"] + w["dur"] for b in under),
               "block requests inside the write in time")
+        # Direction from rwbs; the device by name, as the file system's
+        # source names it (findmnt), and its number as stat gives it.
+        check(all("W" in b["args"]["rwbs"] and "R" not in b["args"]["rwbs"] for b in under),
+              "write requests: %s" % [b["args"]["rwbs"] for b in under])
+        check(all(source.startswith("/dev/" + b["args"]["device"]) for b in under),
+              "device %s backs %s" % ({b["args"]["device"] for b in under}, source))
     check(attributed >= N // 2, "most O_DIRECT writes' requests attributed: %d of %d" % (attributed, N))
 
     fs = t.select(cat="sys", name="fsync", path=synced)
