@@ -6,6 +6,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -235,8 +236,14 @@ int xp_load(struct xp_target *t, const struct xp_filter *f)
 	regex_t match, exclude, stdio;
 	bool have_match = false, have_exclude = false, have_stdio = false;
 	const char *pattern = f->match;
+	struct stat st;
 	int err;
 
+	if (strchr(t->arg, '/') && !stat(t->arg, &st) && S_ISDIR(st.st_mode)) {
+		dc_err("%s: a directory; give a library or a program in it",
+		       t->arg);
+		return -EISDIR;
+	}
 	err = dc_resolve_target(t->arg, t->path, sizeof(t->path));
 	if (err == -ENOTUNIQ)
 		return err;

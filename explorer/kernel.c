@@ -174,9 +174,15 @@ int xp_kernel(FILE *out, const struct xp_filter *f)
 	int err;
 
 	if (!events) {
-		dc_err(
-		    "--kernel reads tracefs, which is not mounted or readable: "
-		    "as root, 'mount -t tracefs tracefs /sys/kernel/tracing'");
+		/* Mounted but closed to this user is the usual case: tell it
+		 * from a tracefs that is not there. */
+		if (geteuid() && !access("/sys/kernel/tracing", F_OK))
+			dc_err("--kernel reads tracefs, which only root can "
+			       "read here: run it with sudo");
+		else
+			dc_err("--kernel reads tracefs, which is not mounted: "
+			       "as root, 'mount -t tracefs tracefs "
+			       "/sys/kernel/tracing'");
 		return -ENODEV;
 	}
 	if (f->match) {

@@ -129,6 +129,16 @@ static int write_out(const char *path, const char *data, size_t len)
 								      : -EIO;
 }
 
+/* Whether no function kept has a prototype to take roles from. */
+static bool no_roles(const struct xp_target *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t f = 0; f < t[i].nfuncs; f++)
+			if (t[i].funcs[f].proto)
+				return false;
+	return n > 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {};
@@ -192,6 +202,11 @@ int main(int argc, char **argv)
 				refused);
 		}
 	}
+	if (!o.nheaders && !o.kernel && no_roles(targets, ntargets))
+		dc_info("without -H, arguments have no roles (fd, path, count, "
+			"handle...), so calls will name no files and carry no "
+			"sizes: give the library's headers, e.g. -H "
+			"/usr/include/hdf5/serial/hdf5.h");
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		goto cleanup;

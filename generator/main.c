@@ -48,6 +48,26 @@ static const char *include_dir(const char *tmpl)
 	return DC_SOURCE_INCLUDE_DIR;
 }
 
+/* The object's directory exists and takes files: said before clang runs,
+ * which would blame its own output otherwise. */
+static int out_dir_ok(const char *obj)
+{
+	char *copy = strdup(obj);
+	const char *dir;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	if (access(dir, W_OK | X_OK)) {
+		err = -errno;
+		dc_err("-o %s: cannot write in %s: %s", obj, dir,
+		       strerror(errno));
+	}
+	free(copy);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -115,6 +135,8 @@ int main(int argc, char **argv)
 		err = -EINVAL;
 		goto cleanup;
 	}
+	if (compile && (err = out_dir_ok(obj)))
+		goto cleanup;
 	if (compile && !(clang = dc_find_clang())) {
 		err = -ENOENT;
 		goto cleanup;

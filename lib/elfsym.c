@@ -257,3 +257,29 @@ void dc_elf_syms_free(struct dc_elf_syms *s)
 	s->by_name = NULL;
 	s->n = 0;
 }
+
+int dc_elf_is_static(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 1;
+	size_t n = 0;
+	Elf *e;
+
+	if (fd < 0)
+		return -errno;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n)) {
+		ret = -ENOEXEC;
+		goto cleanup;
+	}
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_INTERP)
+			ret = 0;
+	}
+cleanup:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ret;
+}

@@ -45,5 +45,8 @@ int dc_elf_syms_load(const char *path, struct dc_elf_syms *out);
 const struct dc_elf_sym *dc_elf_syms_find(const struct dc_elf_syms *s,
 					  const char *name);
 void dc_elf_syms_free(struct dc_elf_syms *s);
+/* 1 if the ELF executable at @path is statically linked (no program
+ * interpreter), 0 if it is not, or a negative errno. */
+int dc_elf_is_static(const char *path);
 
 #endif

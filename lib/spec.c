@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <bpf/btf.h>
 #include <yaml.h>
 
@@ -598,6 +599,7 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 	bool parser_ok = false;
 	struct dc_buf text = {};
 	struct parse p;
+	struct stat st;
 	char **files;
 	FILE *f;
 
@@ -617,6 +619,15 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 			strerror(errno));
 		spec->nerrors++;
 		return err;
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr,
+			"%s: error: a directory, not a spec file (give its "
+			"files: %s/*.yaml)\n",
+			file, file);
+		spec->nerrors++;
+		fclose(f);
+		return -EISDIR;
 	}
 	err = read_all(f, &text);
 	if (err) {
@@ -857,6 +868,12 @@ static void check_usdt_group(struct dc_spec *spec, size_t gi)
 	free(notes);
 }
 
+/* A path that is not absolute: taken from the current directory. */
+static bool relative(const char *target)
+{
+	return target[0] != '/' && strchr(target, '/');
+}
+
 static int check_uprobes(struct dc_spec *spec)
 {
 	for (size_t gi = 0; gi < spec->ngroups; gi++) {
@@ -877,6 +894,15 @@ static int check_uprobes(struct dc_spec *spec)
 			g->skipped = true;
 			continue;
 		}
+		if (err && relative(g->target)) {
+			dc_spec_error(
+			    spec, &g->target_loc,
+			    "target '%s' not found: a relative path is "
+			    "taken from where datacrumbs-gen runs; "
+			    "write the absolute path, or a soname",
+			    g->target);
+			continue;
+		}
 		if (err) {
 			dc_spec_error(spec, &g->target_loc,
 				      "target '%s' not found (searched as the "
@@ -885,6 +911,13 @@ static int check_uprobes(struct dc_spec *spec)
 				      g->target);
 			continue;
 		}
+		if (relative(g->target))
+			fprintf(stderr,
+				"%s:%d:%d: note: target '%s' is %s from here; "
+				"an absolute path keeps the spec the same "
+				"wherever datacrumbs-gen runs\n",
+				g->target_loc.file, g->target_loc.line,
+				g->target_loc.col, g->target, g->path);
 		if (g->mech == DC_MECH_USDT) {
 			check_usdt_group(spec, gi);
 			continue;

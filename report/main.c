@@ -169,8 +169,15 @@ int main(int argc, char **argv)
 	ro.ctx = &pc;
 	for (int i = optind; i < argc; i++) {
 		struct dc_read_stats st;
+		struct stat sb;
 
 		r.trace = argv[i];
+		if (!stat(argv[i], &sb) && S_ISDIR(sb.st_mode)) {
+			dc_err("%s: a directory, not a trace (give its files: "
+			       "%s/*.pfw.gz)",
+			       argv[i], argv[i]);
+			goto cleanup;
+		}
 		err = dc_trace_read(argv[i], &ro, &st);
 		if (err) {
 			dc_err("%s: %s", argv[i], strerror(-err));

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kfeatures.h"
@@ -307,9 +308,16 @@ static int shrink_map(struct bpf_object *obj, const char *name)
 
 int dc_probes_read(struct dc_rt *rt, const char *path)
 {
+	struct stat st;
 	int err;
 
 	rt->obj_path = path;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		dc_err("%s: a directory, not an object (datacrumbs-gen makes "
+		       "one from specs)",
+		       path);
+		return -EISDIR;
+	}
 	err = dc_probe_table_read(path, &rt->descs, &rt->nprobes);
 	if (err == -ENOEXEC) {
 		dc_err(

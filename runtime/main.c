@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "elfsym.h"
 #include "json.h"
 #include "launch.h"
 #include "log.h"
@@ -303,11 +304,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->request = o->request_buf;
 			break;
 		case O_RINGBUF:
+			/* The kernel takes at most 2 GiB and would answer
+			 * more with a verifier log; 1 GiB is plenty. */
 			if (parse_size(optarg, &o->ringbuf_size) ||
 			    (o->ringbuf_size & (o->ringbuf_size - 1)) ||
-			    o->ringbuf_size < 4096) {
+			    o->ringbuf_size < 4096 ||
+			    o->ringbuf_size > (1ul << 30)) {
 				dc_err("--ringbuf-size: '%s' is not a power of "
-				       "two of at least 4K",
+				       "two from 4K to 1G",
 				       optarg);
 				return -EINVAL;
 			}
@@ -640,6 +644,40 @@ static int touch(const char *path)
 	return 0;
 }
 
+/* A statically linked command has no shared library for the object's
+ * uprobes to sit in: say so, or an empty layer would go unexplained. */
+static void hint_static(const struct dc_rt *rt, const char *cmd)
+{
+	char path[PATH_MAX] = "";
+	const char *lib = NULL, *dirs = getenv("PATH");
+
+	for (size_t i = 0; i < rt->nprobes && !lib; i++)
+		if (rt->probes[i].d->mech == DC_MECH_UPROBE &&
+		    strstr(rt->probes[i].d->path, ".so"))
+			lib = rt->probes[i].d->target;
+	if (!lib)
+		return;
+	if (strchr(cmd, '/')) {
+		snprintf(path, sizeof(path), "%s", cmd);
+	} else {
+		for (const char *d = dirs ? dirs : "/usr/bin:/bin"; *d;) {
+			size_t k = strcspn(d, ":");
+
+			snprintf(path, sizeof(path), "%.*s/%s", (int)k, d, cmd);
+			if (!access(path, X_OK))
+				break;
+			path[0] = '\0';
+			d += k + (d[k] == ':');
+		}
+	}
+	if (path[0] && dc_elf_is_static(path) == 1)
+		dc_warn("%s is statically linked: the uprobes on %s and other "
+			"shared libraries never fire in it, only its syscalls "
+			"are traced (datacrumbs-explore %s probes its own "
+			"functions)",
+			cmd, lib, path);
+}
+
 /* Who asked for the trace: the user behind sudo, else the real user. */
 static void asker(uid_t *uid, gid_t *gid)
 {
@@ -908,6 +946,7 @@ static int run(const struct opts *o, const char *obj, char **cmd)
 	/* Launched after attaching, so no breakpoint is installed in the
 	 * copy of the runtime that is about to exec. */
 	if (cmd) {
+		hint_static(&rt, cmd[0]);
 		child = dc_launch_stopped(cmd, &o->user, &exec_fd);
 		if (child < 0) {
 			dc_err("cannot start %s: %s", cmd[0], strerror(-child));

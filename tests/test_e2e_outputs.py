@@ -116,6 +116,22 @@ with tempfile.TemporaryDirectory() as tmp:
           and not os.path.exists(os.path.join(tmp, "layers.pfw.gz")),
           "unknown -l layer refused, nothing written: " + r.stderr)
 
+    # Careless input, one line each naming the cause.
+    r = run([RUNTIME, "-o", os.path.join(tmp, "dir.pfw.gz"), tmp, "--", "true"])
+    check(r.returncode == 1 and "a directory, not an object" in r.stderr, "object DIR: " + r.stderr)
+    r = trace(os.path.join(tmp, "rb.pfw.gz"), "--ringbuf-size", "64G")
+    check(r.returncode != 0 and "from 4K to 1G" in r.stderr and "verifier" not in r.stderr,
+          "huge ring buffer: " + r.stderr)
+    static = os.path.join(tmp, "static")
+    src = static + ".c"
+    with open(src, "w") as f:
+        f.write("#include <unistd.h>\nint main(void) { return write(1, \"\", 0); }\n")
+    check(subprocess.run(["gcc", "-static", "-o", static, src]).returncode == 0,
+          "a static test program builds (libc6-dev)")
+    obj2 = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml"], "posix.bpf.o")
+    r = run([RUNTIME, "-q", "-o", os.path.join(tmp, "static.pfw.gz"), obj2, "--", static])
+    check(r.returncode == 0 and "statically linked" in r.stderr, "static binary hint: " + r.stderr)
+
     for prog in ("runtime/datacrumbs-runtime", "generator/datacrumbs-gen",
                  "explorer/datacrumbs-explore", "report/datacrumbs-report"):
         r = run([os.path.join(BUILD, prog), "--version"])
