@@ -77,6 +77,9 @@ static int role_of(const struct xp_func *fn, const struct xp_param *p,
 	if (!strcmp(c, "int") && !strcmp(n, "count") &&
 	    has_type(fn->proto, "MPI_Datatype"))
 		return DC_ROLE_ITEMS;
+	/* ... and the datatype gives those items' size. */
+	if (!strcmp(t, "MPI_Datatype") && !strcmp(n, "datatype"))
+		return DC_ROLE_DATATYPE;
 	if (is_stream(c))
 		return DC_ROLE_STREAM;
 	if (is_handle(t))
@@ -136,8 +139,8 @@ static bool plist_is_object(const struct xp_proto *p)
 static const int priority[] = {
 	DC_ROLE_PATH,	    DC_ROLE_FD,		DC_ROLE_STREAM, DC_ROLE_HANDLE,
 	DC_ROLE_HANDLE_OUT, DC_ROLE_HANDLE_REF, DC_ROLE_COUNT,	DC_ROLE_OFFSET,
-	DC_ROLE_ITEMS,	    DC_ROLE_NEWFD,	DC_ROLE_DIRFD,	DC_ROLE_FLAGS,
-	DC_ROLE_MODE,	    DC_ROLE_WHENCE,	DC_ROLE_BUF,
+	DC_ROLE_ITEMS,	    DC_ROLE_DATATYPE,	DC_ROLE_NEWFD,	DC_ROLE_DIRFD,
+	DC_ROLE_FLAGS,	    DC_ROLE_MODE,	DC_ROLE_WHENCE, DC_ROLE_BUF,
 };
 
 static int ret_of(const struct xp_func *fn, const struct xp_proto *p,

@@ -97,14 +97,24 @@ void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s)
 	}
 }
 
+/* How the MPI library @target's datatypes give their size. */
+static int dtype_kind(const char *target)
+{
+	if (target && strstr(target, "mpich"))
+		return DC_DTYPE_MPICH;
+	if (target && strstr(target, "libmpi"))
+		return DC_DTYPE_OMPI;
+	return DC_DTYPE_NONE;
+}
+
 static int render_capture(struct dc_buf *out, const char *tmpl,
 			  const struct dc_spec_probe *p,
-			  const struct dc_slots *s, int id)
+			  const struct dc_slots *s, int id, const char *target)
 {
 	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16],
 	    ret_int[16], d_entry[16], d_exit[16], stream_slot[16],
-	    ret_stream[16];
-	int mask = 0, path = -1, stream = -1, dentry = 0, dexit = 0;
+	    ret_stream[16], dt_mask[16], dt_kind[16];
+	int mask = 0, path = -1, stream = -1, dentry = 0, dexit = 0, dtype = 0;
 
 	for (int i = 0; i < s->n; i++) {
 		if (dc_role_is_int(s->role[i]))
@@ -117,7 +127,12 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			dentry |= 1 << i;
 		if (s->role[i] == DC_ROLE_HANDLE_OUT)
 			dexit |= 1 << i;
+		if (s->role[i] == DC_ROLE_DATATYPE)
+			dtype |= 1 << i;
 	}
+	snprintf(dt_mask, sizeof(dt_mask), "0x%x", dtype);
+	snprintf(dt_kind, sizeof(dt_kind), "%d",
+		 dtype ? dtype_kind(target) : 0);
 	snprintf(d_entry, sizeof(d_entry), "0x%x", dentry);
 	snprintf(d_exit, sizeof(d_exit), "0x%x", dexit);
 	snprintf(stream_slot, sizeof(stream_slot), "%d", stream);
@@ -139,7 +154,8 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			     "DEREF_ENTRY", d_entry,	   "DEREF_EXIT",
 			     d_exit,	    "STREAM_SLOT", stream_slot,
 			     "RET_STREAM",  ret_stream,	   "NAME",
-			     p->name,	    NULL };
+			     p->name,	    "DTYPE_MASK",  dt_mask,
+			     "DTYPE_KIND",  dt_kind,	   NULL };
 	return dc_expand(out, tmpl, kv);
 }
 
@@ -255,7 +271,8 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		    spec->groups[p->group].skipped)
 			continue;
 		dc_slots_of(p, &s);
-		err = render_capture(&caps, t_cap, p, &s, nprobes)
+		err = render_capture(&caps, t_cap, p, &s, nprobes,
+				     spec->groups[p->group].target)
 			  ?: render_desc(&descs, t_desc, &pool, spec, p, &s,
 					 nprobes);
 		if (!err && spec->groups[p->group].mech == DC_MECH_SYSCALL)

@@ -283,3 +283,58 @@ cleanup:
 	close(fd);
 	return ret;
 }
+
+/* The file offset of dynamic symbol @name in @elf, or a negative errno. */
+static int64_t dynsym_offset(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
+		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+			uint64_t off;
+
+			if (!gelf_getsym(data, (int)i, &sym) || !sym.st_value ||
+			    !(n = elf_strptr(elf, sh.sh_link, sym.st_name)) ||
+			    strcmp(n, name))
+				continue;
+			return vaddr_to_offset(elf, sym.st_value, &off)
+				   ? -ENOENT
+				   : (int64_t)off;
+		}
+	}
+	return -ENOENT;
+}
+
+int dc_elf_read_sym(const char *path, const char *name, size_t at, void *buf,
+		    size_t n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	int64_t off;
+	Elf *e;
+
+	if (fd < 0)
+		return -errno;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e) {
+		err = -ENOEXEC;
+		goto cleanup;
+	}
+	off = dynsym_offset(e, name);
+	if (off < 0)
+		err = (int)off;
+	else if (pread(fd, buf, n, off + (int64_t)at) != (ssize_t)n)
+		err = -EIO;
+cleanup:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return err;
+}

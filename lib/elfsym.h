@@ -48,5 +48,9 @@ void dc_elf_syms_free(struct dc_elf_syms *s);
 /* 1 if the ELF executable at @path is statically linked (no program
  * interpreter), 0 if it is not, or a negative errno. */
 int dc_elf_is_static(const char *path);
+/* Read @n bytes at @at past dynamic symbol @name's place in the file at
+ * @path (initialized data as the library ships it): 0 or -errno. */
+int dc_elf_read_sym(const char *path, const char *name, size_t at, void *buf,
+		    size_t n);
 
 #endif

@@ -23,6 +23,7 @@ static const char *const role_names[DC_ROLE_NR] = {
 	[DC_ROLE_HANDLE_REF] = "handle_ref",
 	[DC_ROLE_ITEMS] = "items",
 	[DC_ROLE_ITEMSIZE] = "itemsize",
+	[DC_ROLE_DATATYPE] = "datatype",
 };
 
 static const char *const ret_names[DC_RET_NR] = {

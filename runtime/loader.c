@@ -12,6 +12,7 @@
 
 #include "kfeatures.h"
 #include "buf.h"
+#include "elfsym.h"
 #include "json.h"
 #include "log.h"
 #include "probetab.h"
@@ -71,6 +72,7 @@ static int init_probes(struct dc_rt *rt)
 		pr->d = &rt->descs[i];
 		pr->fd_slot = pr->path_slot = pr->dirfd_slot = -1;
 		pr->newfd_slot = pr->handle_slot = pr->itemsize_slot = -1;
+		pr->items_slot = pr->dtype_slot = -1;
 		for (int s = 0; s < pr->d->nslots; s++) {
 			int role = pr->d->slot_role[s];
 
@@ -84,6 +86,10 @@ static int init_probes(struct dc_rt *rt)
 				pr->newfd_slot = s;
 			else if (role == DC_ROLE_ITEMSIZE)
 				pr->itemsize_slot = s;
+			else if (role == DC_ROLE_ITEMS)
+				pr->items_slot = s;
+			else if (role == DC_ROLE_DATATYPE)
+				pr->dtype_slot = s;
 			else if ((role == DC_ROLE_HANDLE ||
 				  role == DC_ROLE_HANDLE_REF ||
 				  role == DC_ROLE_HANDLE_OUT) &&
@@ -452,6 +458,48 @@ static int size_wrap_maps(struct dc_rt *rt)
 	return 0;
 }
 
+/*
+ * Where an OpenMPI datatype object keeps its size (a size_t of its
+ * opal_datatype_t), found in the library the probes are on rather than
+ * assumed: the predefined MPI_DOUBLE, MPI_INT and MPI_CHAR objects are
+ * initialized data in the file, and the one offset where they hold 8, 4
+ * and 1 is the field. 0 (MPI-IO bytes then unknown) if there is none.
+ */
+static __u32 ompi_size_off(struct dc_rt *rt, const struct dc_capture *caps,
+			   size_t n)
+{
+	static const struct {
+		const char *sym;
+		uint64_t size;
+	} known[] = { { "ompi_mpi_double", 8 },
+		      { "ompi_mpi_int", 4 },
+		      { "ompi_mpi_char", 1 } };
+	const char *lib = NULL;
+
+	for (size_t i = 0; i < n && i < rt->nprobes && !lib; i++)
+		if (caps[i].dtype_kind == DC_DTYPE_OMPI)
+			lib = rt->descs[i].path;
+	if (!lib)
+		return 0;
+	for (__u32 off = 8; off <= 128; off += 8) {
+		bool all = true;
+
+		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
+			uint64_t v = 0;
+
+			all &= !dc_elf_read_sym(lib, known[k].sym, off, &v,
+						sizeof(v)) &&
+			       v == known[k].size;
+		}
+		if (all)
+			return off;
+	}
+	dc_warn("%s: cannot find where its datatypes keep their size; "
+		"MPI-IO calls will carry no bytes",
+		lib);
+	return 0;
+}
+
 int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size)
 {
@@ -489,6 +537,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 		       path);
 		return -ENOENT;
 	}
+	cfg.ompi_size_off = ompi_size_off(rt, caps, size_caps / sizeof(*caps));
 	memcpy(gcfg, &cfg, sizeof(cfg));
 	classify_caps(rt, caps, size_caps / sizeof(*caps));
 	if (sysnr)

@@ -147,14 +147,12 @@ static struct dc_file *agg_file(struct dc_rt *rt, const struct dc_agg_key *k)
 
 void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
 {
-	const struct dc_probe_info *d = c->probe->d;
 	struct dc_agg_val v = { 1, c->dur, c->dur, c->dur, 0 };
 
-	if (c->ret >= 0 && (d->ret == DC_RET_SIZE || d->ret == DC_RET_ISIZE))
-		v.size_sum = c->ret;
-	else if (c->ret >= 0 && d->ret == DC_RET_ITEMS &&
-		 c->probe->itemsize_slot >= 0)
-		v.size_sum = c->ret * c->val[c->probe->itemsize_slot];
+	int64_t bytes = dc_call_bytes(c);
+
+	if (bytes > 0)
+		v.size_sum = bytes;
 	add(rt->profile, c->pid, c->tid, c->probe, c->file, &v);
 }
 

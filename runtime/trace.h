@@ -37,6 +37,8 @@ struct dc_probe {
 	int handle_slot; /* slot of a handle, handle_ref or handle_out, or -1 */
 	bool handle_out; /* ... and the call creates that handle */
 	int itemsize_slot;  /* bytes per item (fread), or -1 */
+	int items_slot;	    /* a count of items (MPI), or -1 */
+	int dtype_slot;	    /* the items' size (an MPI datatype's), or -1 */
 	int dupfd_cmd_slot; /* fcntl's command, for DC_FD_DUPFD */
 	bool closes;	    /* the call ends its fd, stream or handle */
 	enum dc_fd_effect fd_effect;
@@ -60,5 +62,25 @@ struct dc_call {
 	uint64_t val[DC_CAPTURE];
 	int32_t sfd;
 };
+
+/* The bytes @c moved, from its return or its items and their size; -1
+ * when it moved none, failed, or they cannot be told. The one place the
+ * trace and the profile counters take them from. */
+static inline int64_t dc_call_bytes(const struct dc_call *c)
+{
+	const struct dc_probe *p = c->probe;
+	int ret = p->d->ret;
+
+	if (c->ret >= 0 && (ret == DC_RET_SIZE || ret == DC_RET_ISIZE))
+		return c->ret;
+	if (c->ret >= 0 && ret == DC_RET_ITEMS && p->itemsize_slot >= 0)
+		return c->ret * (int64_t)c->val[p->itemsize_slot];
+	/* MPI: a status of MPI_SUCCESS, count items of the datatype. */
+	if (c->ret == 0 && ret == DC_RET_STATUS && p->items_slot >= 0 &&
+	    p->dtype_slot >= 0 && c->val[p->dtype_slot])
+		return (int64_t)(int32_t)c->val[p->items_slot] *
+		       (int64_t)c->val[p->dtype_slot];
+	return -1;
+}
 
 #endif

@@ -286,7 +286,10 @@ static const char *dev_name(struct dc_pfw *w, uint32_t dev)
 
 static const char *role_key(int role)
 {
-	return role == DC_ROLE_PATH ? NULL : dc_role_name(role);
+	/* An MPI datatype is captured as its size. */
+	return role == DC_ROLE_PATH	  ? NULL
+	       : role == DC_ROLE_DATATYPE ? "type_size"
+					  : dc_role_name(role);
 }
 
 static bool under(const char *name, const char *prefix)
@@ -317,6 +320,7 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	struct dc_thread *t = dc_thread_get(w->ps, c->tid, c->pid);
 	struct dc_buf *b = dc_gz_buf(&w->gz);
 	uint32_t track;
+	int64_t bytes;
 	uint64_t id;
 
 	/* Filtered calls still take an id, so nesting stays consistent. */
@@ -404,14 +408,9 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		dc_buf_add_u64(b, (uint64_t)c->ret);
 	else
 		dc_buf_add_i64(b, c->ret);
-	if (c->ret >= 0 && (d->ret == DC_RET_SIZE || d->ret == DC_RET_ISIZE)) {
+	if ((bytes = dc_call_bytes(c)) >= 0) {
 		dc_buf_adds(b, ",\"size\":");
-		dc_buf_add_i64(b, c->ret);
-	} else if (c->ret >= 0 && d->ret == DC_RET_ITEMS &&
-		   c->probe->itemsize_slot >= 0) {
-		dc_buf_adds(b, ",\"size\":");
-		dc_buf_add_u64(b, (uint64_t)c->ret *
-				      c->val[c->probe->itemsize_slot]);
+		dc_buf_add_i64(b, bytes);
 	}
 nesting:
 	dc_buf_adds(b, ",\"level\":");

@@ -44,6 +44,22 @@ static __always_inline __u64 dc_pick(const __u64 *a, __u8 n)
 	}
 }
 
+/* The size in bytes of MPI datatype @t, or 0 when it cannot be told (an
+ * MPICH derived type, an OpenMPI whose layout the runtime did not find):
+ * the call's bytes are then unknown, never wrong. */
+static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t)
+{
+	__u64 size = 0;
+
+	if (kind == DC_DTYPE_OMPI && t && dc_cfg.ompi_size_off &&
+	    bpf_probe_read_user(&size, sizeof(size),
+				(const void *)(t + dc_cfg.ompi_size_off)))
+		size = 0;
+	if (kind == DC_DTYPE_MPICH && ((__u32)t >> 30) == 1)
+		size = ((__u32)t >> 8) & 0xff;
+	return size;
+}
+
 /* The slots of @probe from its arguments @a, and the descriptor behind
  * its stream, if it has one. */
 static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v)
@@ -57,6 +73,8 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v)
 		v[i] = dc_fix(c, i, dc_pick(a, c->slot_arg[i]));
 		if (c->deref_entry_mask & (1 << i))
 			v[i] = dc_read_u64(v[i]);
+		if (c->dtype_mask & (1 << i))
+			v[i] = dc_dtype_size(c->dtype_kind, v[i]);
 		if (c->stream_slot == i)
 			sfd = dc_stream_fd(v[i]);
 	}

@@ -7,9 +7,10 @@ counter both print for a file must be equal. Darshan's own wrappers call
 libc (fileno in its fopen), so the two do not share one run."""
 import json
 import os
+import shutil
 import tempfile
 
-from dctest import BUILD, RUNTIME, check, darshan_prefix, done, generate, need_bpf, run, skip
+from dctest import BUILD, RUNTIME, Trace, check, darshan_prefix, done, generate, need_bpf, run, skip
 
 # Counters that differ for a reason, with the reason (docs/report.md).
 KNOWN = {
@@ -79,6 +80,38 @@ with tempfile.TemporaryDirectory() as tmp:
     injson = {(c, name): v for name, f in files.items()
               for mod in f.get("darshan", {}).values() for c, v in mod.items()}
     check(all(injson.get(k) == ours[k] for k in ours), "--json carries the same counters")
+    # MPI-IO, 4 ranks on a shared file: bytes (count x datatype size,
+    # for MPI_INT, MPI_DOUBLE and a derived type) and independent and
+    # collective calls, against Darshan's shared record (rank -1).
+    mpi = os.path.join(BUILD, "tests", "mpiio_calls")
+    launch = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "4"]
+    check(os.path.exists(mpi) and shutil.which("mpirun"), "OpenMPI and tests/mpiio_calls are here")
+    log = os.path.join(tmp, "mpi.darshan")
+    r = run(launch + ["-x", "LD_PRELOAD=" + env["LD_PRELOAD"], "-x", "DARSHAN_LOGFILE=" + log,
+                      mpi, os.path.join(dd, "shared.dat")])
+    check(r.returncode == 0 and os.path.exists(log), "mpiio_calls under Darshan: " + r.stderr[-500:])
+    r = run([os.path.join(pre, "bin", "darshan-parser"), log])
+    dmpi = {f[3]: int(f[4]) for f in (l.split("\t") for l in r.stdout.splitlines())
+            if len(f) > 5 and f[0] == "MPI-IO" and f[1] == "-1" and "_F_" not in f[3]}
+    obj = generate(tmp, ["probes.d/mpiio.yaml"], "mpi.bpf.o")
+    trace = os.path.join(tmp, "mpi.pfw.gz")
+    r = run([RUNTIME, "-q", "-o", trace, obj, "--"] + launch + [mpi, os.path.join(od, "shared.dat")])
+    check(r.returncode == 0, "mpiio_calls under DataCrumbs: " + r.stderr[-500:])
+    r = run([REPORT, "--json", trace])
+    lay = {l["name"]: l for l in json.loads(r.stdout)["layers"]}.get("MPIIO", {})
+    t = Trace(trace)
+    mine = {
+        "MPIIO_BYTES_WRITTEN": lay.get("bytes_written"),
+        "MPIIO_BYTES_READ": lay.get("bytes_read"),
+        "MPIIO_INDEP_WRITES": sum(len(t.select(cat="MPIIO", name=n))
+                                  for n in ("MPI_File_write_at", "MPI_File_write")),
+        "MPIIO_COLL_WRITES": len(t.select(cat="MPIIO", name="MPI_File_write_at_all")),
+        "MPIIO_INDEP_READS": len(t.select(cat="MPIIO", name="MPI_File_read_at")),
+        "MPIIO_COLL_OPENS": len(t.select(cat="MPIIO", name="MPI_File_open")),
+    }
+    check(all(dmpi.get(k) == v for k, v in mine.items()),
+          "MPI-IO equal to Darshan's: ours %s, Darshan %s" % (mine, {k: dmpi.get(k) for k in mine}))
+
     # Non-zero values prove the comparison is about something.
     check(ours[("POSIX_BYTES_WRITTEN", "posix.dat")] > 0 and ours[("POSIX_SEQ_READS", "posix.dat")] > 0
           and ours[("POSIX_STRIDE1_STRIDE", "posix.dat")] > 0 and ours[("STDIO_WRITES", "stdio.dat")] == 6,

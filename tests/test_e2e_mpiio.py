@@ -56,7 +56,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for pid in pids:
         rank = ranks.get(pid, -1)
         for name, n in truth.items():
-            if name.startswith("MPI_File_"):
+            if name.startswith("MPI_File_") and not isinstance(n, list):
                 ev = t.select(cat="MPIIO", name=name, pid=pid)
                 check(len(ev) == n, "rank %d %s: %d calls, want %d" % (rank, name, len(ev), n))
                 check(all(t.file(e) == path for e in ev), "rank %d %s named %s" % (rank, name, path))
@@ -64,6 +64,16 @@ with tempfile.TemporaryDirectory() as tmp:
         check([e["args"]["offset"] for e in wa] == [(rank * 5 + i) * blk for i in range(5)],
               "rank %d write_at offsets" % rank)
         check(all(e["args"]["items"] == items for e in wa), "rank %d write_at items" % rank)
+        # Bytes: count x the datatype's size, MPI_INT, MPI_DOUBLE and a
+        # derived type alike.
+        check(all(e["args"].get("size") == blk for e in wa), "rank %d write_at bytes: %s"
+              % (rank, [e["args"].get("size") for e in wa]))
+        ws = t.select(cat="MPIIO", name="MPI_File_write", pid=pid)
+        # MPICH keeps a derived type's size in an object the trace does
+        # not read: its bytes are unknown, not wrong (docs/design.md).
+        want = truth["write_bytes"] if SPEC == "probes.d/mpiio.yaml" else truth["write_bytes"][:1] + [None]
+        check([e["args"].get("size") for e in ws] == want,
+              "rank %d MPI_File_write bytes: %s" % (rank, [e["args"].get("size") for e in ws]))
         # The bytes of each write_at reach the file below it: the sys
         # writes nested under it (by p_idx), inside it in time. A window
         # of time alone would take in the next call's first microsecond.

@@ -21,9 +21,9 @@
 
 #define DC_SYSNR_MAX 512 /* syscall numbers below this can be traced */
 
-#define DC_FIELD_MAX  24 /* a tracepoint field name */
-#define DC_TP_KEYS    2	 /* fields matching a begin event to its end */
-#define DC_NAME_MAX   64
+#define DC_FIELD_MAX 24 /* a tracepoint field name */
+#define DC_TP_KEYS   2	/* fields matching a begin event to its end */
+#define DC_NAME_MAX  64
 /* A function's symbol or name: C++ mangled names run to hundreds of
  * characters (libLLVM's longest: 537). */
 #define DC_SYMBOL_MAX 4096
@@ -58,6 +58,7 @@ enum dc_role {
 	DC_ROLE_HANDLE_REF, /* pointer to a handle the call takes */
 	DC_ROLE_ITEMS,	    /* element count (MPI count, fgets n) */
 	DC_ROLE_ITEMSIZE,   /* bytes per item (fread size): size = it * ret */
+	DC_ROLE_DATATYPE,   /* an MPI_Datatype: captured as its size */
 	DC_ROLE_NR,
 };
 
@@ -149,13 +150,23 @@ struct dc_capture {
 	__u8 ret_int;	       /* return value is a C int */
 	__u8 ret_stream;       /* return value is a FILE * */
 	/* Profile mode, set by the runtime before load: */
-	__u8 track;	/* always sent as an event (opens, closes, paths) */
-	__s8 obj_slot;	/* slot naming the file: fd, stream or handle; -1 */
-	__u8 obj_kind;	/* enum dc_obj_kind of obj_slot */
-	__s8 gen_slot;	/* fd given a new file by this call: a slot, */
-	__u8 gen_what;	/* ... or enum dc_gen_what */
-	__s8 size_slot; /* itemsize slot for items returns, or -1 */
-	__u8 size_kind; /* enum dc_ret of the return, for bytes moved */
+	__u8 track;	 /* always sent as an event (opens, closes, paths) */
+	__s8 obj_slot;	 /* slot naming the file: fd, stream or handle; -1 */
+	__u8 obj_kind;	 /* enum dc_obj_kind of obj_slot */
+	__s8 gen_slot;	 /* fd given a new file by this call: a slot, */
+	__u8 gen_what;	 /* ... or enum dc_gen_what */
+	__s8 size_slot;	 /* itemsize slot for items returns, or -1 */
+	__u8 size_kind;	 /* enum dc_ret of the return, for bytes moved */
+	__u8 dtype_mask; /* slots holding an MPI datatype: its size instead */
+	__u8 dtype_kind; /* enum dc_dtype_kind: how to read the size */
+};
+
+/* How an MPI library's datatypes give their size. */
+enum dc_dtype_kind {
+	DC_DTYPE_NONE = 0,
+	DC_DTYPE_OMPI,	/* a pointer; the size is a size_t in the object, at
+			   dc_config.ompi_size_off */
+	DC_DTYPE_MPICH, /* a handle; built-in ones hold their size */
 };
 
 /* How an aggregated call names its file (profile mode). */
@@ -238,16 +249,17 @@ struct dc_agg_slot {
 
 /* Set by the runtime in .rodata before the object is loaded. */
 struct dc_config {
-	__u32 trace_all;    /* trace every process, not only dc_pids */
-	__u32 self_pid;	    /* the runtime itself, never traced */
-	__u32 fileno_off;   /* offsetof(FILE, _fileno) in the C library */
-	__u32 profile;	    /* aggregate untracked calls instead of sending */
-	__u32 cgroups;	    /* also trace tasks in the cgroups of dc_cgroups */
-	__u64 min_dur_ns;   /* drop calls shorter than this (counted) */
-	__u32 wrap_by_code; /* tests: match wrapper sites by their code
-			       only, as when a mapping cannot be resolved */
-	__u32 pad;
-	__u64 ring_size; /* bytes of dc_events */
+	__u32 trace_all;     /* trace every process, not only dc_pids */
+	__u32 self_pid;	     /* the runtime itself, never traced */
+	__u32 fileno_off;    /* offsetof(FILE, _fileno) in the C library */
+	__u32 profile;	     /* aggregate untracked calls instead of sending */
+	__u32 cgroups;	     /* also trace tasks in the cgroups of dc_cgroups */
+	__u64 min_dur_ns;    /* drop calls shorter than this (counted) */
+	__u32 wrap_by_code;  /* tests: match wrapper sites by their code
+				only, as when a mapping cannot be resolved */
+	__u32 ompi_size_off; /* offset of an OpenMPI datatype's size, 0:
+				unknown (found by the runtime) */
+	__u64 ring_size;     /* bytes of dc_events */
 };
 
 /* Jobs of followed cgroups are numbered from here, apart from pids. */
