@@ -224,7 +224,10 @@ static void classify_caps(struct dc_rt *rt, struct dc_capture *caps,
 			c->gen_slot = flags_slot(pr);
 		}
 		c->size_kind = pr->d->ret;
-		c->size_slot = pr->itemsize_slot;
+		c->size_slot =
+		    pr->d->ret == DC_RET_STATUS && pr->dtype_slot >= 0
+			? pr->items_slot
+			: pr->itemsize_slot;
 	}
 }
 

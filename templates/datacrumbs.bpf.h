@@ -439,6 +439,20 @@ static __always_inline void dc_fix_exit(const volatile struct dc_capture *c,
 		f->sfd = dc_stream_fd(ret);
 }
 
+/* MPI: the call's items (size_slot) times their datatype's size (the
+ * dtype_mask slot), as dc_call_bytes() computes it in trace mode. */
+static __always_inline __u64 dc_items_bytes(const volatile struct dc_capture *c,
+					    const struct dc_frame *f)
+{
+	__s64 items = (__s32)f->val[c->size_slot & (DC_CAPTURE - 1)];
+	__u64 size = 0;
+
+	for (int i = 0; i < DC_CAPTURE; i++)
+		if (c->dtype_mask & (1 << i))
+			size = f->val[i];
+	return items > 0 ? (__u64)items * size : 0;
+}
+
 /* Fold aggregate @a into @v. */
 static __always_inline void dc_agg_fold(struct dc_agg_val *v,
 					const struct dc_agg_val *a)
@@ -589,6 +603,9 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 		a.size_sum = ret;
 	else if (ret >= 0 && c->size_kind == DC_RET_ITEMS && c->size_slot >= 0)
 		a.size_sum = ret * f->val[c->size_slot & (DC_CAPTURE - 1)];
+	else if (ret == 0 && c->size_kind == DC_RET_STATUS && c->dtype_mask &&
+		 c->size_slot >= 0)
+		a.size_sum = dc_items_bytes(c, f);
 	/* An atomic add is a full barrier: the epoch is read after it. The
 	 * decrement below needs none: x86 keeps stores in order, so it is
 	 * seen after the aggregate's. Only this CPU writes its counter. */

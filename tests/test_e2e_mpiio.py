@@ -93,4 +93,19 @@ with tempfile.TemporaryDirectory() as tmp:
                                                                       sum(e["args"]["size"] for e in below)))
             check(all(e["tid"] == w["tid"] and w["ts"] <= e["ts"] and e["ts"] + e["dur"] <= w["ts"] + w["dur"]
                       for e in below), "sys writes inside MPI_File_write_at's time")
+
+    # Profile mode aggregates in the kernel with the same bytes.
+    REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
+
+    def mpi_bytes(tr):
+        r = run([REPORT, "--json", tr])
+        lay = {l["name"]: l for l in json.loads(r.stdout)["layers"]}.get("MPIIO", {})
+        return lay.get("bytes_read"), lay.get("bytes_written")
+
+    prof = os.path.join(tmp, "profile.pfw.gz")
+    r = run([RUNTIME, "-q", "-m", "profile", "-o", prof, obj, "--"] + LAUNCH
+            + [WORK, os.path.join(tmp, "p.dat")])
+    check(r.returncode == 0, "profile run: " + r.stderr[-500:])
+    check(mpi_bytes(prof) == mpi_bytes(trace), "profile MPI-IO bytes %s = trace's %s"
+          % (mpi_bytes(prof), mpi_bytes(trace)))
 done()
