@@ -260,14 +260,37 @@ struct dc_file *dc_handle_lookup(struct dc_proc *p, uint64_t h)
 
 void dc_handle_set(struct dc_proc *p, uint64_t h, struct dc_file *f)
 {
-	if (h && (int64_t)h != -1 && f)
-		dc_map_put(&p->handles, h, f);
+	if (!h || (int64_t)h == -1 || !f)
+		return;
+	dc_map_put(&p->handles, h, f);
+	/* A handle given again is not the one closed. */
+	dc_map_del(&p->closing[0], h);
+	dc_map_del(&p->closing[1], h);
 }
 
 void dc_handle_close(struct dc_proc *p, uint64_t h)
 {
 	if (h)
 		dc_map_del(&p->handles, h);
+}
+
+void dc_handle_close_later(struct dc_proc *p, uint64_t h)
+{
+	if (h)
+		dc_map_put(&p->closing[1], h, p);
+}
+
+void dc_handles_expire(struct dc_procs *ps)
+{
+	dc_map_foreach (&ps->procs, i) {
+		struct dc_proc *p = ps->procs.vals[i];
+
+		dc_map_foreach (&p->closing[0], k)
+			dc_map_del(&p->handles, p->closing[0].keys[k]);
+		dc_map_free(&p->closing[0], NULL);
+		p->closing[0] = p->closing[1];
+		memset(&p->closing[1], 0, sizeof(p->closing[1]));
+	}
 }
 
 static void free_proc(void *v);
@@ -504,6 +527,8 @@ static void free_proc(void *v)
 
 	dc_map_free(&p->fds, free_chain);
 	dc_map_free(&p->handles, NULL);
+	dc_map_free(&p->closing[0], NULL);
+	dc_map_free(&p->closing[1], NULL);
 	dc_map_free(&p->fdgens, NULL);
 	free(p->cwd);
 	for (int i = 0; i < DC_NFACTS; i++) {

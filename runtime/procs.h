@@ -57,6 +57,9 @@ struct dc_proc {
 	char *written[DC_NFACTS]; /* what its PR records say so far */
 	struct dc_map fds;	  /* fd + 1 -> history (struct dc_fdent) */
 	struct dc_map handles;	  /* library handle (hid_t, MPI_File) -> file */
+	/* Profile mode: handles closed, forgotten only after the next drain
+	 * has named the calls made on them (two intervals: old, new). */
+	struct dc_map closing[2];
 	struct dc_map fdgens; /* profile mode: fd | generation << 32 -> file */
 };
 
@@ -90,6 +93,11 @@ void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts);
 struct dc_file *dc_handle_lookup(struct dc_proc *p, uint64_t h);
 void dc_handle_set(struct dc_proc *p, uint64_t h, struct dc_file *f);
 void dc_handle_close(struct dc_proc *p, uint64_t h);
+/* Profile mode: close @h once the calls before its close are drained. */
+void dc_handle_close_later(struct dc_proc *p, uint64_t h);
+/* Profile mode, after each drain: forget the handles closed two
+ * intervals ago. */
+void dc_handles_expire(struct dc_procs *ps);
 /* A child starts with a copy of its parent's descriptor table. */
 void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 		  const char *comm);

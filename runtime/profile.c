@@ -298,6 +298,7 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 		free(a);
 	}
 	dc_map_free(&pf->table, NULL);
+	dc_handles_expire(&rt->ps);
 	pf->start_ns = now;
 	return 0;
 }

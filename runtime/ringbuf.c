@@ -51,7 +51,7 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 /* Keep the process's descriptor and handle tables in step with what the
  * call did. */
 static void track(struct dc_proc *p, const struct dc_probe *pr,
-		  const struct dc_event *e, struct dc_file *f)
+		  const struct dc_event *e, struct dc_file *f, bool profile)
 {
 	const struct dc_probe_info *d = pr->d;
 
@@ -59,6 +59,8 @@ static void track(struct dc_proc *p, const struct dc_probe *pr,
 		dc_handle_set(p, e->ret, f);
 	if (pr->handle_out && (d->ret != DC_RET_STATUS || e->ret == 0))
 		dc_handle_set(p, e->val[pr->handle_slot], f);
+	else if (pr->closes && pr->handle_slot >= 0 && profile)
+		dc_handle_close_later(p, e->val[pr->handle_slot]);
 	else if (pr->closes && pr->handle_slot >= 0)
 		dc_handle_close(p, e->val[pr->handle_slot]);
 	if (e->ret < 0 && d->ret != DC_RET_ADDR && d->ret != DC_RET_STREAM)
@@ -152,7 +154,7 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 		.sfd = e->sfd,
 	};
 	memcpy(c.val, e->val, sizeof(c.val));
-	track(p, pr, e, c.file);
+	track(p, pr, e, c.file, rt->profile);
 	if (e->job)
 		p->job = e->job;
 	if (dc_withhold(rt, p))

@@ -45,4 +45,25 @@ with tempfile.TemporaryDirectory() as tmp:
             check(len(sc) == 1 and sc[0]["cat"] == "sys" and sc[0]["name"] == "pwrite64"
                   and sc[0]["args"]["level"] == 3, "sys pwrite64 under POSIX pwrite64 under H5Dwrite")
     check(len(writes) == truth["H5Dwrite"], "every H5Dwrite checked")
+
+    # Profile mode: calls on handles closed within the interval still
+    # land on their file's row, with the counts trace mode has.
+    prof = os.path.join(tmp, "profile.pfw.gz")
+    h5p = os.path.join(tmp, "p.h5")
+    r = run([RUNTIME, "-m", "profile", "-o", prof, obj, "--", WORK, h5p])
+    check(r.returncode == 0, "profile run: " + r.stderr)
+    rows = {}
+    files = {}
+    for line in Trace(prof, complete=True).lines[1:-1]:
+        e = json.loads(line)
+        if e["ph"] == "M" and e["name"] == "FH":
+            files[e["args"]["value"]] = e["args"]["name"]
+        elif e.get("cat") == "HDF5" and e["ph"] in ("C", "X"):
+            key = (e["name"], files.get(e["args"].get("fhash")))
+            rows[key] = rows.get(key, 0) + e["args"].get("count", 1)
+    check(not [k for k in rows if k[1] is None], "every HDF5 row has its file: %s"
+          % sorted(k for k in rows if k[1] is None))
+    for name in ("H5Dwrite", "H5Dread"):
+        check(rows.get((name, h5p)) == truth[name], "%s on %s: %s, want %d"
+              % (name, h5p, rows.get((name, h5p)), truth[name]))
 done()
