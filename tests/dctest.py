@@ -8,6 +8,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 import zlib
 
 SRC = os.environ.get("DC_SRC", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -56,6 +57,19 @@ def run(cmd, **kw):
     kw.setdefault("stderr", subprocess.PIPE)
     kw.setdefault("text", True)
     return subprocess.run(cmd, **kw)
+
+
+def start_server(obj, sock, ready, trace, extra=()):
+    """A datacrumbs-runtime --server on @sock, once it has made @ready (its
+    stderr is a pipe: read it with communicate())."""
+    srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
+                            "-o", trace] + list(extra) + [obj], stderr=subprocess.PIPE, text=True)
+    for _ in range(200):
+        if os.path.exists(ready) or srv.poll() is not None:
+            break
+        time.sleep(0.05)
+    check(os.path.exists(ready), "the server is ready")
+    return srv
 
 
 def darshan_prefix():

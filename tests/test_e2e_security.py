@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import time
 
-from dctest import RUNTIME, Trace, check, done, generate, need_bpf, need_tool, run
+from dctest import RUNTIME, Trace, check, done, generate, need_bpf, need_tool, run, start_server
 
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
@@ -98,13 +98,7 @@ with tempfile.TemporaryDirectory() as tmp:
     os.mkdir(srvdir)
     os.mkdir(esc)
     sock, ready = os.path.join(tmp, "dc.sock"), os.path.join(tmp, "ready")
-    srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
-                            "-o", os.path.join(srvdir, "server.pfw.gz"), obj],
-                           stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
-        if os.path.exists(ready):
-            break
-        time.sleep(0.05)
+    srv = start_server(obj, sock, ready, os.path.join(srvdir, "server.pfw.gz"))
     check(stat.S_IMODE(os.stat(sock).st_mode) == 0o666, "anyone may connect; SO_PEERCRED decides")
     job = subprocess.Popen(["python3", "-c",
                             "import ctypes, sys\n"

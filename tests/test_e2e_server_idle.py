@@ -11,7 +11,7 @@ import subprocess
 import tempfile
 import time
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf
+from dctest import BUILD, Trace, check, done, generate, need_bpf, start_server
 
 need_bpf()
 CLIENT = os.path.join(BUILD, "client", "libdatacrumbs-client.so")
@@ -40,15 +40,8 @@ def probes_in(pid):
 
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml"])
-    sock, ready = os.path.join(tmp, "dc.sock"), os.path.join(tmp, "ready")
-    srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
-                            "-o", os.path.join(tmp, "server.pfw.gz"), obj],
-                           stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
-        if os.path.exists(ready):
-            break
-        time.sleep(0.05)
-    check(os.path.exists(ready), "ready file appears")
+    sock = os.path.join(tmp, "dc.sock")
+    srv = start_server(obj, sock, os.path.join(tmp, "ready"), os.path.join(tmp, "server.pfw.gz"))
     idle = links(srv.pid)
     check(idle.get("uprobe_multi", 0) == 0 and idle.get("raw_tracepoint") == 4,
           "no job: only fork, exec, exit and cgroup tracking are attached: %s" % idle)

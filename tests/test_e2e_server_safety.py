@@ -13,23 +13,16 @@ import subprocess
 import tempfile
 import time
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run
+from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, start_server
 
 need_bpf()
 CLIENT = os.path.join(BUILD, "client", "libdatacrumbs-client.so")
 
 
-def start(tmp, name, extra=()):
-    sock, ready = os.path.join(tmp, name + ".sock"), os.path.join(tmp, name + ".ready")
-    srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
-                            "-o", os.path.join(tmp, name + ".pfw.gz")] + list(extra) + [obj],
-                           stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
-        if os.path.exists(ready) or srv.poll() is not None:
-            break
-        time.sleep(0.05)
-    check(os.path.exists(ready), "%s ready" % name)
-    return srv, sock
+def start(tmp, name):
+    sock = os.path.join(tmp, name + ".sock")
+    return start_server(obj, sock, os.path.join(tmp, name + ".ready"),
+                        os.path.join(tmp, name + ".pfw.gz")), sock
 
 
 def fds(pid):

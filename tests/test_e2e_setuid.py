@@ -9,11 +9,10 @@ import glob
 import os
 import shutil
 import signal
-import subprocess
 import tempfile
 import time
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run
+from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, start_server
 
 need_bpf()
 CLIENT = os.path.join(BUILD, "client", "libdatacrumbs-client.so")
@@ -49,14 +48,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check_trace(Trace(trace), "--user")
 
     # A job of nobody's in a server.
-    sock, ready = os.path.join(tmp, "s.sock"), os.path.join(tmp, "ready")
-    srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
-                            "-o", os.path.join(tmp, "server.pfw.gz"), obj],
-                           stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
-        if os.path.exists(ready):
-            break
-        time.sleep(0.05)
+    sock = os.path.join(tmp, "s.sock")
+    srv = start_server(obj, sock, os.path.join(tmp, "ready"), os.path.join(tmp, "server.pfw.gz"))
     r = run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
              "LD_PRELOAD=" + CLIENT, "DATACRUMBS_SOCKET=" + sock, "sh", "-c", script])
     check(r.returncode == 0, "nobody's job ran: " + r.stderr)
