@@ -113,8 +113,9 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 {
 	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16],
 	    ret_int[16], d_entry[16], d_exit[16], stream_slot[16],
-	    ret_stream[16], dt_mask[16], dt_kind[16];
+	    ret_stream[16], dt_mask[16], dt_kind[16], s_mask[16], s_exit[16];
 	int mask = 0, path = -1, stream = -1, dentry = 0, dexit = 0, dtype = 0;
+	int str = 0, str_exit = 0;
 
 	for (int i = 0; i < s->n; i++) {
 		if (dc_role_is_int(s->role[i]))
@@ -129,7 +130,13 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			dexit |= 1 << i;
 		if (s->role[i] == DC_ROLE_DATATYPE)
 			dtype |= 1 << i;
+		if (s->role[i] == DC_ROLE_STR)
+			str |= 1 << i;
+		if (s->role[i] == DC_ROLE_STR_OUT)
+			str_exit |= 1 << i;
 	}
+	snprintf(s_mask, sizeof(s_mask), "0x%x", str);
+	snprintf(s_exit, sizeof(s_exit), "0x%x", str_exit);
 	snprintf(dt_mask, sizeof(dt_mask), "0x%x", dtype);
 	snprintf(dt_kind, sizeof(dt_kind), "%d",
 		 dtype ? dtype_kind(target) : 0);
@@ -146,16 +153,38 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 	/* fd and status returns are C ints in the register's low half. */
 	snprintf(ret_int, sizeof(ret_int), "%d",
 		 p->ret == DC_RET_FD || p->ret == DC_RET_STATUS ||
-		     p->ret == DC_RET_ISIZE);
-	const char *kv[] = { "ID",	    ids,	   "NSLOTS",
-			     nslots,	    "ARGS",	   args,
-			     "INT_MASK",    int_mask,	   "PATH_SLOT",
-			     path_slot,	    "RET_INT",	   ret_int,
-			     "DEREF_ENTRY", d_entry,	   "DEREF_EXIT",
-			     d_exit,	    "STREAM_SLOT", stream_slot,
-			     "RET_STREAM",  ret_stream,	   "NAME",
-			     p->name,	    "DTYPE_MASK",  dt_mask,
-			     "DTYPE_KIND",  dt_kind,	   NULL };
+		     p->ret == DC_RET_ISIZE || p->ret == DC_RET_CHAR);
+	const char *kv[] = { "ID",
+			     ids,
+			     "NSLOTS",
+			     nslots,
+			     "ARGS",
+			     args,
+			     "INT_MASK",
+			     int_mask,
+			     "PATH_SLOT",
+			     path_slot,
+			     "RET_INT",
+			     ret_int,
+			     "DEREF_ENTRY",
+			     d_entry,
+			     "DEREF_EXIT",
+			     d_exit,
+			     "STREAM_SLOT",
+			     stream_slot,
+			     "RET_STREAM",
+			     ret_stream,
+			     "NAME",
+			     p->name,
+			     "DTYPE_MASK",
+			     dt_mask,
+			     "DTYPE_KIND",
+			     dt_kind,
+			     "STR_MASK",
+			     s_mask,
+			     "STR_EXIT_MASK",
+			     s_exit,
+			     NULL };
 	return dc_expand(out, tmpl, kv);
 }
 

@@ -24,6 +24,8 @@ static const char *const role_names[DC_ROLE_NR] = {
 	[DC_ROLE_ITEMS] = "items",
 	[DC_ROLE_ITEMSIZE] = "itemsize",
 	[DC_ROLE_DATATYPE] = "datatype",
+	[DC_ROLE_STR] = "str",
+	[DC_ROLE_STR_OUT] = "str_out",
 };
 
 static const char *const ret_names[DC_RET_NR] = {
@@ -31,7 +33,7 @@ static const char *const ret_names[DC_RET_NR] = {
 	[DC_RET_SIZE] = "size",	    [DC_RET_OFFSET] = "offset",
 	[DC_RET_ADDR] = "addr",	    [DC_RET_STREAM] = "stream",
 	[DC_RET_HANDLE] = "handle", [DC_RET_ITEMS] = "items",
-	[DC_RET_ISIZE] = "isize",
+	[DC_RET_ISIZE] = "isize",   [DC_RET_CHAR] = "char",
 };
 
 static const char *const mech_names[] = {

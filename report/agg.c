@@ -145,9 +145,17 @@ static int layer_get(struct dc_report *r, const struct dc_str *cat)
 	return r->nlayers++;
 }
 
+/* Which way a call's bytes go, by its name: fread, pread64, fgets,
+ * fscanf read; write, fputs, fprintf write. */
 static char direction(const char *name)
 {
-	return strstr(name, "read") ? 'r' : strstr(name, "write") ? 'w' : 0;
+	if (strstr(name, "read") || strstr(name, "get") ||
+	    strstr(name, "scanf"))
+		return 'r';
+	if (strstr(name, "write") || strstr(name, "put") ||
+	    strstr(name, "printf"))
+		return 'w';
+	return 0;
 }
 
 /* Short strings on the hot path: a loop beats a memcmp call. */

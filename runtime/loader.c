@@ -72,7 +72,7 @@ static int init_probes(struct dc_rt *rt)
 		pr->d = &rt->descs[i];
 		pr->fd_slot = pr->path_slot = pr->dirfd_slot = -1;
 		pr->newfd_slot = pr->handle_slot = pr->itemsize_slot = -1;
-		pr->items_slot = pr->dtype_slot = -1;
+		pr->items_slot = pr->dtype_slot = pr->str_slot = -1;
 		for (int s = 0; s < pr->d->nslots; s++) {
 			int role = pr->d->slot_role[s];
 
@@ -90,6 +90,8 @@ static int init_probes(struct dc_rt *rt)
 				pr->items_slot = s;
 			else if (role == DC_ROLE_DATATYPE)
 				pr->dtype_slot = s;
+			else if (role == DC_ROLE_STR || role == DC_ROLE_STR_OUT)
+				pr->str_slot = s;
 			else if ((role == DC_ROLE_HANDLE ||
 				  role == DC_ROLE_HANDLE_REF ||
 				  role == DC_ROLE_HANDLE_OUT) &&
@@ -227,7 +229,8 @@ static void classify_caps(struct dc_rt *rt, struct dc_capture *caps,
 		c->size_slot =
 		    pr->d->ret == DC_RET_STATUS && pr->dtype_slot >= 0
 			? pr->items_slot
-			: pr->itemsize_slot;
+		    : pr->str_slot >= 0 ? pr->str_slot
+					: pr->itemsize_slot;
 	}
 }
 

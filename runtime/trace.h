@@ -39,6 +39,7 @@ struct dc_probe {
 	int itemsize_slot;  /* bytes per item (fread), or -1 */
 	int items_slot;	    /* a count of items (MPI), or -1 */
 	int dtype_slot;	    /* the items' size (an MPI datatype's), or -1 */
+	int str_slot;	    /* a string's length (fputs, fgets), or -1 */
 	int dupfd_cmd_slot; /* fcntl's command, for DC_FD_DUPFD */
 	bool closes;	    /* the call ends its fd, stream or handle */
 	enum dc_fd_effect fd_effect;
@@ -75,6 +76,12 @@ static inline int64_t dc_call_bytes(const struct dc_call *c)
 		return c->ret;
 	if (c->ret >= 0 && ret == DC_RET_ITEMS && p->itemsize_slot >= 0)
 		return c->ret * (int64_t)c->val[p->itemsize_slot];
+	if (ret == DC_RET_CHAR)
+		return c->ret >= 0 ? 1 : -1;
+	/* fputs succeeded, or fgets gave its buffer back. */
+	if (p->str_slot >= 0 &&
+	    (ret == DC_RET_ADDR ? c->ret != 0 : c->ret >= 0))
+		return (int64_t)c->val[p->str_slot];
 	/* MPI: a status of MPI_SUCCESS, count items of the datatype. */
 	if (c->ret == 0 && ret == DC_RET_STATUS && p->items_slot >= 0 &&
 	    p->dtype_slot >= 0 && c->val[p->dtype_slot])

@@ -287,7 +287,10 @@ static const char *dev_name(struct dc_pfw *w, uint32_t dev)
 static const char *role_key(int role)
 {
 	/* An MPI datatype is captured as its size. */
-	return role == DC_ROLE_PATH	  ? NULL
+	/* A string's length is the call's size. */
+	return role == DC_ROLE_PATH || role == DC_ROLE_STR ||
+		       role == DC_ROLE_STR_OUT
+		   ? NULL
 	       : role == DC_ROLE_DATATYPE ? "type_size"
 					  : dc_role_name(role);
 }

@@ -428,13 +428,36 @@ static __always_inline __s32 dc_stream_fd(__u64 stream)
 	return fd;
 }
 
+/* The length of the user string at @p, up to 4 KiB: the bytes fputs
+ * writes, fgets reads. Read in pieces a stack buffer holds. */
+static __always_inline __u64 dc_user_strlen(__u64 p)
+{
+	char piece[64];
+	__u64 len = 0;
+
+	for (int k = 0; k < 64 && p; k++) {
+		long n = bpf_probe_read_user_str(piece, sizeof(piece),
+						 (const void *)(p + len));
+
+		if (n <= 0)
+			break;
+		len += n - 1;
+		if (n < (long)sizeof(piece))
+			break;
+	}
+	return len;
+}
+
 /* Out parameters are read at return: the call has filled them in. */
 static __always_inline void dc_fix_exit(const volatile struct dc_capture *c,
 					struct dc_frame *f, long ret)
 {
-	for (int i = 0; i < DC_CAPTURE; i++)
+	for (int i = 0; i < DC_CAPTURE; i++) {
 		if (c->deref_exit_mask & (1 << i))
 			f->val[i] = dc_read_u64(f->val[i]);
+		if ((c->str_exit_mask & (1 << i)) && ret)
+			f->val[i] = dc_user_strlen(f->val[i]);
+	}
 	if (c->ret_stream)
 		f->sfd = dc_stream_fd(ret);
 }
@@ -606,6 +629,11 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 	else if (ret == 0 && c->size_kind == DC_RET_STATUS && c->dtype_mask &&
 		 c->size_slot >= 0)
 		a.size_sum = dc_items_bytes(c, f);
+	else if (ret >= 0 && c->size_kind == DC_RET_CHAR)
+		a.size_sum = 1;
+	else if ((c->str_mask || c->str_exit_mask) && c->size_slot >= 0 &&
+		 (c->size_kind == DC_RET_ADDR ? ret != 0 : ret >= 0))
+		a.size_sum = f->val[c->size_slot & (DC_CAPTURE - 1)];
 	/* An atomic add is a full barrier: the epoch is read after it. The
 	 * decrement below needs none: x86 keeps stores in order, so it is
 	 * seen after the aggregate's. Only this CPU writes its counter. */

@@ -75,6 +75,8 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v)
 			v[i] = dc_read_u64(v[i]);
 		if (c->dtype_mask & (1 << i))
 			v[i] = dc_dtype_size(c->dtype_kind, v[i]);
+		if (c->str_mask & (1 << i))
+			v[i] = dc_user_strlen(v[i]);
 		if (c->stream_slot == i)
 			sfd = dc_stream_fd(v[i]);
 	}

@@ -59,6 +59,9 @@ enum dc_role {
 	DC_ROLE_ITEMS,	    /* element count (MPI count, fgets n) */
 	DC_ROLE_ITEMSIZE,   /* bytes per item (fread size): size = it * ret */
 	DC_ROLE_DATATYPE,   /* an MPI_Datatype: captured as its size */
+	DC_ROLE_STR,	    /* a string the call takes (fputs): its length */
+	DC_ROLE_STR_OUT,    /* a buffer it fills with one (fgets): its length
+			       at return */
 	DC_ROLE_NR,
 };
 
@@ -73,6 +76,7 @@ enum dc_ret {
 	DC_RET_HANDLE,	   /* a library handle (hid_t) */
 	DC_RET_ITEMS,	   /* items moved; bytes with an itemsize argument */
 	DC_RET_ISIZE,	   /* bytes moved, as a C int (fprintf) */
+	DC_RET_CHAR,	   /* a character moved (fgetc), or EOF: 1 byte */
 	DC_RET_NR,
 };
 
@@ -159,6 +163,8 @@ struct dc_capture {
 	__u8 size_kind;	 /* enum dc_ret of the return, for bytes moved */
 	__u8 dtype_mask; /* slots holding an MPI datatype: its size instead */
 	__u8 dtype_kind; /* enum dc_dtype_kind: how to read the size */
+	__u8 str_mask;	 /* slots holding a string: its length, at entry */
+	__u8 str_exit_mask; /* ... at return (a buffer the call filled) */
 };
 
 /* How an MPI library's datatypes give their size. */

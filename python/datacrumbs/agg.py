@@ -13,6 +13,10 @@ from ._keys import M64, func_key, proc_key, raw
 HIST_N = 64 + 58 * 32
 
 
+# Which way a call's bytes go, by its name, as datacrumbs-report tells.
+_READS = ("read", "get", "scanf")
+_WRITES = ("write", "put", "printf")
+
 def bucket(v):
     """report/hist.c's log-linear bucket of each value of @v (>= 0)."""
     v = np.asarray(v, dtype=np.uint64)
@@ -160,7 +164,8 @@ def derive(calls):
     layers = np.array([c if len(raw(c)) <= 255
                        else raw(c)[:255].decode("utf-8", "surrogateescape")
                        for c, _ in uniq] + [""], dtype=object)[:-1]
-    dirs = np.array([1 if "read" in nm else 2 if "write" in nm else 0 for _, nm in uniq],
+    dirs = np.array([1 if any(w in nm for w in _READS) else 2 if any(w in nm for w in _WRITES)
+                     else 0 for _, nm in uniq],
                     dtype=np.int8)
     calls["fkey"] = fkeys[codes]
     calls["layer"] = layers[codes]

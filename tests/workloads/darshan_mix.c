@@ -60,11 +60,15 @@ static int stdio_part(const char *path)
 	for (int i = 0; i < 5; i++)
 		fwrite(buf, 1, 100, f);
 	fwrite(buf, 10, 20, f);
+	fputs("a line of text\n", f);
+	fputc('x', f);
 	fflush(f);
 	fseek(f, 0, SEEK_SET);
 	for (int i = 0; i < 3; i++)
 		fread(buf, 1, 50, f);
 	rewind(f);
+	fgets(buf, 40, f);
+	fgetc(f);
 	fread(buf, 1, 1000, f);
 	return fclose(f);
 }
