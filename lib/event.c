@@ -429,7 +429,9 @@ static int top(struct scan *c, struct dc_event *ev)
 			ev->pid = v;
 		} else if (KEY(&k, "tid")) {
 			r = int_field(c, &v, ev, DC_EV_TID);
-			ev->tid = v;
+			/* A kernel request's lane track (tid + 2^30 + lane <<
+			 * 24, docs/trace-format.md) belongs to its thread. */
+			ev->tid = v & DC_LANE_BIT ? v & DC_TID_MASK : v;
 		} else if (KEY(&k, "args")) {
 			r = args(c, ev);
 		} else {

@@ -41,6 +41,10 @@ enum {
  * order, unknown keys skipped. Hashes are 16 hex digits in a string or,
  * in DFTracer's older traces, decimal numbers; both become a u64.
  */
+/* Lane tracks of kernel requests: tid | DC_LANE_BIT | lane << 24. */
+#define DC_LANE_BIT (1u << 30)
+#define DC_TID_MASK 0x3fffffu
+
 struct dc_event {
 	char ph; /* 'X', 'C', 'M', ... or 0 when missing */
 	uint32_t has;

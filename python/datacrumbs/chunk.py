@@ -80,6 +80,12 @@ def _ints(col, dtype=np.int64):
         return np.array([v & M64 for v in col], dtype=np.uint64).astype(dtype)
 
 
+def _thread(tid):
+    """A kernel request's lane track (tid + 2**30 + lane * 2**24) is its
+    thread's, as datacrumbs-report reads it."""
+    return np.where(tid & (1 << 30), tid & 0x3FFFFF, tid)
+
+
 def _frame(rows):
     cols = dict(zip(COLUMNS, zip(*rows))) if rows else {c: () for c in COLUMNS}
     out = {
@@ -89,7 +95,7 @@ def _frame(rows):
         "name": pd.Categorical(cols["name"]),
         "id": _ints(cols["id"]),
         "pid": (_ints(cols["pid"]) & 0xFFFFFFFF).astype(np.uint32),
-        "tid": (_ints(cols["tid"]) & 0xFFFFFFFF).astype(np.uint32),
+        "tid": _thread(_ints(cols["tid"]) & 0xFFFFFFFF).astype(np.uint32),
         "ts": _ints(cols["ts"]),
         "dur": _ints(cols["dur"]),
         "count": _ints([v & M64 for v in cols["count"]], np.uint64),
