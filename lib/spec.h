@@ -60,7 +60,7 @@ struct dc_spec {
 	struct dc_spec_group *groups;
 	size_t ngroups;
 	struct dc_spec_probe *probes;
-	size_t nprobes;
+	size_t nprobes, cap;
 	char **files; /* owned copies of the file names in dc_loc */
 	size_t nfiles;
 	int nerrors;
