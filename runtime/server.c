@@ -92,7 +92,15 @@ static int owner(const char *path, uid_t *uid)
 
 static int set_pid(struct dc_rt *rt, int pid, bool on)
 {
-	return on ? dc_trace_pid(rt, pid) : dc_set_traced(rt, pid, 0, false);
+	struct dc_proc *p;
+
+	if (!on)
+		return dc_set_traced(rt, pid, 0, false);
+	/* Its name and facts now, while it surely runs: its first events
+	 * may be read after it has exited. */
+	if ((p = dc_proc_get(&rt->ps, pid)))
+		dc_proc_facts(p);
+	return dc_trace_pid(rt, pid);
 }
 
 /* Trace every process already in cgroup @dir in @job; those that join
@@ -217,6 +225,11 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 	/* The client library: the caller itself, from its first call on
 	 * once this is answered; a traced child stays in its job. */
 	if (!strcmp(line, "join")) {
+		struct dc_proc *p = dc_proc_get(&rt->ps, cred->pid);
+
+		/* Named while it waits for this answer (see set_pid). */
+		if (p)
+			dc_proc_facts(p);
 		err = job_starts(rt)
 			  ?: dc_set_traced(rt, cred->pid, cred->pid, true);
 		if (err)
