@@ -89,12 +89,21 @@ int dc_c_escape(struct dc_buf *out, const char *s)
 void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->fed = -1;
 	for (int i = 0; i < p->nargs; i++) {
 		if (p->arg_role[i] == DC_ROLE_NONE)
 			continue;
 		s->role[s->n] = p->arg_role[i];
+		s->off[s->n] = p->arg_off[i];
 		s->arg[s->n++] = i;
 	}
+	if (p->fed && s->n < DC_CAPTURE) {
+		s->fed = s->n;
+		s->off[s->n] = -1;
+		s->role[s->n++] = DC_ROLE_FED;
+	}
+	for (int i = s->n; i < DC_CAPTURE; i++)
+		s->off[i] = -1;
 }
 
 /* How the MPI library @target's datatypes give their size. */
@@ -109,16 +118,21 @@ static int dtype_kind(const char *target)
 
 static int render_capture(struct dc_buf *out, const char *tmpl,
 			  const struct dc_spec_probe *p,
-			  const struct dc_slots *s, int id, const char *target)
+			  const struct dc_slots *s, int id, int feeds,
+			  const char *target)
 {
 	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16],
 	    ret_int[16], d_entry[16], d_exit[16], stream_slot[16],
-	    ret_stream[16], dt_mask[16], dt_kind[16], s_mask[16], s_exit[16];
+	    ret_stream[16], dt_mask[16], dt_kind[16], s_mask[16], s_exit[16],
+	    fed_slot[16], feeds_s[16], d_off[64];
 	int mask = 0, path = -1, stream = -1, dentry = 0, dexit = 0, dtype = 0;
 	int str = 0, str_exit = 0;
 
 	for (int i = 0; i < s->n; i++) {
-		if (dc_role_is_int(s->role[i]))
+		/* A word read through a pointer is whole, not a C int. */
+		if (s->off[i] >= 0)
+			dentry |= 1 << i;
+		else if (dc_role_is_int(s->role[i]))
 			mask |= 1 << i;
 		if (s->role[i] == DC_ROLE_PATH)
 			path = i;
@@ -150,6 +164,11 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 		 s->arg[2], s->arg[3]);
 	snprintf(int_mask, sizeof(int_mask), "0x%x", mask);
 	snprintf(path_slot, sizeof(path_slot), "%d", path);
+	snprintf(fed_slot, sizeof(fed_slot), "%d", s->fed);
+	snprintf(feeds_s, sizeof(feeds_s), "%d", feeds + 1);
+	snprintf(d_off, sizeof(d_off), "%d, %d, %d, %d",
+		 s->off[0] > 0 ? s->off[0] : 0, s->off[1] > 0 ? s->off[1] : 0,
+		 s->off[2] > 0 ? s->off[2] : 0, s->off[3] > 0 ? s->off[3] : 0);
 	/* fd and status returns are C ints in the register's low half. */
 	snprintf(ret_int, sizeof(ret_int), "%d",
 		 p->ret == DC_RET_FD || p->ret == DC_RET_STATUS ||
@@ -184,6 +203,12 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			     s_mask,
 			     "STR_EXIT_MASK",
 			     s_exit,
+			     "FED_SLOT",
+			     fed_slot,
+			     "FEEDS",
+			     feeds_s,
+			     "DEREF_OFF",
+			     d_off,
 			     NULL };
 	return dc_expand(out, tmpl, kv);
 }
@@ -286,8 +311,21 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	char nprobes_s[16], caps_size_s[16], strings_size_s[16];
 	struct dc_strpool pool = {};
 	int nprobes = 0, caps_size = 1, err;
+	int *ids = calloc(spec->nprobes ? spec->nprobes : 1, sizeof(*ids));
 	struct dc_slots s;
 
+	if (!ids)
+		return -ENOMEM;
+	/* Ids first: a feeder names the id of the call it feeds. */
+	for (size_t i = 0; i < spec->nprobes; i++) {
+		const struct dc_spec_probe *p = &spec->probes[i];
+
+		ids[i] = p->alias_of >= 0 || p->pattern ||
+				 spec->groups[p->group].skipped
+			     ? -1
+			     : nprobes++;
+	}
+	nprobes = 0;
 	err = read_file(tmpl_dir, "object.bpf.c.in", &t_obj) ?:
 	      read_file(tmpl_dir, "capture.c.in", &t_cap) ?:
 	      read_file(tmpl_dir, "probe_desc.c.in", &t_desc);
@@ -301,6 +339,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 			continue;
 		dc_slots_of(p, &s);
 		err = render_capture(&caps, t_cap, p, &s, nprobes,
+				     p->feeds_idx >= 0 ? ids[p->feeds_idx] : -1,
 				     spec->groups[p->group].target)
 			  ?: render_desc(&descs, t_desc, &pool, spec, p, &s,
 					 nprobes);
@@ -337,6 +376,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 			     strings_size_s, NULL };
 	err = dc_expand(out, t_obj, kv);
 cleanup:
+	free(ids);
 	free(t_obj);
 	free(t_cap);
 	free(t_desc);

@@ -14,11 +14,14 @@
 int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	      const char *sources, struct dc_buf *out);
 
-/* What a probe captures: its arguments with a role, in order. */
+/* What a probe captures: its arguments with a role, in order, then the
+ * slot its feeders add bytes to, if it has feeders. */
 struct dc_slots {
 	int n;
 	uint8_t role[DC_CAPTURE];
 	uint8_t arg[DC_CAPTURE];
+	int off[DC_CAPTURE]; /* ROLE@N: N, else -1 */
+	int fed;	     /* the fed slot, or -1 */
 };
 
 void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s);

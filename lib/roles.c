@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <datacrumbs/abi.h>
@@ -26,6 +28,8 @@ static const char *const role_names[DC_ROLE_NR] = {
 	[DC_ROLE_DATATYPE] = "datatype",
 	[DC_ROLE_STR] = "str",
 	[DC_ROLE_STR_OUT] = "str_out",
+	[DC_ROLE_ELEMENTS] = "elements",
+	[DC_ROLE_FED] = "fed",
 };
 
 static const char *const ret_names[DC_RET_NR] = {
@@ -101,6 +105,37 @@ int dc_mech_parse(const char *name)
 const char *dc_loss_name(int reason)
 {
 	return name_of(loss_names, N(loss_names), reason);
+}
+
+/* @names as "a, b, c" into @buf, leaving out entry @skip. */
+static int list_of(const char *const *names, int n, int skip, char *buf,
+		   size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		int w;
+
+		if (i == skip || !names[i])
+			continue;
+		w = snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+			     names[i]);
+		if (w < 0 || (size_t)w >= size - len)
+			return -ENOSPC;
+		len += w;
+	}
+	return 0;
+}
+
+int dc_role_list(char *buf, size_t size)
+{
+	return list_of(role_names, N(role_names), DC_ROLE_FED, buf, size);
+}
+
+int dc_ret_list(char *buf, size_t size)
+{
+	return list_of(ret_names, N(ret_names), -1, buf, size);
 }
 
 bool dc_role_is_int(int role)

@@ -3,6 +3,7 @@
 #define DC_ROLES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Names of argument roles, return roles and mechanisms as specs spell them;
  * lookups return -1 for an unknown name. */
@@ -13,6 +14,10 @@ int dc_ret_parse(const char *name);
 const char *dc_mech_name(int mech);
 int dc_mech_parse(const char *name);
 const char *dc_loss_name(int reason);
+/* The roles a spec may give, as "_, fd, path, ...", into @buf: 0, or
+ * -ENOSPC. */
+int dc_role_list(char *buf, size_t size);
+int dc_ret_list(char *buf, size_t size);
 /* Roles whose value is a C int, sign-extended from the low 32 bits. */
 bool dc_role_is_int(int role);
 

@@ -249,6 +249,7 @@ static void free_probe(struct dc_spec_probe *pr)
 	free(pr->event);
 	free(pr->end);
 	free(pr->size_field);
+	free(pr->feeds);
 	for (int i = 0; i < pr->nfields; i++)
 		free(pr->fields[i]);
 	for (int i = 0; i < pr->nkeys; i++)
@@ -256,6 +257,60 @@ static void free_probe(struct dc_spec_probe *pr)
 	for (int i = 0; i < pr->naliases; i++)
 		free(pr->aliases[i]);
 	free(pr->aliases);
+}
+
+/* Roles whose value may be read from memory: ROLE@N. */
+static bool role_derefs(int role)
+{
+	return role == DC_ROLE_COUNT || role == DC_ROLE_ITEMS ||
+	       role == DC_ROLE_ITEMSIZE || role == DC_ROLE_ELEMENTS;
+}
+
+/* "ROLE" or "ROLE@N" (the word at byte N of what the argument points
+ * to); returns the role, or -1 after saying what is wrong. */
+static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
+		      int *off)
+{
+	char name[32], known[256];
+	const char *at = strchr(v, '@');
+	size_t n = at ? (size_t)(at - v) : strlen(v);
+	int role = -1;
+	char *end;
+	long o;
+
+	if (n < sizeof(name)) {
+		memcpy(name, v, n);
+		name[n] = '\0';
+		role = dc_role_parse(name);
+	}
+	if (role < 0 || role == DC_ROLE_FED) {
+		dc_role_list(known, sizeof(known));
+		dc_spec_error(p->spec, loc,
+			      "unknown argument role '%s' (known: %s)", v,
+			      known);
+		return -1;
+	}
+	*off = -1;
+	if (!at)
+		return role;
+	errno = 0;
+	o = strtol(at + 1, &end, 10);
+	if (!role_derefs(role)) {
+		dc_spec_error(p->spec, loc,
+			      "'%s': only count, items, itemsize and elements "
+			      "can be read through a pointer (ROLE@OFFSET)",
+			      v);
+		return -1;
+	}
+	if (end == at + 1 || *end || errno || o < 0 || o > 4088) {
+		dc_spec_error(p->spec, loc,
+			      "'%s': the offset after '@' must be a byte "
+			      "count from 0 to 4088",
+			      v);
+		return -1;
+	}
+	*off = (int)o;
+	return role;
 }
 
 static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
@@ -283,20 +338,14 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 			return -EINVAL;
 		}
 		role = DC_ROLE_NONE;
+		pr->arg_off[pr->nargs] = -1;
 		if (!is_null(a)) {
 			v = scalar(p, a, "an argument role");
 			if (!v)
 				return -EINVAL;
-			role = dc_role_parse(v);
-			if (role < 0) {
-				dc_spec_error(
-				    p->spec, &aloc,
-				    "unknown argument role '%s' (known: _, fd, "
-				    "path, count, offset, flags, mode, whence, "
-				    "newfd, dirfd)",
-				    v);
+			role = parse_role(p, &aloc, v, &pr->arg_off[pr->nargs]);
+			if (role < 0)
 				return -EINVAL;
-			}
 		}
 		if (role != DC_ROLE_NONE && ++captured > DC_CAPTURE) {
 			dc_spec_error(p->spec, &aloc,
@@ -329,7 +378,8 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 	struct dc_spec *spec = p->spec;
 	struct dc_spec_probe pr = { .ret = DC_RET_STATUS,
 				    .group = group,
-				    .alias_of = -1 };
+				    .alias_of = -1,
+				    .feeds_idx = -1 };
 	bool tp = spec->groups[group].mech == DC_MECH_TRACEPOINT;
 	yaml_node_t *name_node = NULL;
 	const char *v;
@@ -365,6 +415,10 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		} else if (!strcmp(key, "aliases")) {
 			if (parse_aliases(p, val, &pr) == -ENOMEM)
 				spec->nerrors++;
+		} else if (!tp && !strcmp(key, "feeds")) {
+			pr.feeds_loc = loc_of(p, val);
+			if ((v = scalar(p, val, "'feeds'")))
+				pr.feeds = dup_or_fail(p, v);
 		} else if (tp && !strcmp(key, "event")) {
 			pr.event_loc = loc_of(p, val);
 			if ((v = scalar(p, val, "'event'")))
@@ -392,13 +446,16 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 			struct dc_loc vloc = loc_of(p, val);
 
 			if ((v = scalar(p, val, "'ret'"))) {
+				char known[256];
+
 				pr.ret = dc_ret_parse(v);
+				dc_ret_list(known, sizeof(known));
 				if (pr.ret < 0)
 					dc_spec_error(
 					    spec, &vloc,
-					    "unknown return role '%s' (known: "
-					    "status, fd, size, offset, addr)",
-					    v);
+					    "unknown return role '%s' "
+					    "(known: %s)",
+					    v, known);
 			}
 		} else {
 			dc_spec_error(spec, &kloc,
@@ -406,7 +463,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 				      key,
 				      tp ? "name, event, end, key, fields, size"
 					 : "name, symbol, aliases, args, ret, "
-					   "proto");
+					   "feeds, proto");
 		}
 	}
 	if (!name_node)
@@ -756,7 +813,9 @@ static bool same_shape(const struct dc_spec_probe *a,
 		       const struct dc_spec_probe *b)
 {
 	return a->nargs == b->nargs && a->ret == b->ret &&
-	       !memcmp(a->arg_role, b->arg_role, sizeof(int) * a->nargs);
+	       !memcmp(a->arg_role, b->arg_role, sizeof(int) * a->nargs) &&
+	       !memcmp(a->arg_off, b->arg_off, sizeof(int) * a->nargs) &&
+	       !strcmp(a->feeds ? a->feeds : "", b->feeds ? b->feeds : "");
 }
 
 /* Load each distinct target library once. */
@@ -809,6 +868,7 @@ static int expand_patterns(struct dc_spec *spec, size_t gi,
 			cp.aliases = NULL;
 			cp.naliases = 0;
 			cp.proto = NULL;
+			cp.feeds = NULL;
 			if (!cp.name || !cp.symbol || grow_probes(spec)) {
 				free(cp.name);
 				free(cp.symbol);
@@ -1110,6 +1170,95 @@ static void check_kfuncs(struct dc_spec *spec)
 	}
 }
 
+static bool is_factor(int role)
+{
+	return role == DC_ROLE_COUNT || role == DC_ROLE_ITEMS ||
+	       role == DC_ROLE_ITEMSIZE || role == DC_ROLE_ELEMENTS;
+}
+
+/*
+ * A probe that feeds another is an inner function whose bytes (the
+ * product of its arguments) belong to the enclosing call: its target is
+ * a function of the same spec that returns a status and has a slot free
+ * for them.
+ */
+static void check_feeds(struct dc_spec *spec)
+{
+	for (size_t i = 0; i < spec->nprobes; i++) {
+		struct dc_spec_probe *pr = &spec->probes[i];
+		struct dc_spec_probe *t = NULL;
+		int captured = 0, slots = 0;
+
+		if (!pr->feeds || spec->groups[pr->group].skipped)
+			continue;
+		if (spec->groups[pr->group].mech != DC_MECH_UPROBE) {
+			dc_spec_error(spec, &pr->feeds_loc,
+				      "'feeds' is for functions of a library "
+				      "(mechanism uprobe)");
+			continue;
+		}
+		if (pr->pattern) {
+			dc_spec_error(spec, &pr->feeds_loc,
+				      "a pattern cannot feed a call: name each "
+				      "function");
+			continue;
+		}
+		for (size_t j = 0; j < spec->nprobes && !t; j++)
+			if (spec->probes[j].group == pr->group && j != i &&
+			    !spec->probes[j].pattern &&
+			    !strcmp(spec->probes[j].name, pr->feeds))
+				t = &spec->probes[j];
+		if (!t) {
+			dc_spec_error(spec, &pr->feeds_loc,
+				      "'%s' feeds '%s', which is not a probe "
+				      "of this spec",
+				      pr->name, pr->feeds);
+			continue;
+		}
+		while (t->alias_of >= 0)
+			t = &spec->probes[t->alias_of];
+		for (int a = 0; a < pr->nargs; a++)
+			if (pr->arg_role[a] != DC_ROLE_NONE &&
+			    !is_factor(pr->arg_role[a]))
+				dc_spec_error(
+				    spec, &pr->loc,
+				    "'%s' feeds '%s': its arguments must be "
+				    "factors of the bytes (count, items, "
+				    "itemsize, elements), not '%s'",
+				    pr->name, pr->feeds,
+				    dc_role_name(pr->arg_role[a]));
+			else if (pr->arg_role[a] != DC_ROLE_NONE)
+				slots++;
+		for (int a = 0; a < t->nargs; a++)
+			captured += t->arg_role[a] != DC_ROLE_NONE;
+		if (!slots)
+			dc_spec_error(spec, &pr->loc,
+				      "'%s' feeds '%s' but captures nothing to "
+				      "count its bytes by",
+				      pr->name, pr->feeds);
+		if (t->feeds)
+			dc_spec_error(spec, &pr->feeds_loc,
+				      "'%s' feeds '%s', which feeds another: "
+				      "only a call with an event can be fed",
+				      pr->name, pr->feeds);
+		if (t->ret != DC_RET_STATUS)
+			dc_spec_error(spec, &pr->feeds_loc,
+				      "'%s' feeds '%s', whose bytes come from "
+				      "its return ('%s'); only a call that "
+				      "returns a status can be fed",
+				      pr->name, pr->feeds, dc_ret_name(t->ret));
+		if (!t->fed && captured >= DC_CAPTURE)
+			dc_spec_error(spec, &pr->feeds_loc,
+				      "'%s' feeds '%s', which captures %d "
+				      "arguments already: at most %d with its "
+				      "bytes",
+				      pr->name, pr->feeds, captured,
+				      DC_CAPTURE - 1);
+		t->fed = true;
+		pr->feeds_idx = (int)(t - spec->probes);
+	}
+}
+
 int dc_spec_check(struct dc_spec *spec)
 {
 	struct dc_map seen = {}, at = {};
@@ -1175,6 +1324,7 @@ int dc_spec_check(struct dc_spec *spec)
 	}
 	dc_map_free(&seen, NULL);
 	dc_map_free(&at, NULL);
+	check_feeds(spec);
 	return spec->nerrors == errs ? 0 : -EINVAL;
 }
 

@@ -23,10 +23,16 @@ struct dc_spec_probe {
 	char *proto; /* the prototype, for readers */
 	int nargs;
 	int arg_role[DC_MAX_ARGS];
+	int arg_off[DC_MAX_ARGS]; /* ROLE@N: read the word at byte N of
+				     what the argument points to; -1 */
 	int ret;
+	char *feeds;   /* the enclosing call this one adds bytes to */
+	int feeds_idx; /* ... its index, set by dc_spec_check(), or -1 */
+	bool fed;      /* other probes feed this one: it has a fed slot */
 	struct dc_loc loc;
 	struct dc_loc symbol_loc;
 	struct dc_loc aliases_loc;
+	struct dc_loc feeds_loc;
 	size_t group;	 /* index into dc_spec.groups */
 	uint64_t offset; /* uprobes: file offset, set by dc_spec_check() */
 	int nr;		 /* syscalls: number, set by dc_spec_check() */

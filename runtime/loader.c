@@ -73,6 +73,7 @@ static int init_probes(struct dc_rt *rt)
 		pr->fd_slot = pr->path_slot = pr->dirfd_slot = -1;
 		pr->newfd_slot = pr->handle_slot = pr->itemsize_slot = -1;
 		pr->items_slot = pr->dtype_slot = pr->str_slot = -1;
+		pr->fed_slot = -1;
 		for (int s = 0; s < pr->d->nslots; s++) {
 			int role = pr->d->slot_role[s];
 
@@ -92,6 +93,8 @@ static int init_probes(struct dc_rt *rt)
 				pr->dtype_slot = s;
 			else if (role == DC_ROLE_STR || role == DC_ROLE_STR_OUT)
 				pr->str_slot = s;
+			else if (role == DC_ROLE_FED)
+				pr->fed_slot = s;
 			else if ((role == DC_ROLE_HANDLE ||
 				  role == DC_ROLE_HANDLE_REF ||
 				  role == DC_ROLE_HANDLE_OUT) &&

@@ -37,6 +37,7 @@ struct dc_probe {
 	int handle_slot; /* slot of a handle, handle_ref or handle_out, or -1 */
 	bool handle_out; /* ... and the call creates that handle */
 	int itemsize_slot;  /* bytes per item (fread), or -1 */
+	int fed_slot;	    /* bytes its feeders added (H5Dwrite), or -1 */
 	int items_slot;	    /* a count of items (MPI), or -1 */
 	int dtype_slot;	    /* the items' size (an MPI datatype's), or -1 */
 	int str_slot;	    /* a string's length (fputs, fgets), or -1 */
@@ -82,6 +83,9 @@ static inline int64_t dc_call_bytes(const struct dc_call *c)
 	if (p->str_slot >= 0 &&
 	    (ret == DC_RET_ADDR ? c->ret != 0 : c->ret >= 0))
 		return (int64_t)c->val[p->str_slot];
+	/* HDF5: what the inner functions feeding the call moved. */
+	if (c->ret >= 0 && ret == DC_RET_STATUS && p->fed_slot >= 0)
+		return (int64_t)c->val[p->fed_slot];
 	/* MPI: a status of MPI_SUCCESS, count items of the datatype. */
 	if (c->ret == 0 && ret == DC_RET_STATUS && p->items_slot >= 0 &&
 	    p->dtype_slot >= 0 && c->val[p->dtype_slot])

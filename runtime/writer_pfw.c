@@ -288,8 +288,9 @@ static const char *role_key(int role)
 {
 	/* An MPI datatype is captured as its size. */
 	/* A string's length is the call's size. */
+	/* Bytes fed by inner functions are the call's size. */
 	return role == DC_ROLE_PATH || role == DC_ROLE_STR ||
-		       role == DC_ROLE_STR_OUT
+		       role == DC_ROLE_STR_OUT || role == DC_ROLE_FED
 		   ? NULL
 	       : role == DC_ROLE_DATATYPE ? "type_size"
 					  : dc_role_name(role);

@@ -631,6 +631,8 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 		a.size_sum = dc_items_bytes(c, f);
 	else if (ret >= 0 && c->size_kind == DC_RET_CHAR)
 		a.size_sum = 1;
+	else if (ret >= 0 && c->size_kind == DC_RET_STATUS && c->fed_slot >= 0)
+		a.size_sum = f->val[c->fed_slot & (DC_CAPTURE - 1)];
 	else if ((c->str_mask || c->str_exit_mask) && c->size_slot >= 0 &&
 		 (c->size_kind == DC_RET_ADDR ? ret != 0 : ret >= 0))
 		a.size_sum = f->val[c->size_slot & (DC_CAPTURE - 1)];

@@ -70,9 +70,14 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v)
 	for (int i = 0; i < DC_CAPTURE; i++) {
 		if (i >= c->nslots)
 			break;
+		/* Filled by the functions that feed this call. */
+		if (c->fed_slot == i) {
+			v[i] = 0;
+			continue;
+		}
 		v[i] = dc_fix(c, i, dc_pick(a, c->slot_arg[i]));
 		if (c->deref_entry_mask & (1 << i))
-			v[i] = dc_read_u64(v[i]);
+			v[i] = dc_read_u64(v[i] + c->deref_off[i]);
 		if (c->dtype_mask & (1 << i))
 			v[i] = dc_dtype_size(c->dtype_kind, v[i]);
 		if (c->str_mask & (1 << i))
@@ -83,13 +88,53 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v)
 	return sfd;
 }
 
-/* @traced: the caller has already checked that the process is traced. */
+/*
+ * An inner function that feeds its caller (HDF5's layout code under
+ * H5Dwrite): its bytes, the product of its slots, go to the call it feeds
+ * when that is the thread's innermost traced call. It pushes no frame and
+ * makes no event.
+ */
+static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a)
+{
+	const volatile struct dc_capture *tc;
+	struct dc_thread *t = dc_thread_get();
+	__u64 v[DC_CAPTURE] = {}, bytes = 1;
+	struct dc_frame *f;
+	__u32 d;
+
+	if (!t)
+		return;
+	d = t->depth;
+	if (d == 0 || d > DC_MAX_DEPTH)
+		return;
+	f = &t->f[(d - 1) & (DC_MAX_DEPTH - 1)];
+	if (f->probe != target)
+		return;
+	tc = dc_cap(target);
+	if (tc->fed_slot < 0)
+		return;
+	dc_capture(probe, a, v);
+	for (int i = 0; i < DC_CAPTURE; i++)
+		if (i < dc_cap(probe)->nslots)
+			bytes *= v[i];
+	f->val[tc->fed_slot & (DC_CAPTURE - 1)] += bytes;
+}
+
+/* @traced: the caller has already checked that the process is traced.
+ * Returns 1 for a feeder, which has no return to see. */
 static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
 					    bool traced)
 {
+	__u32 feeds = dc_cap(probe)->feeds;
 	__u64 v[DC_CAPTURE] = {};
-	__s32 sfd = dc_capture(probe, a, v);
+	__s32 sfd;
 
+	if (feeds) {
+		if (traced || dc_traced(bpf_get_current_pid_tgid() >> 32))
+			dc_feed(probe, feeds - 1, a);
+		return 1;
+	}
+	sfd = dc_capture(probe, a, v);
 	return traced ? dc_push(probe, v, sfd) : dc_enter(probe, v, sfd);
 }
 
@@ -114,6 +159,8 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx)
 	if (probe >= DC_NPROBES)
 		return 0;
 	c = dc_cap(probe);
+	if (c->feeds)
+		return 0;
 	if (c->ret_int)
 		ret = (int)ret;
 	return dc_exit(probe, ret, c);
@@ -121,10 +168,12 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx)
 
 /* Functions in user space (uprobes) and in the kernel (kprobes) pass
  * arguments the same way; one body serves both. */
+/* Not a session: 1 would ask an older kernel to remove the breakpoint. */
 SEC("uprobe.multi")
 int dc_uprobe_entry(struct pt_regs *ctx)
 {
-	return dc_regs_entry(ctx, false);
+	dc_regs_entry(ctx, false);
+	return 0;
 }
 
 SEC("uretprobe.multi")
@@ -149,8 +198,7 @@ int dc_uprobe_session(struct pt_regs *ctx)
 		return dc_regs_exit(ctx);
 	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
 		return 1;
-	dc_regs_entry(ctx, true);
-	return 0;
+	return dc_regs_entry(ctx, true);
 }
 
 SEC("kprobe.multi")

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     5 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     6 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -62,6 +62,10 @@ enum dc_role {
 	DC_ROLE_STR,	    /* a string the call takes (fputs): its length */
 	DC_ROLE_STR_OUT,    /* a buffer it fills with one (fgets): its length
 			       at return */
+	DC_ROLE_ELEMENTS,   /* a 64-bit element count (hsize_t) */
+	DC_ROLE_FED,	    /* bytes the call moved, added by the inner
+			       functions that feed it; given by the
+			       generator, never by a spec */
 	DC_ROLE_NR,
 };
 
@@ -165,6 +169,11 @@ struct dc_capture {
 	__u8 dtype_kind; /* enum dc_dtype_kind: how to read the size */
 	__u8 str_mask;	 /* slots holding a string: its length, at entry */
 	__u8 str_exit_mask; /* ... at return (a buffer the call filled) */
+	__s8 fed_slot;	    /* slot the functions feeding this one add their
+			       bytes to, or -1 */
+	__u32 feeds;	    /* probe id + 1 of the call this one feeds its bytes
+			       to (no event of its own); 0: none */
+	__u16 deref_off[DC_CAPTURE]; /* byte offset of a deref_entry read */
 };
 
 /* How an MPI library's datatypes give their size. */
