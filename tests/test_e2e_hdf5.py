@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The HDF5 layer against a workload that reports its calls: exact counts
+"""The HDF5 layer against workloads that report their calls: exact counts
 per function, every call named with the file through its hid_t (dataset
--> group -> file), and the multi-level view: each H5Dwrite's 1 MiB reaches
-the file as POSIX pwrite64 -> sys pwrite64 nested under it."""
+-> group -> file), the multi-level view (each H5Dwrite's 1 MiB reaches
+the file as POSIX pwrite64 -> sys pwrite64 nested under it), and the bytes
+of each H5Dwrite and H5Dread as Darshan counts them (elements selected
+times the memory type's size), in trace and profile mode, through
+contiguous, converted, chunked, compact and empty selections."""
 import json
 import os
 import tempfile
@@ -12,6 +15,8 @@ from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, 
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_calls")
+BYTES = os.path.join(BUILD, "tests", "hdf5_bytes")
+REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 if not os.path.exists(WORK):
     skip("HDF5 (libhdf5-dev) was not found when building; scripts/setup installs it")
 with tempfile.TemporaryDirectory() as tmp:
@@ -45,6 +50,42 @@ with tempfile.TemporaryDirectory() as tmp:
             check(len(sc) == 1 and sc[0]["cat"] == "sys" and sc[0]["name"] == "pwrite64"
                   and sc[0]["args"]["level"] == 3, "sys pwrite64 under POSIX pwrite64 under H5Dwrite")
     check(len(writes) == truth["H5Dwrite"], "every H5Dwrite checked")
+    check(all(w["args"].get("size") == truth["bytes"] for w in writes),
+          "each H5Dwrite moved %d bytes: %s" % (truth["bytes"], [w["args"].get("size") for w in writes]))
+    reads = t.select(cat="HDF5", name="H5Dread")
+    check(reads and all(e["args"].get("size") == truth["bytes"] for e in reads),
+          "each H5Dread moved %d bytes: %s" % (truth["bytes"], [e["args"].get("size") for e in reads]))
+
+    # Bytes, call by call, against the workload's own count.
+    h5b = os.path.join(tmp, "bytes.h5")
+    tb = os.path.join(tmp, "bytes.pfw.gz")
+    r = run([RUNTIME, "-o", tb, obj, "--", BYTES, h5b])
+    check(r.returncode == 0, "bytes run: " + r.stderr)
+    want = json.loads(r.stdout)["calls"]
+    t = Trace(tb)
+    check(not t.errors, "format: %s" % t.errors[:3])
+    got = [[e["name"], e["args"].get("size")] for e in sorted(
+        t.select(cat="HDF5"), key=lambda e: e["ts"]) if e["name"] in ("H5Dwrite", "H5Dread")]
+    check(got == want, "H5Dwrite/H5Dread bytes in call order: %s, want %s" % (got, want))
+    check(all(t.file(e) == h5b for e in t.select(cat="HDF5", name="H5Dwrite")),
+          "every H5Dwrite on %s" % h5b)
+    # Where uprobes come as entry and return pairs (kernels before 6.13),
+    # a feeder's return probe must leave the frames alone.
+    tb2 = os.path.join(tmp, "pairs.pfw.gz")
+    r = run([RUNTIME, "-o", tb2, obj, "--", BYTES, h5b],
+            env=dict(os.environ, DATACRUMBS_UPROBE_PAIRS="1"))
+    check(r.returncode == 0, "pairs run: " + r.stderr)
+    t2 = Trace(tb2)
+    got2 = [[e["name"], e["args"].get("size")] for e in sorted(
+        t2.select(cat="HDF5"), key=lambda e: e["ts"]) if e["name"] in ("H5Dwrite", "H5Dread")]
+    check(got2 == want, "with entry/return pairs: %s, want %s" % (got2, want))
+    check(t2.end["args"]["dropped"] == 0, "pairs: nothing dropped")
+    rep = json.loads(run([REPORT, "--json", tb]).stdout)
+    hdf5 = [l for l in rep["layers"] if l["name"] == "HDF5"]
+    written = sum(b for n, b in want if n == "H5Dwrite")
+    read = sum(b for n, b in want if n == "H5Dread")
+    check(hdf5 and hdf5[0]["bytes_written"] == written and hdf5[0]["bytes_read"] == read,
+          "report: HDF5 wrote %d and read %d bytes: %s" % (written, read, hdf5))
 
     # Profile mode: calls on handles closed within the interval still
     # land on their file's row, with the counts trace mode has.
@@ -66,4 +107,17 @@ with tempfile.TemporaryDirectory() as tmp:
     for name in ("H5Dwrite", "H5Dread"):
         check(rows.get((name, h5p)) == truth[name], "%s on %s: %s, want %d"
               % (name, h5p, rows.get((name, h5p)), truth[name]))
+
+    # Profile mode sums the same bytes in the kernel.
+    pb = os.path.join(tmp, "pbytes.pfw.gz")
+    h5pb = os.path.join(tmp, "pbytes.h5")
+    r = run([RUNTIME, "-m", "profile", "-o", pb, obj, "--", BYTES, h5pb])
+    check(r.returncode == 0, "profile bytes run: " + r.stderr)
+    sums = {}
+    for line in Trace(pb, complete=True).lines[1:-1]:
+        e = json.loads(line)
+        if e.get("cat") == "HDF5" and e["ph"] == "C" and e["name"] in ("H5Dwrite", "H5Dread"):
+            sums[e["name"]] = sums.get(e["name"], 0) + e["args"].get("size_sum", 0)
+    check(sums == {"H5Dwrite": written, "H5Dread": read},
+          "profile: H5Dwrite/H5Dread bytes %s, want %d/%d" % (sums, written, read))
 done()
