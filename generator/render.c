@@ -134,7 +134,8 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			dentry |= 1 << i;
 		else if (dc_role_is_int(s->role[i]))
 			mask |= 1 << i;
-		if (s->role[i] == DC_ROLE_PATH)
+		/* Both strings travel in the event's path buffer. */
+		if (s->role[i] == DC_ROLE_PATH || s->role[i] == DC_ROLE_NAME)
 			path = i;
 		if (s->role[i] == DC_ROLE_STREAM)
 			stream = i;

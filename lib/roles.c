@@ -29,6 +29,7 @@ static const char *const role_names[DC_ROLE_NR] = {
 	[DC_ROLE_STR] = "str",
 	[DC_ROLE_STR_OUT] = "str_out",
 	[DC_ROLE_ELEMENTS] = "elements",
+	[DC_ROLE_NAME] = "name",
 	[DC_ROLE_FED] = "fed",
 };
 

@@ -353,10 +353,11 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 				      DC_CAPTURE);
 			return -EINVAL;
 		}
-		if (role == DC_ROLE_PATH && ++paths > 1) {
-			dc_spec_error(
-			    p->spec, &aloc,
-			    "only one argument can have the role 'path'");
+		if ((role == DC_ROLE_PATH || role == DC_ROLE_NAME) &&
+		    ++paths > 1) {
+			dc_spec_error(p->spec, &aloc,
+				      "only one argument can have the role "
+				      "'path' or 'name'");
 			return -EINVAL;
 		}
 		pr->arg_role[pr->nargs++] = role;
@@ -1159,6 +1160,7 @@ static void check_kfuncs(struct dc_spec *spec)
 			    pr->symbol);
 		for (int a = 0; a < pr->nargs; a++)
 			if (pr->arg_role[a] == DC_ROLE_PATH ||
+			    pr->arg_role[a] == DC_ROLE_NAME ||
 			    pr->arg_role[a] == DC_ROLE_STREAM ||
 			    pr->arg_role[a] == DC_ROLE_HANDLE_OUT ||
 			    pr->arg_role[a] == DC_ROLE_HANDLE_REF)

@@ -73,7 +73,7 @@ static int init_probes(struct dc_rt *rt)
 		pr->fd_slot = pr->path_slot = pr->dirfd_slot = -1;
 		pr->newfd_slot = pr->handle_slot = pr->itemsize_slot = -1;
 		pr->items_slot = pr->dtype_slot = pr->str_slot = -1;
-		pr->fed_slot = -1;
+		pr->fed_slot = pr->name_slot = -1;
 		for (int s = 0; s < pr->d->nslots; s++) {
 			int role = pr->d->slot_role[s];
 
@@ -95,6 +95,8 @@ static int init_probes(struct dc_rt *rt)
 				pr->str_slot = s;
 			else if (role == DC_ROLE_FED)
 				pr->fed_slot = s;
+			else if (role == DC_ROLE_NAME)
+				pr->name_slot = s;
 			else if ((role == DC_ROLE_HANDLE ||
 				  role == DC_ROLE_HANDLE_REF ||
 				  role == DC_ROLE_HANDLE_OUT) &&

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <datacrumbs/abi.h>
+
 #include "procs.h"
 
 #define DC_AT_FDCWD (-100)
@@ -270,8 +272,52 @@ void dc_handle_set(struct dc_proc *p, uint64_t h, struct dc_file *f)
 
 void dc_handle_close(struct dc_proc *p, uint64_t h)
 {
-	if (h)
+	if (h) {
 		dc_map_del(&p->handles, h);
+		dc_map_del(&p->objects, h);
+	}
+}
+
+const char *dc_handle_object(struct dc_proc *p, uint64_t h)
+{
+	return h ? dc_map_get(&p->objects, h) : NULL;
+}
+
+/* One copy of each object name, whoever opens it. */
+static const char *name_intern(struct dc_procs *ps, const char *name)
+{
+	uint64_t h = dc_hash(name, strlen(name)) | 1;
+	char *n = dc_map_get(&ps->names, h);
+
+	if (n)
+		return strcmp(n, name) ? NULL : n; /* a collision: unnamed */
+	n = strdup(name);
+	if (!n || dc_map_put(&ps->names, h, n)) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+const char *dc_handle_set_object(struct dc_procs *ps, struct dc_proc *p,
+				 uint64_t h, uint64_t base, const char *name)
+{
+	const char *parent = name[0] == '/' ? NULL : dc_handle_object(p, base);
+	char full[DC_PATH_MAX * 2];
+	const char *n;
+
+	if (!h || (int64_t)h == -1)
+		return NULL;
+	/* Relative to the file's root group when the base is the file. */
+	snprintf(full, sizeof(full), "%s%s%s", parent ? parent : "",
+		 parent && !strcmp(parent, "/") ? ""
+		 : name[0] == '/'		? ""
+						: "/",
+		 name);
+	n = name_intern(ps, full);
+	if (!n || dc_map_put(&p->objects, h, (void *)n))
+		return NULL;
+	return n;
 }
 
 void dc_handle_close_later(struct dc_proc *p, uint64_t h)
@@ -285,8 +331,10 @@ void dc_handles_expire(struct dc_procs *ps)
 	dc_map_foreach (&ps->procs, i) {
 		struct dc_proc *p = ps->procs.vals[i];
 
-		dc_map_foreach (&p->closing[0], k)
+		dc_map_foreach (&p->closing[0], k) {
 			dc_map_del(&p->handles, p->closing[0].keys[k]);
+			dc_map_del(&p->objects, p->closing[0].keys[k]);
+		}
 		dc_map_free(&p->closing[0], NULL);
 		p->closing[0] = p->closing[1];
 		memset(&p->closing[1], 0, sizeof(p->closing[1]));
@@ -333,6 +381,10 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 		dc_map_foreach (&parent->handles, i) {
 			dc_map_put(&p->handles, parent->handles.keys[i],
 				   parent->handles.vals[i]);
+		}
+		dc_map_foreach (&parent->objects, i) {
+			dc_map_put(&p->objects, parent->objects.keys[i],
+				   parent->objects.vals[i]);
 		}
 		if (parent->cwd)
 			p->cwd = strdup(parent->cwd);
@@ -527,6 +579,7 @@ static void free_proc(void *v)
 
 	dc_map_free(&p->fds, free_chain);
 	dc_map_free(&p->handles, NULL);
+	dc_map_free(&p->objects, NULL);
 	dc_map_free(&p->closing[0], NULL);
 	dc_map_free(&p->closing[1], NULL);
 	dc_map_free(&p->fdgens, NULL);
@@ -584,4 +637,5 @@ void dc_procs_free(struct dc_procs *ps)
 	dc_map_free(&ps->procs, free_proc);
 	dc_map_free(&ps->threads, free_thread);
 	dc_map_free(&ps->files, free_file);
+	dc_map_free(&ps->names, free);
 }

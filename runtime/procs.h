@@ -57,6 +57,8 @@ struct dc_proc {
 	char *written[DC_NFACTS]; /* what its PR records say so far */
 	struct dc_map fds;	  /* fd + 1 -> history (struct dc_fdent) */
 	struct dc_map handles;	  /* library handle (hid_t, MPI_File) -> file */
+	struct dc_map objects;	  /* handle -> its object's name in the file
+				     (interned: an HDF5 dataset or group) */
 	/* Profile mode: handles closed, forgotten only after the next drain
 	 * has named the calls made on them (two intervals: old, new). */
 	struct dc_map closing[2];
@@ -67,6 +69,7 @@ struct dc_procs {
 	struct dc_map procs;   /* pid -> struct dc_proc */
 	struct dc_map threads; /* tid -> struct dc_thread */
 	struct dc_map files;   /* name hash -> struct dc_file */
+	struct dc_map names;   /* hash -> object name, kept to the end */
 };
 
 struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid);
@@ -93,6 +96,14 @@ void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts);
 struct dc_file *dc_handle_lookup(struct dc_proc *p, uint64_t h);
 void dc_handle_set(struct dc_proc *p, uint64_t h, struct dc_file *f);
 void dc_handle_close(struct dc_proc *p, uint64_t h);
+/* The name of the object handle @h stands for in its file (an HDF5
+ * dataset or group, "/grp/data"), or NULL. */
+const char *dc_handle_object(struct dc_proc *p, uint64_t h);
+/* Handle @h stands for the object @name, which is relative to the object
+ * of handle @base unless it starts with '/'. Returns the full name, or
+ * NULL when it cannot be kept. */
+const char *dc_handle_set_object(struct dc_procs *ps, struct dc_proc *p,
+				 uint64_t h, uint64_t base, const char *name);
 /* Profile mode: close @h once the calls before its close are drained. */
 void dc_handle_close_later(struct dc_proc *p, uint64_t h);
 /* Profile mode, after each drain: forget the handles closed two

@@ -48,6 +48,26 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 	return NULL;
 }
 
+/* The object in its file a call concerns (an HDF5 dataset or group): the
+ * one it opens or creates by name, else its handle's. Before track(),
+ * which forgets a handle the call closes. */
+static const char *object_of(struct dc_rt *rt, struct dc_proc *p,
+			     const struct dc_probe *pr,
+			     const struct dc_event *e)
+{
+	uint64_t base = pr->handle_slot >= 0 ? e->val[pr->handle_slot] : 0;
+
+	if (pr->name_slot >= 0 && e->path_len) {
+		if (pr->d->ret != DC_RET_HANDLE || (int64_t)e->ret <= 0)
+			return NULL;
+		return dc_handle_set_object(&rt->ps, p, e->ret, base,
+					    (const char *)(e + 1));
+	}
+	if (pr->handle_slot >= 0 && !pr->handle_out)
+		return dc_handle_object(p, base);
+	return NULL;
+}
+
 /* Keep the process's descriptor and handle tables in step with what the
  * call did. */
 static void track(struct dc_proc *p, const struct dc_probe *pr,
@@ -154,6 +174,7 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 		.sfd = e->sfd,
 	};
 	memcpy(c.val, e->val, sizeof(c.val));
+	c.object = object_of(rt, p, pr, e);
 	track(p, pr, e, c.file, rt->profile);
 	if (e->job)
 		p->job = e->job;

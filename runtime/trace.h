@@ -38,6 +38,7 @@ struct dc_probe {
 	bool handle_out; /* ... and the call creates that handle */
 	int itemsize_slot;  /* bytes per item (fread), or -1 */
 	int fed_slot;	    /* bytes its feeders added (H5Dwrite), or -1 */
+	int name_slot;	    /* an object's name (H5Dcreate2's), or -1 */
 	int items_slot;	    /* a count of items (MPI), or -1 */
 	int dtype_slot;	    /* the items' size (an MPI datatype's), or -1 */
 	int str_slot;	    /* a string's length (fputs, fgets), or -1 */
@@ -56,6 +57,7 @@ struct dc_probe {
 struct dc_call {
 	struct dc_probe *probe;
 	struct dc_file *file;
+	const char *object; /* its object in the file ("/grp/data"), or NULL */
 	uint32_t pid, tid;
 	uint16_t level;
 	uint64_t ts, dur;

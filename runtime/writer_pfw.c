@@ -290,7 +290,8 @@ static const char *role_key(int role)
 	/* A string's length is the call's size. */
 	/* Bytes fed by inner functions are the call's size. */
 	return role == DC_ROLE_PATH || role == DC_ROLE_STR ||
-		       role == DC_ROLE_STR_OUT || role == DC_ROLE_FED
+		       role == DC_ROLE_STR_OUT || role == DC_ROLE_FED ||
+		       role == DC_ROLE_NAME
 		   ? NULL
 	       : role == DC_ROLE_DATATYPE ? "type_size"
 					  : dc_role_name(role);
@@ -364,6 +365,10 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		dc_buf_adds(b, ",\"fhash\":\"");
 		dc_buf_adds(b, c->file->hash);
 		dc_buf_adds(b, "\"");
+	}
+	if (c->object) {
+		dc_buf_adds(b, ",\"object\":");
+		dc_json_str(b, c->object, strlen(c->object));
 	}
 	for (int i = 0; i < d->nslots; i++) {
 		/* Tracepoint slots are named by their record's fields. */

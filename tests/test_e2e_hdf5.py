@@ -50,6 +50,17 @@ with tempfile.TemporaryDirectory() as tmp:
             check(len(sc) == 1 and sc[0]["cat"] == "sys" and sc[0]["name"] == "pwrite64"
                   and sc[0]["args"]["level"] == 3, "sys pwrite64 under POSIX pwrite64 under H5Dwrite")
     check(len(writes) == truth["H5Dwrite"], "every H5Dwrite checked")
+    # Datasets and groups are named in the file, through the handle they
+    # were created or opened on ("data" under the group "/grp").
+    for name, what in (("H5Gcreate2", "/grp"), ("H5Dcreate2", "/grp/data"),
+                      ("H5Dopen2", "/grp/data"), ("H5Dwrite", "/grp/data"),
+                      ("H5Dread", "/grp/data"), ("H5Dclose", "/grp/data"),
+                      ("H5Gclose", "/grp"), ("H5Acreate2", "/grp/data")):
+        ev = t.select(cat="HDF5", name=name)
+        check(ev and all(e["args"].get("object") == what for e in ev),
+              "%s on object %s: %s" % (name, what, [e["args"].get("object") for e in ev]))
+    check(not [e for e in t.select(cat="HDF5", name="H5Fclose") if "object" in e["args"]],
+          "file calls name no object")
     check(all(w["args"].get("size") == truth["bytes"] for w in writes),
           "each H5Dwrite moved %d bytes: %s" % (truth["bytes"], [w["args"].get("size") for w in writes]))
     reads = t.select(cat="HDF5", name="H5Dread")
@@ -64,9 +75,10 @@ with tempfile.TemporaryDirectory() as tmp:
     want = json.loads(r.stdout)["calls"]
     t = Trace(tb)
     check(not t.errors, "format: %s" % t.errors[:3])
-    got = [[e["name"], e["args"].get("size")] for e in sorted(
+    got = [[e["name"], e["args"].get("size"), e["args"].get("object")] for e in sorted(
         t.select(cat="HDF5"), key=lambda e: e["ts"]) if e["name"] in ("H5Dwrite", "H5Dread")]
-    check(got == want, "H5Dwrite/H5Dread bytes in call order: %s, want %s" % (got, want))
+    check(got == want, "H5Dwrite/H5Dread bytes and datasets in call order: %s, want %s"
+          % (got, want))
     check(all(t.file(e) == h5b for e in t.select(cat="HDF5", name="H5Dwrite")),
           "every H5Dwrite on %s" % h5b)
     # Where uprobes come as entry and return pairs (kernels before 6.13),
@@ -76,14 +88,14 @@ with tempfile.TemporaryDirectory() as tmp:
             env=dict(os.environ, DATACRUMBS_UPROBE_PAIRS="1"))
     check(r.returncode == 0, "pairs run: " + r.stderr)
     t2 = Trace(tb2)
-    got2 = [[e["name"], e["args"].get("size")] for e in sorted(
+    got2 = [[e["name"], e["args"].get("size"), e["args"].get("object")] for e in sorted(
         t2.select(cat="HDF5"), key=lambda e: e["ts"]) if e["name"] in ("H5Dwrite", "H5Dread")]
     check(got2 == want, "with entry/return pairs: %s, want %s" % (got2, want))
     check(t2.end["args"]["dropped"] == 0, "pairs: nothing dropped")
     rep = json.loads(run([REPORT, "--json", tb]).stdout)
     hdf5 = [l for l in rep["layers"] if l["name"] == "HDF5"]
-    written = sum(b for n, b in want if n == "H5Dwrite")
-    read = sum(b for n, b in want if n == "H5Dread")
+    written = sum(b for n, b, _ in want if n == "H5Dwrite")
+    read = sum(b for n, b, _ in want if n == "H5Dread")
     check(hdf5 and hdf5[0]["bytes_written"] == written and hdf5[0]["bytes_read"] == read,
           "report: HDF5 wrote %d and read %d bytes: %s" % (written, read, hdf5))
 

@@ -63,6 +63,9 @@ enum dc_role {
 	DC_ROLE_STR_OUT,    /* a buffer it fills with one (fgets): its length
 			       at return */
 	DC_ROLE_ELEMENTS,   /* a 64-bit element count (hsize_t) */
+	DC_ROLE_NAME,	    /* const char * name of an object in the file of
+			       the call's handle (an HDF5 dataset or group),
+			       relative to that handle's object */
 	DC_ROLE_FED,	    /* bytes the call moved, added by the inner
 			       functions that feed it; given by the
 			       generator, never by a spec */

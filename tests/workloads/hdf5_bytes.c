@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * HDF5 dataset writes and reads whose bytes are known, printed as JSON in
- * call order: {"file": ..., "calls": [["H5Dwrite", BYTES], ...]}. Bytes
- * are counted as Darshan counts them, elements selected times the memory
- * type's size. The calls cover a contiguous dataset written whole, a
- * memory type the file stores converted (double to float), a chunked
- * dataset written through a hyperslab across chunks, a compact dataset,
- * partial reads with and without conversion, and an empty selection.
- * Usage: hdf5_bytes FILE
+ * call order: {"file": ..., "calls": [["H5Dwrite", BYTES, DATASET], ...]}.
+ * Bytes (and the dataset each call is on) are counted as Darshan counts them,
+ * elements selected times the memory type's size. The calls cover a contiguous
+ * dataset written whole, a memory type the file stores converted (double to
+ * float), a chunked dataset written through a hyperslab across chunks, a
+ * compact dataset, partial reads with and without conversion, and an empty
+ * selection. Usage: hdf5_bytes FILE
  */
 #include <hdf5.h>
 #include <stdio.h>
@@ -17,10 +17,10 @@
 
 static int ncalls;
 
-static void say(const char *name, hsize_t bytes)
+static void say(const char *name, hsize_t bytes, const char *dset)
 {
-	printf("%s[\"%s\",%llu]", ncalls++ ? "," : "", name,
-	       (unsigned long long)bytes);
+	printf("%s[\"%s\",%llu,\"%s\"]", ncalls++ ? "," : "", name,
+	       (unsigned long long)bytes, dset);
 }
 
 static int check(herr_t r)
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 3; i++) {
 		check(H5Dwrite(contig, H5T_NATIVE_INT, H5S_ALL, H5S_ALL,
 			       H5P_DEFAULT, v));
-		say("H5Dwrite", N * sizeof(int));
+		say("H5Dwrite", N * sizeof(int), "/ints");
 	}
 
 	/* Stored as float, written from doubles: 8 bytes an element. */
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 			  H5P_DEFAULT, H5P_DEFAULT);
 	check(H5Dwrite(conv, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
 		       d));
-	say("H5Dwrite", N * sizeof(double));
+	say("H5Dwrite", N * sizeof(double), "/floats");
 
 	/* 1,000 elements from 300: three chunks of 512 take part. */
 	dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -69,13 +69,13 @@ int main(int argc, char **argv)
 	check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count,
 				  NULL));
 	check(H5Dwrite(chunked, H5T_NATIVE_DOUBLE, sel, space, H5P_DEFAULT, d));
-	say("H5Dwrite", 1000 * sizeof(double));
+	say("H5Dwrite", 1000 * sizeof(double), "/chunked");
 
 	/* An empty selection moves nothing. */
 	check(H5Sselect_none(space));
 	check(H5Sselect_none(sel));
 	check(H5Dwrite(chunked, H5T_NATIVE_DOUBLE, sel, space, H5P_DEFAULT, d));
-	say("H5Dwrite", 0);
+	say("H5Dwrite", 0, "/chunked");
 	check(H5Sselect_all(space));
 
 	ccpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -87,15 +87,15 @@ int main(int argc, char **argv)
 			     ccpl, H5P_DEFAULT);
 	check(H5Dwrite(compact, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT,
 		       v));
-	say("H5Dwrite", 100 * sizeof(int));
+	say("H5Dwrite", 100 * sizeof(int), "/compact");
 
 	/* Reads: all as stored, floats into doubles, part of the chunks. */
 	check(
 	    H5Dread(contig, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
-	say("H5Dread", N * sizeof(int));
+	say("H5Dread", N * sizeof(int), "/ints");
 	check(
 	    H5Dread(conv, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, d));
-	say("H5Dread", N * sizeof(double));
+	say("H5Dread", N * sizeof(double), "/floats");
 	start[0] = 1000;
 	count[0] = 700;
 	dims[0] = 700;
@@ -104,10 +104,10 @@ int main(int argc, char **argv)
 	check(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count,
 				  NULL));
 	check(H5Dread(chunked, H5T_NATIVE_DOUBLE, sel, space, H5P_DEFAULT, d));
-	say("H5Dread", 700 * sizeof(double));
+	say("H5Dread", 700 * sizeof(double), "/chunked");
 	check(
 	    H5Dread(compact, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
-	say("H5Dread", 100 * sizeof(int));
+	say("H5Dread", 100 * sizeof(int), "/compact");
 
 	H5Dclose(compact);
 	H5Dclose(chunked);
