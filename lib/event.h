@@ -34,6 +34,7 @@ enum {
 	DC_EV_TID = 1 << 15,
 	DC_EV_OFFSET = 1 << 16,
 	DC_EV_WHENCE = 1 << 17,
+	DC_EV_FLAGS = 1 << 18,
 };
 
 /*
@@ -54,7 +55,7 @@ struct dc_event {
 	uint32_t pid, tid;
 	int64_t ts, dur;
 	uint64_t fhash, hhash;
-	int64_t size, ret, offset, whence;
+	int64_t size, ret, offset, whence, flags;
 	uint64_t count, dur_sum, size_sum; /* counter events */
 	/* Metadata: args.name, and args.value as a string or raw number. */
 	struct dc_str arg_name, arg_value;

@@ -5,9 +5,8 @@
 
 #include "darshan.h"
 #include "buf.h"
+#include "darshan_rec.h"
 #include "report.h"
-
-enum { MOD_POSIX = 1, MOD_STDIO };
 
 enum op {
 	OP_NONE,
@@ -178,26 +177,7 @@ enum {
 	S_N,
 };
 
-/* Darshan follows the 32 most frequent values it met first. */
-#define COMMON_MAX 32
-
-struct common {
-	int64_t val[COMMON_MAX];
-	int64_t freq[COMMON_MAX];
-	int n;
-};
-
-struct drec {
-	uint8_t module;
-	uint64_t hhash, fhash;
-	uint32_t pid;
-	int64_t c[P_N];
-	/* Darshan's per-record state: one offset per file, not per fd. */
-	int64_t offset, last_read, last_written;
-	int last_io; /* 0, 'r' or 'w' */
-	struct common access, stride;
-	struct drec *next; /* the next record of the same file */
-};
+_Static_assert(P_N <= DC_DREC_MAX, "a POSIX record fits a drec");
 
 static enum op op_of(const struct dc_str *name)
 {
@@ -214,6 +194,8 @@ static int module_of(const struct dc_str *cat)
 		return MOD_POSIX;
 	if (cat->n == 5 && !memcmp(cat->p, "STDIO", 5))
 		return MOD_STDIO;
+	if (cat->n == 5 && !memcmp(cat->p, "MPIIO", 5))
+		return MOD_MPIIO;
 	return 0;
 }
 
@@ -249,12 +231,15 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev)
 		.fhash = ev->fhash,
 		.hhash = ev->hhash,
 		.pid = ev->pid,
-		.op = op_of(&ev->name),
+		.op = module == MOD_MPIIO ? dc_mpiio_op(ev->name.p, ev->name.n)
+					  : (int)op_of(&ev->name),
 		.module = module,
 		.size = ev->size,
 		.offset = ev->offset,
 		.ret = ev->ret,
 		.whence = ev->whence,
+		.flags = ev->flags,
+		.dur = ev->dur,
 		.has = ev->has,
 	};
 	if ((ev->has & DC_EV_PIDX) && ev->p_idx >= 0)
@@ -296,80 +281,6 @@ static struct drec *rec_get(struct dc_darshan *d, int module,
 	return r;
 }
 
-/* Darshan's size buckets: 0-100, 100-1K, ... 1G+. */
-static int bucket(int64_t v)
-{
-	static const int64_t top[] = { 101,	 1025,	    10241,
-				       102401,	 1048577,   4194305,
-				       10485761, 104857601, 1073741825 };
-	int i = 0;
-
-	while (i < 9 && v >= top[i])
-		i++;
-	return i;
-}
-
-/* How often @v was seen, counting this time; 0 once 32 other values
- * fill the table (Darshan then ignores new ones). */
-static int64_t common_seen(struct common *t, int64_t v)
-{
-	for (int i = 0; i < t->n; i++)
-		if (t->val[i] == v)
-			return ++t->freq[i];
-	if (t->n == COMMON_MAX)
-		return 0;
-	t->val[t->n] = v;
-	t->freq[t->n++] = 1;
-	return 1;
-}
-
-/* Keep @vals/@cnts (4 each) the four most frequent values, the larger
- * value first among equals, after @v was seen @freq times (@freq more
- * times if @add: merging another record's counts). Zero is never
- * listed. */
-static void common_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq,
-			bool add)
-{
-	int64_t nv[4], nc[4];
-	int k = 0, i;
-
-	if (!v || !freq)
-		return;
-	for (i = 0; add && i < 4; i++)
-		if (vals[i] == v) {
-			freq += cnts[i];
-			break;
-		}
-	for (i = 0; i < 4 && k < 4; i++) {
-		if (cnts[i] > freq || (cnts[i] == freq && vals[i] > v)) {
-			nv[k] = vals[i];
-			nc[k++] = cnts[i];
-		} else {
-			break;
-		}
-	}
-	if (k == 4)
-		return;
-	nv[k] = v;
-	nc[k++] = freq;
-	for (; k < 4 && i < 4; i++)
-		if (vals[i] != v) {
-			nv[k] = vals[i];
-			nc[k++] = cnts[i];
-		}
-	while (k < 4) {
-		nv[k] = 0;
-		nc[k++] = 0;
-	}
-	memcpy(vals, nv, sizeof(nv));
-	memcpy(cnts, nc, sizeof(nc));
-}
-
-static int64_t max64(int64_t a, int64_t b)
-{
-	return a > b ? a : b;
-}
-
 static void posix_io(struct drec *r, const struct dc_dcall *c, bool wr)
 {
 	int64_t n = c->ret, off, stride,
@@ -386,17 +297,17 @@ static void posix_io(struct drec *r, const struct dc_dcall *c, bool wr)
 	r->offset = off + n;
 	if (wr)
 		r->c[P_MAX_BYTE_WRITTEN] =
-		    max64(r->c[P_MAX_BYTE_WRITTEN], off + n - 1);
+		    dc_max64(r->c[P_MAX_BYTE_WRITTEN], off + n - 1);
 	else
 		r->c[P_MAX_BYTE_READ] =
-		    max64(r->c[P_MAX_BYTE_READ], off + n - 1);
+		    dc_max64(r->c[P_MAX_BYTE_READ], off + n - 1);
 	r->c[wr ? P_BYTES_WRITTEN : P_BYTES_READ] += n;
 	r->c[wr ? P_WRITES : P_READS]++;
-	r->c[(wr ? P_SIZE_WRITE : P_SIZE_READ) + bucket(n)]++;
-	common_top4(&r->c[P_ACCESS], &r->c[P_ACCESS_COUNT], n,
-		    common_seen(&r->access, n), false);
-	common_top4(&r->c[P_STRIDE], &r->c[P_STRIDE_COUNT], stride,
-		    common_seen(&r->stride, stride), false);
+	r->c[(wr ? P_SIZE_WRITE : P_SIZE_READ) + dc_dbucket(n)]++;
+	dc_dcommon_top4(&r->c[P_ACCESS], &r->c[P_ACCESS_COUNT], n,
+			dc_dcommon_seen(&r->access, n), false);
+	dc_dcommon_top4(&r->c[P_STRIDE], &r->c[P_STRIDE_COUNT], stride,
+			dc_dcommon_seen(&r->stride, stride), false);
 	if (r->last_io && r->last_io != (wr ? 'w' : 'r'))
 		r->c[P_RW_SWITCHES]++;
 	r->last_io = wr ? 'w' : 'r';
@@ -444,7 +355,7 @@ static void stdio_call(struct drec *r, const struct dc_dcall *c)
 	case OP_SREAD:
 		r->offset = off + n;
 		r->c[S_MAX_BYTE_READ] =
-		    max64(r->c[S_MAX_BYTE_READ], off + n - 1);
+		    dc_max64(r->c[S_MAX_BYTE_READ], off + n - 1);
 		r->c[S_BYTES_READ] += n;
 		r->c[S_READS]++;
 		break;
@@ -452,7 +363,7 @@ static void stdio_call(struct drec *r, const struct dc_dcall *c)
 	case OP_SFLUSH:
 		r->offset = off + n;
 		r->c[S_MAX_BYTE_WRITTEN] =
-		    max64(r->c[S_MAX_BYTE_WRITTEN], off + n - 1);
+		    dc_max64(r->c[S_MAX_BYTE_WRITTEN], off + n - 1);
 		r->c[S_BYTES_WRITTEN] += n;
 		r->c[c->op == OP_SFLUSH ? S_FLUSHES : S_WRITES]++;
 		break;
@@ -475,11 +386,47 @@ static bool failed(const struct dc_dcall *c)
 {
 	if (!(c->has & DC_EV_RET))
 		return false;
+	/* MPI_SUCCESS is 0, error classes are positive. */
+	if (c->module == MOD_MPIIO)
+		return c->ret != 0;
 	/* Stream opens return a pointer; the others -1 or a negative errno. */
 	return c->op == OP_SOPEN ? c->ret == 0 : c->ret < 0;
 }
 
-int dc_darshan_finish(struct dc_darshan *d)
+/* A process's key among the report's processes. */
+static uint64_t proc_key(uint64_t hhash, uint32_t pid)
+{
+	uint64_t k = hhash * 0x9e3779b97f4a7c15ull ^ pid;
+
+	return k ? k : 1;
+}
+
+/* Each record's MPI rank and job size, from its process's PR records. */
+static int set_ranks(struct dc_darshan *d, const struct dc_report *rep)
+{
+	struct dc_map procs = {};
+	int err = 0;
+
+	for (size_t k = 0; k < rep->nprocs && !err; k++)
+		err = dc_map_put(
+		    &procs, proc_key(rep->procs[k]->hhash, rep->procs[k]->pid),
+		    rep->procs[k]);
+	for (size_t i = 0; i < d->nrecs && !err; i++) {
+		struct drec *x = d->vrecs[i];
+		const struct dc_proc *p =
+		    dc_map_get(&procs, proc_key(x->hhash, x->pid));
+
+		/* A collision of the key is told apart by the fields. */
+		if (p && (p->pid != x->pid || p->hhash != x->hhash))
+			p = NULL;
+		x->rank = p && p->rank ? atoi(p->rank) : -1;
+		x->world = p && p->world ? atoi(p->world) : 0;
+	}
+	dc_map_free(&procs, NULL);
+	return err;
+}
+
+int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 {
 	struct dc_map ix = {};
 	int err = 0;
@@ -490,18 +437,26 @@ int dc_darshan_finish(struct dc_darshan *d)
 		const struct dc_dcall *c = &d->calls[i];
 		const struct dc_dcall *p =
 		    c->parent ? dc_map_get(&ix, c->parent) : NULL;
-		int module = c->op == OP_FILENO ? MOD_POSIX : c->module;
+		int module = c->module != MOD_MPIIO && c->op == OP_FILENO
+				 ? MOD_POSIX
+				 : c->module;
 		struct drec *r;
 
-		/* Inside libc: a call Darshan never sees. */
-		if (p || !c->op || !(c->has & DC_EV_FHASH) || failed(c))
+		/* Inside libc (fopen's open), or inside the MPI library: a
+		 * call Darshan never sees. Calls under other layers (HDF5's
+		 * pwrite, MPI-IO's) cross into libc and are seen. */
+		if (p && (p->module != MOD_MPIIO || c->module == MOD_MPIIO))
+			continue;
+		if (!c->op || !(c->has & DC_EV_FHASH) || failed(c))
 			continue;
 		if (!(r = rec_get(d, module, c)))
 			err = -ENOMEM;
 		else if (module == MOD_POSIX)
 			posix_call(r, c);
-		else
+		else if (module == MOD_STDIO)
 			stdio_call(r, c);
+		else
+			dc_mpiio_call(r, c);
 	}
 	dc_map_free(&ix, NULL);
 	/* Each file's records in one list, for --json's reduction. */
@@ -512,8 +467,20 @@ int dc_darshan_finish(struct dc_darshan *d)
 		x->next = dc_map_get(&d->byfile, key);
 		err = dc_map_put(&d->byfile, key, x);
 	}
-	return err;
+	return err ?: set_ranks(d, rep);
 }
+
+/* Each module as darshan-parser names it and its counters. */
+static const struct {
+	const char *prefix; /* of its counters, and its --json key */
+	const char *label;  /* darshan-parser's module column */
+	const char *const *names;
+	int n;
+} dmods[MOD_N] = {
+	[MOD_POSIX] = { "POSIX", "POSIX", posix_names, P_N },
+	[MOD_STDIO] = { "STDIO", "STDIO", stdio_names, S_N },
+	[MOD_MPIIO] = { "MPIIO", "MPI-IO", dc_mpiio_names, DC_MPIIO_N },
+};
 
 int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		    FILE *out)
@@ -523,24 +490,24 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 	fprintf(out, "#<module>\t<rank>\t<file>\t<counter>\t<value>\n");
 	for (size_t i = 0; i < d->nrecs; i++) {
 		const struct drec *x = d->vrecs[i];
-		bool posix = x->module == MOD_POSIX;
-		const char *const *names = posix ? posix_names : stdio_names;
-		int n = posix ? P_N : S_N;
-		const char *mod = posix ? "POSIX" : "STDIO";
-		const char *rank = NULL;
-		char pid[16];
-
-		for (size_t k = 0; k < r->nprocs && !rank; k++)
-			if (r->procs[k]->pid == x->pid &&
-			    r->procs[k]->hhash == x->hhash)
-				rank = r->procs[k]->rank;
-		snprintf(pid, sizeof(pid), "pid:%u", x->pid);
 		const char *name = dc_file_name(r, x->fhash, buf, sizeof(buf));
+		int64_t mc[DC_MPIIO_N];
+		const int64_t *c = x->c;
+		char rank[24];
 
-		for (int k = 0; k < n; k++)
-			fprintf(out, "%s\t%s\t%s\t%s_%s\t%lld\n", mod,
-				rank ? rank : pid, name, mod, names[k],
-				(long long)x->c[k]);
+		if (x->module == MOD_MPIIO) {
+			dc_mpiio_counters(x, mc);
+			c = mc;
+		}
+		if (x->rank >= 0)
+			snprintf(rank, sizeof(rank), "%d", x->rank);
+		else
+			snprintf(rank, sizeof(rank), "pid:%u", x->pid);
+		for (int k = 0; k < dmods[x->module].n; k++)
+			fprintf(out, "%s\t%s\t%s\t%s_%s\t%lld\n",
+				dmods[x->module].label, rank, name,
+				dmods[x->module].prefix,
+				dmods[x->module].names[k], (long long)c[k]);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -566,16 +533,16 @@ static void reduce(const struct drec *first, int module, int64_t *c)
 		for (int k = 0; k < n; k++) {
 			if (posix && k >= P_STRIDE)
 				break;
-			c[k] = is_max(posix, k) ? max64(c[k], x->c[k])
+			c[k] = is_max(posix, k) ? dc_max64(c[k], x->c[k])
 						: c[k] + x->c[k];
 		}
 		for (int j = 0; posix && j < 4; j++) {
-			common_top4(&c[P_ACCESS], &c[P_ACCESS_COUNT],
-				    x->c[P_ACCESS + j],
-				    x->c[P_ACCESS_COUNT + j], true);
-			common_top4(&c[P_STRIDE], &c[P_STRIDE_COUNT],
-				    x->c[P_STRIDE + j],
-				    x->c[P_STRIDE_COUNT + j], true);
+			dc_dcommon_top4(&c[P_ACCESS], &c[P_ACCESS_COUNT],
+					x->c[P_ACCESS + j],
+					x->c[P_ACCESS_COUNT + j], true);
+			dc_dcommon_top4(&c[P_STRIDE], &c[P_STRIDE_COUNT],
+					x->c[P_STRIDE + j],
+					x->c[P_STRIDE_COUNT + j], true);
 		}
 	}
 }
@@ -584,28 +551,28 @@ int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 		    struct dc_buf *b)
 {
 	const struct drec *first = dc_map_get(&d->byfile, fhash ? fhash : 1);
-	int64_t c[P_N];
-	bool any[3] = {};
+	int64_t c[DC_DREC_MAX];
+	bool any[MOD_N] = {};
+	const char *sep = "";
 	int err = 0;
 
 	for (const struct drec *x = first; x; x = x->next)
 		any[x->module] = true;
 	err |= dc_buf_adds(b, ",\"darshan\":{");
-	for (int m = MOD_POSIX; m <= MOD_STDIO; m++) {
-		bool posix = m == MOD_POSIX;
-		const char *const *names = posix ? posix_names : stdio_names;
-		const char *mod = posix ? "POSIX" : "STDIO";
-
+	for (int m = MOD_POSIX; m < MOD_N; m++) {
 		if (!any[m])
 			continue;
-		reduce(first, m, c);
-		err |= dc_buf_addf(b, "%s\"%s\":{",
-				   m == MOD_STDIO && any[MOD_POSIX] ? "," : "",
-				   mod);
-		for (int k = 0; k < (posix ? P_N : S_N); k++)
+		if (m == MOD_MPIIO)
+			dc_mpiio_reduce(first, c);
+		else
+			reduce(first, m, c);
+		err |= dc_buf_addf(b, "%s\"%s\":{", sep, dmods[m].prefix);
+		for (int k = 0; k < dmods[m].n; k++)
 			err |= dc_buf_addf(b, "%s\"%s_%s\":%lld", k ? "," : "",
-					   mod, names[k], (long long)c[k]);
+					   dmods[m].prefix, dmods[m].names[k],
+					   (long long)c[k]);
 		err |= dc_buf_adds(b, "}");
+		sep = ",";
 	}
 	err |= dc_buf_adds(b, "}");
 	return err ? -ENOMEM : 0;

@@ -23,7 +23,7 @@ struct dc_dcall {
 	uint64_t fhash, hhash;
 	uint32_t pid;
 	uint8_t op, module;
-	int64_t size, offset, ret, whence;
+	int64_t size, offset, ret, whence, flags, dur;
 	uint32_t has;
 };
 
@@ -43,7 +43,7 @@ void dc_darshan_free(struct dc_darshan *d);
 int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev);
 void dc_darshan_trace_done(struct dc_darshan *d);
 /* Compute the counters once every trace is read. 0 or -ENOMEM. */
-int dc_darshan_finish(struct dc_darshan *d);
+int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep);
 /* darshan-parser's lines: module, rank, file, counter, value. */
 int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		    FILE *out);

@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	dc_report_finish(&r);
 	problems += r.bad_lines + r.unknown_hashes;
-	err = darshan ? dc_darshan_finish(&dsh) : 0;
+	err = darshan ? dc_darshan_finish(&dsh, &r) : 0;
 	if (err)
 		dc_err("computing Darshan's counters: %s", strerror(-err));
 	else if (darshan && !json)

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/* Darshan's shared rules: size buckets and the most common values. */
+#include <string.h>
+
+#include "darshan_rec.h"
+
+/* Darshan's size buckets: 0-100, 100-1K, ... 1G+. */
+int dc_dbucket(int64_t v)
+{
+	static const int64_t top[] = { 101,	 1025,	    10241,
+				       102401,	 1048577,   4194305,
+				       10485761, 104857601, 1073741825 };
+	int i = 0;
+
+	while (i < 9 && v >= top[i])
+		i++;
+	return i;
+}
+
+/* How often @v was seen, counting this time; 0 once 32 other values
+ * fill the table (Darshan then ignores new ones). */
+int64_t dc_dcommon_seen(struct dc_dcommon *t, int64_t v)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->val[i] == v)
+			return ++t->freq[i];
+	if (t->n == DC_DCOMMON_MAX)
+		return 0;
+	t->val[t->n] = v;
+	t->freq[t->n++] = 1;
+	return 1;
+}
+
+/* Keep @vals/@cnts (4 each) the four most frequent values, the larger
+ * value first among equals, after @v was seen @freq times (@freq more
+ * times if @add: merging another record's counts). Zero is never
+ * listed. */
+void dc_dcommon_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq,
+		     bool add)
+{
+	int64_t nv[4], nc[4];
+	int k = 0, i;
+
+	if (!v || !freq)
+		return;
+	for (i = 0; add && i < 4; i++)
+		if (vals[i] == v) {
+			freq += cnts[i];
+			break;
+		}
+	for (i = 0; i < 4 && k < 4; i++) {
+		if (cnts[i] > freq || (cnts[i] == freq && vals[i] > v)) {
+			nv[k] = vals[i];
+			nc[k++] = cnts[i];
+		} else {
+			break;
+		}
+	}
+	if (k == 4)
+		return;
+	nv[k] = v;
+	nc[k++] = freq;
+	for (; k < 4 && i < 4; i++)
+		if (vals[i] != v) {
+			nv[k] = vals[i];
+			nc[k++] = cnts[i];
+		}
+	while (k < 4) {
+		nv[k] = 0;
+		nc[k++] = 0;
+	}
+	memcpy(vals, nv, sizeof(nv));
+	memcpy(cnts, nc, sizeof(nc));
+}

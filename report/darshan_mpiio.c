@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Darshan's MPI-IO counters (darshan-mpiio.c of darshan-runtime 3.4.7),
+ * from the MPIIO layer's calls: each read and write counts its bytes
+ * (count x MPI_Type_size, the trace's size), its size bucket and access
+ * size, and whether it was independent, collective, split or
+ * non-blocking, by the function's name.
+ */
+#include <string.h>
+
+#include "darshan_rec.h"
+
+enum {
+	M_INDEP_OPENS,
+	M_COLL_OPENS,
+	M_INDEP_READS,
+	M_INDEP_WRITES,
+	M_COLL_READS,
+	M_COLL_WRITES,
+	M_SPLIT_READS,
+	M_SPLIT_WRITES,
+	M_NB_READS,
+	M_NB_WRITES,
+	M_SYNCS,
+	M_HINTS,
+	M_VIEWS,
+	M_MODE,
+	M_BYTES_READ,
+	M_BYTES_WRITTEN,
+	M_RW_SWITCHES,
+	M_MAX_READ_TIME_SIZE,
+	M_MAX_WRITE_TIME_SIZE,
+	M_SIZE_READ,
+	M_SIZE_WRITE = M_SIZE_READ + 10,
+	M_ACCESS = M_SIZE_WRITE + 10,
+	M_ACCESS_COUNT = M_ACCESS + 4,
+	M_FASTEST_RANK = M_ACCESS_COUNT + 4,
+	M_FASTEST_RANK_BYTES,
+	M_SLOWEST_RANK,
+	M_SLOWEST_RANK_BYTES,
+	M_N,
+};
+
+_Static_assert(M_N == DC_MPIIO_N, "dc_mpiio_names has every counter");
+_Static_assert(M_N <= DC_DREC_MAX, "an MPI-IO record fits a drec");
+
+const char *const dc_mpiio_names[DC_MPIIO_N] = {
+	"INDEP_OPENS",
+	"COLL_OPENS",
+	"INDEP_READS",
+	"INDEP_WRITES",
+	"COLL_READS",
+	"COLL_WRITES",
+	"SPLIT_READS",
+	"SPLIT_WRITES",
+	"NB_READS",
+	"NB_WRITES",
+	"SYNCS",
+	"HINTS",
+	"VIEWS",
+	"MODE",
+	"BYTES_READ",
+	"BYTES_WRITTEN",
+	"RW_SWITCHES",
+	"MAX_READ_TIME_SIZE",
+	"MAX_WRITE_TIME_SIZE",
+	"SIZE_READ_AGG_0_100",
+	"SIZE_READ_AGG_100_1K",
+	"SIZE_READ_AGG_1K_10K",
+	"SIZE_READ_AGG_10K_100K",
+	"SIZE_READ_AGG_100K_1M",
+	"SIZE_READ_AGG_1M_4M",
+	"SIZE_READ_AGG_4M_10M",
+	"SIZE_READ_AGG_10M_100M",
+	"SIZE_READ_AGG_100M_1G",
+	"SIZE_READ_AGG_1G_PLUS",
+	"SIZE_WRITE_AGG_0_100",
+	"SIZE_WRITE_AGG_100_1K",
+	"SIZE_WRITE_AGG_1K_10K",
+	"SIZE_WRITE_AGG_10K_100K",
+	"SIZE_WRITE_AGG_100K_1M",
+	"SIZE_WRITE_AGG_1M_4M",
+	"SIZE_WRITE_AGG_4M_10M",
+	"SIZE_WRITE_AGG_10M_100M",
+	"SIZE_WRITE_AGG_100M_1G",
+	"SIZE_WRITE_AGG_1G_PLUS",
+	"ACCESS1_ACCESS",
+	"ACCESS2_ACCESS",
+	"ACCESS3_ACCESS",
+	"ACCESS4_ACCESS",
+	"ACCESS1_COUNT",
+	"ACCESS2_COUNT",
+	"ACCESS3_COUNT",
+	"ACCESS4_COUNT",
+	"FASTEST_RANK",
+	"FASTEST_RANK_BYTES",
+	"SLOWEST_RANK",
+	"SLOWEST_RANK_BYTES",
+};
+
+enum mop {
+	MOP_NONE,
+	MOP_OPEN,
+	MOP_SYNC,
+	MOP_VIEW,
+	MOP_CLOSE,
+	/* Reads and writes: the counter they bump. */
+	MOP_IO = 16,
+};
+
+static const struct {
+	const char *name;
+	int op;
+} mops[] = {
+	{ "MPI_File_open", MOP_OPEN },
+	{ "MPI_File_sync", MOP_SYNC },
+	{ "MPI_File_set_view", MOP_VIEW },
+	{ "MPI_File_close", MOP_CLOSE },
+	{ "MPI_File_read", MOP_IO + M_INDEP_READS },
+	{ "MPI_File_read_at", MOP_IO + M_INDEP_READS },
+	{ "MPI_File_read_shared", MOP_IO + M_INDEP_READS },
+	{ "MPI_File_read_all", MOP_IO + M_COLL_READS },
+	{ "MPI_File_read_at_all", MOP_IO + M_COLL_READS },
+	{ "MPI_File_read_ordered", MOP_IO + M_COLL_READS },
+	{ "MPI_File_read_all_begin", MOP_IO + M_SPLIT_READS },
+	{ "MPI_File_read_at_all_begin", MOP_IO + M_SPLIT_READS },
+	{ "MPI_File_read_ordered_begin", MOP_IO + M_SPLIT_READS },
+	{ "MPI_File_iread", MOP_IO + M_NB_READS },
+	{ "MPI_File_iread_at", MOP_IO + M_NB_READS },
+	{ "MPI_File_iread_shared", MOP_IO + M_NB_READS },
+	{ "MPI_File_write", MOP_IO + M_INDEP_WRITES },
+	{ "MPI_File_write_at", MOP_IO + M_INDEP_WRITES },
+	{ "MPI_File_write_shared", MOP_IO + M_INDEP_WRITES },
+	{ "MPI_File_write_all", MOP_IO + M_COLL_WRITES },
+	{ "MPI_File_write_at_all", MOP_IO + M_COLL_WRITES },
+	{ "MPI_File_write_ordered", MOP_IO + M_COLL_WRITES },
+	{ "MPI_File_write_all_begin", MOP_IO + M_SPLIT_WRITES },
+	{ "MPI_File_write_at_all_begin", MOP_IO + M_SPLIT_WRITES },
+	{ "MPI_File_write_ordered_begin", MOP_IO + M_SPLIT_WRITES },
+	{ "MPI_File_iwrite", MOP_IO + M_NB_WRITES },
+	{ "MPI_File_iwrite_at", MOP_IO + M_NB_WRITES },
+	{ "MPI_File_iwrite_shared", MOP_IO + M_NB_WRITES },
+};
+
+int dc_mpiio_op(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(mops) / sizeof(mops[0]); i++)
+		if (n == strlen(mops[i].name) && !memcmp(name, mops[i].name, n))
+			return mops[i].op;
+	return MOP_NONE;
+}
+
+static bool is_write(int counter)
+{
+	return counter == M_INDEP_WRITES || counter == M_COLL_WRITES ||
+	       counter == M_SPLIT_WRITES || counter == M_NB_WRITES;
+}
+
+static void io(struct drec *r, const struct dc_dcall *c, int counter)
+{
+	bool wr = is_write(counter);
+	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
+	int64_t *slowest = wr ? &r->max_wdur : &r->max_rdur;
+
+	r->c[(wr ? M_SIZE_WRITE : M_SIZE_READ) + dc_dbucket(n)]++;
+	dc_dcommon_top4(&r->c[M_ACCESS], &r->c[M_ACCESS_COUNT], n,
+			dc_dcommon_seen(&r->access, n), false);
+	r->c[wr ? M_BYTES_WRITTEN : M_BYTES_READ] += n;
+	r->c[counter]++;
+	if (r->last_io && r->last_io != (wr ? 'w' : 'r'))
+		r->c[M_RW_SWITCHES]++;
+	r->last_io = wr ? 'w' : 'r';
+	/* The size of the slowest call, the first of equals; kept as its
+	 * duration + 1, so 0 is none yet. */
+	if (c->dur + 1 > *slowest) {
+		*slowest = c->dur + 1;
+		r->c[wr ? M_MAX_WRITE_TIME_SIZE : M_MAX_READ_TIME_SIZE] = n;
+	}
+}
+
+void dc_mpiio_call(struct drec *r, const struct dc_dcall *c)
+{
+	r->time += c->dur;
+	switch (c->op) {
+	case MOP_OPEN:
+		r->opens++;
+		if (c->has & DC_EV_FLAGS)
+			r->c[M_MODE] = c->flags;
+		break;
+	case MOP_SYNC: r->c[M_SYNCS]++; break;
+	case MOP_VIEW: r->c[M_VIEWS]++; break;
+	case MOP_CLOSE: break;
+	default:
+		if (c->op >= MOP_IO)
+			io(r, c, c->op - MOP_IO);
+		break;
+	}
+}
+
+void dc_mpiio_counters(const struct drec *r, int64_t *c)
+{
+	memcpy(c, r->c, sizeof(int64_t) * M_N);
+	/* Darshan: an open on a communicator of one process is independent;
+	 * the trace knows the job's size, not the communicator's. */
+	c[r->world > 1 ? M_COLL_OPENS : M_INDEP_OPENS] = r->opens;
+}
+
+/* Bytes a record moved, by which Darshan ranks the processes of a
+ * shared file. */
+static int64_t moved(const int64_t *c)
+{
+	return c[M_BYTES_READ] + c[M_BYTES_WRITTEN];
+}
+
+void dc_mpiio_reduce(const struct drec *first, int64_t *c)
+{
+	const struct drec *fast = NULL, *slow = NULL, *rmax = NULL,
+			  *wmax = NULL;
+	int64_t x[M_N];
+	int nrecs = 0;
+
+	memset(c, 0, sizeof(int64_t) * M_N);
+	for (const struct drec *r = first; r; r = r->next) {
+		if (r->module != MOD_MPIIO)
+			continue;
+		nrecs++;
+		dc_mpiio_counters(r, x);
+		/* Sums, but for the mode (one per file) and the slowest
+		 * calls' sizes, the common sizes and the ranks below. */
+		for (int k = 0; k < M_ACCESS; k++)
+			if (k != M_MODE && k != M_MAX_READ_TIME_SIZE &&
+			    k != M_MAX_WRITE_TIME_SIZE)
+				c[k] += x[k];
+		c[M_MODE] = x[M_MODE];
+		for (int j = 0; j < 4; j++)
+			dc_dcommon_top4(&c[M_ACCESS], &c[M_ACCESS_COUNT],
+					x[M_ACCESS + j], x[M_ACCESS_COUNT + j],
+					true);
+		if (!rmax || r->max_rdur > rmax->max_rdur)
+			rmax = r;
+		if (!wmax || r->max_wdur > wmax->max_wdur)
+			wmax = r;
+		if (!fast || r->time < fast->time)
+			fast = r;
+		if (!slow || r->time > slow->time)
+			slow = r;
+	}
+	if (rmax)
+		c[M_MAX_READ_TIME_SIZE] = rmax->c[M_MAX_READ_TIME_SIZE];
+	if (wmax)
+		c[M_MAX_WRITE_TIME_SIZE] = wmax->c[M_MAX_WRITE_TIME_SIZE];
+	/* Only a file shared by processes has a fastest and slowest. */
+	if (nrecs > 1) {
+		c[M_FASTEST_RANK] = fast->rank;
+		c[M_FASTEST_RANK_BYTES] = moved(fast->c);
+		c[M_SLOWEST_RANK] = slow->rank;
+		c[M_SLOWEST_RANK_BYTES] = moved(slow->c);
+	}
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_DARSHAN_REC_H
+#define DC_DARSHAN_REC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "darshan.h"
+
+/* What report/darshan*.c share: one record of Darshan's counters per
+ * module, process and file, and the rules every module counts by. */
+
+enum { MOD_POSIX = 1, MOD_STDIO, MOD_MPIIO, MOD_N };
+
+/* Darshan follows the 32 most frequent values it met first. */
+#define DC_DCOMMON_MAX 32
+
+struct dc_dcommon {
+	int64_t val[DC_DCOMMON_MAX];
+	int64_t freq[DC_DCOMMON_MAX];
+	int n;
+};
+
+#define DC_DREC_MAX 64 /* counters of the largest module */
+
+struct drec {
+	uint8_t module;
+	uint64_t hhash, fhash;
+	uint32_t pid;
+	int rank;  /* its MPI rank, or -1 */
+	int world; /* processes of its MPI job, 0 if unknown */
+	int64_t c[DC_DREC_MAX];
+	/* Darshan's per-record state: one offset per file, not per fd. */
+	int64_t offset, last_read, last_written;
+	int last_io; /* 0, 'r' or 'w' */
+	struct dc_dcommon access, stride;
+	/* MPI-IO: opens (independent or collective, told by the job's
+	 * size), the slowest read and write, and time in its calls. */
+	int64_t opens, max_rdur, max_wdur, time;
+	struct drec *next; /* the next record of the same file */
+};
+
+/* Darshan's size buckets: 0-100, 100-1K, ... 1G+, as 0 to 9. */
+int dc_dbucket(int64_t v);
+/* How often @v was seen, counting this time; 0 once 32 other values
+ * fill @t (Darshan then ignores new ones). */
+int64_t dc_dcommon_seen(struct dc_dcommon *t, int64_t v);
+/* Keep @vals/@cnts (4 each) the four most frequent values, the larger
+ * value first among equals, after @v was seen @freq times (@freq more
+ * times if @add: merging another record's counts). */
+void dc_dcommon_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq,
+		     bool add);
+
+static inline int64_t dc_max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The MPI-IO module (report/darshan_mpiio.c). */
+#define DC_MPIIO_N 51
+extern const char *const dc_mpiio_names[DC_MPIIO_N];
+/* The op of MPI-IO function @name, or 0 if Darshan does not count it. */
+int dc_mpiio_op(const char *name, size_t n);
+void dc_mpiio_call(struct drec *r, const struct dc_dcall *c);
+/* Counters of one record as Darshan writes them at the end of a run. */
+void dc_mpiio_counters(const struct drec *r, int64_t *c);
+/* A file's MPI-IO records, reduced over its processes. */
+void dc_mpiio_reduce(const struct drec *first, int64_t *c);
+
+#endif
