@@ -5,7 +5,7 @@ per function, every call named with the file through its hid_t (dataset
 -> group -> file), the multi-level view (each H5Dwrite's 1 MiB reaches
 the file as POSIX pwrite64 -> sys pwrite64 nested under it), and the bytes
 of each H5Dwrite and H5Dread as Darshan counts them (elements selected
-times the memory type's size), in trace and profile mode, through
+times the size of the dataset's type), in trace and profile mode, through
 contiguous, converted, chunked, compact and empty selections."""
 import json
 import os

@@ -2,12 +2,12 @@
 /*
  * HDF5 dataset writes and reads whose bytes are known, printed as JSON in
  * call order: {"file": ..., "calls": [["H5Dwrite", BYTES, DATASET], ...]}.
- * Bytes (and the dataset each call is on) are counted as Darshan counts them,
- * elements selected times the memory type's size. The calls cover a contiguous
- * dataset written whole, a memory type the file stores converted (double to
- * float), a chunked dataset written through a hyperslab across chunks, a
- * compact dataset, partial reads with and without conversion, and an empty
- * selection. Usage: hdf5_bytes FILE
+ * Bytes (and the dataset each call is on) are counted as Darshan counts
+ * them: elements selected times the size of the dataset's type. The calls
+ * cover a contiguous dataset written whole, a memory type the file stores
+ * converted (double to float), a chunked dataset written through a
+ * hyperslab across chunks, a compact dataset, partial reads with and
+ * without conversion, and an empty selection. Usage: hdf5_bytes FILE
  */
 #include <hdf5.h>
 #include <stdio.h>
@@ -51,12 +51,13 @@ int main(int argc, char **argv)
 		say("H5Dwrite", N * sizeof(int), "/ints");
 	}
 
-	/* Stored as float, written from doubles: 8 bytes an element. */
+	/* Stored as float, written from doubles: the file holds 4 bytes an
+	 * element. */
 	conv = H5Dcreate2(file, "floats", H5T_NATIVE_FLOAT, space, H5P_DEFAULT,
 			  H5P_DEFAULT, H5P_DEFAULT);
 	check(H5Dwrite(conv, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
 		       d));
-	say("H5Dwrite", N * sizeof(double), "/floats");
+	say("H5Dwrite", N * sizeof(float), "/floats");
 
 	/* 1,000 elements from 300: three chunks of 512 take part. */
 	dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
 	say("H5Dread", N * sizeof(int), "/ints");
 	check(
 	    H5Dread(conv, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, d));
-	say("H5Dread", N * sizeof(double), "/floats");
+	say("H5Dread", N * sizeof(float), "/floats");
 	start[0] = 1000;
 	count[0] = 700;
 	dims[0] = 700;
