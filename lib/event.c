@@ -370,6 +370,9 @@ static int args(struct scan *c, struct dc_event *ev)
 			r = int_field(c, &ev->whence, ev, DC_EV_WHENCE);
 		} else if (KEY(&k, "flags")) {
 			r = int_field(c, &ev->flags, ev, DC_EV_FLAGS);
+		} else if (KEY(&k, "object")) {
+			r = str(c, &ev->object);
+			ev->has |= DC_EV_OBJECT;
 		} else if (KEY(&k, "level")) {
 			r = int_field(c, &ev->level, ev, DC_EV_LEVEL);
 		} else if (KEY(&k, "p_idx")) {

@@ -35,6 +35,7 @@ enum {
 	DC_EV_OFFSET = 1 << 16,
 	DC_EV_WHENCE = 1 << 17,
 	DC_EV_FLAGS = 1 << 18,
+	DC_EV_OBJECT = 1 << 19,
 };
 
 /*
@@ -50,6 +51,7 @@ struct dc_event {
 	char ph; /* 'X', 'C', 'M', ... or 0 when missing */
 	uint32_t has;
 	struct dc_str name, cat;
+	struct dc_str object; /* args.object: an HDF5 dataset or group */
 	uint64_t id;
 	int64_t p_idx, level;
 	uint32_t pid, tid;

@@ -6,7 +6,12 @@
 #include "darshan.h"
 #include "buf.h"
 #include "darshan_rec.h"
+#include "hash.h"
+#include "json.h"
 #include "report.h"
+
+/* Longest object name kept (an HDF5 dataset's path in its file). */
+#define DC_OBJECT_MAX 1024
 
 enum op {
 	OP_NONE,
@@ -196,6 +201,8 @@ static int module_of(const struct dc_str *cat)
 		return MOD_STDIO;
 	if (cat->n == 5 && !memcmp(cat->p, "MPIIO", 5))
 		return MOD_MPIIO;
+	if (cat->n == 4 && !memcmp(cat->p, "HDF5", 4))
+		return MOD_HDF5;
 	return 0;
 }
 
@@ -213,15 +220,54 @@ void dc_darshan_free(struct dc_darshan *d)
 	free(d->calls);
 	dc_map_free(&d->recs, NULL);
 	dc_map_free(&d->byfile, NULL);
+	dc_map_free(&d->objects, free);
+}
+
+/* The hash of @ev's object ("/grp/data"), its name kept in @d; 0 if it
+ * names none. */
+static int object_of(struct dc_darshan *d, const struct dc_event *ev,
+		     uint64_t *ohash)
+{
+	char name[DC_OBJECT_MAX], *copy;
+	size_t n;
+	uint64_t h;
+
+	*ohash = 0;
+	if (!(ev->has & DC_EV_OBJECT))
+		return 0;
+	n = dc_str_copy(&ev->object, name, sizeof(name));
+	h = dc_hash(name, n) | 1;
+	/* A name that collides with another is not told apart. */
+	if (!dc_map_get(&d->objects, h)) {
+		copy = strdup(name);
+		if (!copy || dc_map_put(&d->objects, h, copy)) {
+			free(copy);
+			return -ENOMEM;
+		}
+	}
+	*ohash = h;
+	return 0;
 }
 
 int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev)
 {
-	int module = module_of(&ev->cat);
+	int module = module_of(&ev->cat), op;
 	struct dc_dcall *c;
+	uint64_t ohash;
 
 	if (!module || ev->ph != 'X' || !(ev->has & DC_EV_ID))
 		return 0;
+	if (module == MOD_MPIIO)
+		op = dc_mpiio_op(ev->name.p, ev->name.n);
+	else if (module == MOD_HDF5)
+		op = dc_hdf5_op(ev->name.p, ev->name.n);
+	else
+		op = op_of(&ev->name);
+	/* HDF5's other calls: Darshan counts none of them. */
+	if (module == MOD_HDF5 && !(module = dc_hdf5_module(op)))
+		return 0;
+	if (object_of(d, ev, &ohash))
+		return -ENOMEM;
 	if (dc_grow_cap((void **)&d->calls, &d->cap, d->ncalls,
 			sizeof(*d->calls), 1024))
 		return -ENOMEM;
@@ -231,8 +277,8 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev)
 		.fhash = ev->fhash,
 		.hhash = ev->hhash,
 		.pid = ev->pid,
-		.op = module == MOD_MPIIO ? dc_mpiio_op(ev->name.p, ev->name.n)
-					  : (int)op_of(&ev->name),
+		.ohash = module == MOD_H5D ? ohash : 0,
+		.op = op,
 		.module = module,
 		.size = ev->size,
 		.offset = ev->offset,
@@ -256,7 +302,7 @@ static struct drec *rec_get(struct dc_darshan *d, int module,
 			    const struct dc_dcall *c)
 {
 	uint64_t key = (c->fhash ^ c->hhash * 0x9e3779b97f4a7c15ull ^
-			(uint64_t)c->pid << 32) +
+			(uint64_t)c->pid << 32 ^ c->ohash) +
 		       module;
 	struct drec *r;
 
@@ -264,7 +310,8 @@ static struct drec *rec_get(struct dc_darshan *d, int module,
 	/* A collision of the mixed key is told apart by the fields. */
 	for (; (r = dc_map_get(&d->recs, key)); key++)
 		if (r->module == module && r->fhash == c->fhash &&
-		    r->hhash == c->hhash && r->pid == c->pid)
+		    r->hhash == c->hhash && r->pid == c->pid &&
+		    r->ohash == c->ohash)
 			return r;
 	if (dc_grow((void **)&d->vrecs, d->nrecs, sizeof(*d->vrecs), 64))
 		return NULL;
@@ -277,6 +324,7 @@ static struct drec *rec_get(struct dc_darshan *d, int module,
 	r->fhash = c->fhash;
 	r->hhash = c->hhash;
 	r->pid = c->pid;
+	r->ohash = c->ohash;
 	d->vrecs[d->nrecs++] = r;
 	return r;
 }
@@ -393,6 +441,12 @@ static bool failed(const struct dc_dcall *c)
 	return c->op == OP_SOPEN ? c->ret == 0 : c->ret < 0;
 }
 
+/* H5F and H5D are one library's. */
+static int family(int module)
+{
+	return module == MOD_H5D ? MOD_H5F : module;
+}
+
 /* A process's key among the report's processes. */
 static uint64_t proc_key(uint64_t hhash, uint32_t pid)
 {
@@ -437,15 +491,18 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 		const struct dc_dcall *c = &d->calls[i];
 		const struct dc_dcall *p =
 		    c->parent ? dc_map_get(&ix, c->parent) : NULL;
-		int module = c->module != MOD_MPIIO && c->op == OP_FILENO
+		/* fileno, a STDIO function, is counted by POSIX. */
+		int module = c->module == MOD_STDIO && c->op == OP_FILENO
 				 ? MOD_POSIX
 				 : c->module;
 		struct drec *r;
 
-		/* Inside libc (fopen's open), or inside the MPI library: a
-		 * call Darshan never sees. Calls under other layers (HDF5's
-		 * pwrite, MPI-IO's) cross into libc and are seen. */
-		if (p && (p->module != MOD_MPIIO || c->module == MOD_MPIIO))
+		/* Inside libc (fopen's open), or inside the library of its
+		 * own layer: a call Darshan never sees. Calls under other
+		 * layers (HDF5's pwrite, MPI-IO's) cross into the library
+		 * below through its entry points, and Darshan sees them. */
+		if (p && (p->module == MOD_POSIX || p->module == MOD_STDIO ||
+			  family(p->module) == family(c->module)))
 			continue;
 		if (!c->op || !(c->has & DC_EV_FHASH) || failed(c))
 			continue;
@@ -455,8 +512,10 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 			posix_call(r, c);
 		else if (module == MOD_STDIO)
 			stdio_call(r, c);
-		else
+		else if (module == MOD_MPIIO)
 			dc_mpiio_call(r, c);
+		else
+			dc_hdf5_call(r, c);
 	}
 	dc_map_free(&ix, NULL);
 	/* Each file's records in one list, for --json's reduction. */
@@ -480,6 +539,8 @@ static const struct {
 	[MOD_POSIX] = { "POSIX", "POSIX", posix_names, P_N },
 	[MOD_STDIO] = { "STDIO", "STDIO", stdio_names, S_N },
 	[MOD_MPIIO] = { "MPIIO", "MPI-IO", dc_mpiio_names, DC_MPIIO_N },
+	[MOD_H5F] = { "H5F", "H5F", dc_h5f_names, DC_H5F_N },
+	[MOD_H5D] = { "H5D", "H5D", dc_h5d_names, DC_H5D_N },
 };
 
 int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
@@ -491,6 +552,8 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 	for (size_t i = 0; i < d->nrecs; i++) {
 		const struct drec *x = d->vrecs[i];
 		const char *name = dc_file_name(r, x->fhash, buf, sizeof(buf));
+		const char *object =
+		    x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
 		int64_t mc[DC_MPIIO_N];
 		const int64_t *c = x->c;
 		char rank[24];
@@ -504,8 +567,9 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		else
 			snprintf(rank, sizeof(rank), "pid:%u", x->pid);
 		for (int k = 0; k < dmods[x->module].n; k++)
-			fprintf(out, "%s\t%s\t%s\t%s_%s\t%lld\n",
+			fprintf(out, "%s\t%s\t%s%s%s\t%s_%s\t%lld\n",
 				dmods[x->module].label, rank, name,
+				object ? ":" : "", object ? object : "",
 				dmods[x->module].prefix,
 				dmods[x->module].names[k], (long long)c[k]);
 	}
@@ -547,6 +611,49 @@ static void reduce(const struct drec *first, int module, int64_t *c)
 	}
 }
 
+/* Module @m's counters @c as "PREFIX_NAME":value members. */
+static int counters_json(struct dc_buf *b, int m, const int64_t *c)
+{
+	int err = 0;
+
+	for (int k = 0; k < dmods[m].n; k++)
+		err |= dc_buf_addf(b, "%s\"%s_%s\":%lld", k ? "," : "",
+				   dmods[m].prefix, dmods[m].names[k],
+				   (long long)c[k]);
+	return err;
+}
+
+/* "H5D":{"/grp/data":{...},...}: each dataset of the file once, in the
+ * order its first record was made. */
+static int datasets_json(const struct dc_darshan *d, const struct drec *first,
+			 struct dc_buf *b)
+{
+	int64_t c[DC_DREC_MAX];
+	int err = 0, n = 0;
+
+	err |= dc_buf_adds(b, "\"H5D\":{");
+	for (const struct drec *x = first; x; x = x->next) {
+		const struct drec *y = first;
+		const char *name;
+
+		if (x->module != MOD_H5D)
+			continue;
+		while (y != x && (y->module != MOD_H5D || y->ohash != x->ohash))
+			y = y->next;
+		if (y != x)
+			continue; /* listed with an earlier record */
+		name = x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
+		dc_hdf5_reduce(first, MOD_H5D, x->ohash, c);
+		err |= dc_buf_adds(b, n++ ? "," : "");
+		err |=
+		    dc_json_str(b, name ? name : "", name ? strlen(name) : 0);
+		err |= dc_buf_adds(b, ":{");
+		err |= counters_json(b, MOD_H5D, c);
+		err |= dc_buf_adds(b, "}");
+	}
+	return err | dc_buf_adds(b, "}");
+}
+
 int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 		    struct dc_buf *b)
 {
@@ -562,17 +669,21 @@ int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 	for (int m = MOD_POSIX; m < MOD_N; m++) {
 		if (!any[m])
 			continue;
+		err |= dc_buf_adds(b, sep);
+		sep = ",";
+		if (m == MOD_H5D) {
+			err |= datasets_json(d, first, b);
+			continue;
+		}
 		if (m == MOD_MPIIO)
 			dc_mpiio_reduce(first, c);
+		else if (m == MOD_H5F)
+			dc_hdf5_reduce(first, MOD_H5F, 0, c);
 		else
 			reduce(first, m, c);
-		err |= dc_buf_addf(b, "%s\"%s\":{", sep, dmods[m].prefix);
-		for (int k = 0; k < dmods[m].n; k++)
-			err |= dc_buf_addf(b, "%s\"%s_%s\":%lld", k ? "," : "",
-					   dmods[m].prefix, dmods[m].names[k],
-					   (long long)c[k]);
+		err |= dc_buf_addf(b, "\"%s\":{", dmods[m].prefix);
+		err |= counters_json(b, m, c);
 		err |= dc_buf_adds(b, "}");
-		sep = ",";
 	}
 	err |= dc_buf_adds(b, "}");
 	return err ? -ENOMEM : 0;

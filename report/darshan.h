@@ -21,6 +21,7 @@ struct dc_report;
 struct dc_dcall {
 	uint64_t key, parent; /* trace number << 40 | id; parent 0: none */
 	uint64_t fhash, hhash;
+	uint64_t ohash; /* args.object's name hash, 0 if none */
 	uint32_t pid;
 	uint8_t op, module;
 	int64_t size, offset, ret, whence, flags, dur;
@@ -31,8 +32,9 @@ struct dc_darshan {
 	struct dc_dcall *calls;
 	size_t ncalls, cap;
 	uint64_t trace_no;
-	struct dc_map recs;   /* (module, hhash, pid, fhash) -> struct drec */
-	struct dc_map byfile; /* fhash -> its first struct drec */
+	struct dc_map recs;    /* (module, hhash, pid, fhash) -> struct drec */
+	struct dc_map byfile;  /* fhash -> its first struct drec */
+	struct dc_map objects; /* name hash -> object name ("/grp/data") */
 	void **vrecs;
 	size_t nrecs;
 };

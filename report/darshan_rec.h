@@ -10,7 +10,9 @@
 /* What report/darshan*.c share: one record of Darshan's counters per
  * module, process and file, and the rules every module counts by. */
 
-enum { MOD_POSIX = 1, MOD_STDIO, MOD_MPIIO, MOD_N };
+enum { MOD_POSIX = 1, MOD_STDIO, MOD_MPIIO, MOD_H5F, MOD_H5D, MOD_N };
+/* The layer of HDF5's calls, before they are told apart by function. */
+#define MOD_HDF5 MOD_N
 
 /* Darshan follows the 32 most frequent values it met first. */
 #define DC_DCOMMON_MAX 32
@@ -26,6 +28,7 @@ struct dc_dcommon {
 struct drec {
 	uint8_t module;
 	uint64_t hhash, fhash;
+	uint64_t ohash; /* H5D: the dataset's name, in dc_darshan.objects */
 	uint32_t pid;
 	int rank;  /* its MPI rank, or -1 */
 	int world; /* processes of its MPI job, 0 if unknown */
@@ -66,5 +69,20 @@ void dc_mpiio_call(struct drec *r, const struct dc_dcall *c);
 void dc_mpiio_counters(const struct drec *r, int64_t *c);
 /* A file's MPI-IO records, reduced over its processes. */
 void dc_mpiio_reduce(const struct drec *first, int64_t *c);
+
+/* The HDF5 modules (report/darshan_hdf5.c). */
+#define DC_H5F_N 2
+#define DC_H5D_N 42
+extern const char *const dc_h5f_names[DC_H5F_N];
+extern const char *const dc_h5d_names[DC_H5D_N];
+/* The op of HDF5 function @name, or 0 if Darshan does not count it. */
+int dc_hdf5_op(const char *name, size_t n);
+/* Which module, MOD_H5F or MOD_H5D, counts op @op; 0: none. */
+int dc_hdf5_module(int op);
+void dc_hdf5_call(struct drec *r, const struct dc_dcall *c);
+/* The records of one file (MOD_H5F) or dataset (@ohash), reduced over
+ * processes. */
+void dc_hdf5_reduce(const struct drec *first, int module, uint64_t ohash,
+		    int64_t *c);
 
 #endif

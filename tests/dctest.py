@@ -90,6 +90,26 @@ def darshan_prefix():
     return pre
 
 
+def darshan_hdf5_prefix():
+    """Darshan 3.4.7 built with its HDF5 module: $DARSHAN_HDF5_PREFIX, else
+    BUILD/darshan-hdf5-peer, built there once by scripts/build-darshan-hdf5;
+    None if neither can be."""
+    pre = os.environ.get("DARSHAN_HDF5_PREFIX")
+    if pre:
+        return pre
+    pre = os.path.join(BUILD, "darshan-hdf5-peer")
+    tarball = os.path.join(SRC, "..", "shared", "peers", "darshan-3.4.7.tar.gz")
+    if not os.path.exists(os.path.join(pre, "lib", "libdarshan.so")):
+        if not os.path.exists(tarball):
+            return None
+        print("building Darshan 3.4.7 with HDF5 into %s" % pre, file=sys.stderr)
+        r = subprocess.run([os.path.join(SRC, "scripts", "build-darshan-hdf5"), pre, tarball],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode:
+            sys.exit("building Darshan with HDF5 failed:\n" + r.stdout[-3000:])
+    return pre
+
+
 def generate(tmp, specs, name="probes.bpf.o"):
     obj = os.path.join(tmp, name)
     r = run([GEN, "-o", obj] + [os.path.join(SRC, s) for s in specs])

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""datacrumbs-report --darshan's H5F and H5D counters against Darshan 3.4.7
+built with its HDF5 module (scripts/build-darshan-hdf5): the same HDF5
+workload (tests/workloads/hdf5_bytes.c: contiguous, converted, chunked,
+compact and empty writes and reads on four datasets) runs once under
+Darshan and once under DataCrumbs, and every counter both print for the
+file and each dataset must be equal, as must the POSIX counters of the
+file HDF5 wrote through libc."""
+import json
+import os
+import tempfile
+
+from dctest import BUILD, RUNTIME, check, darshan_hdf5_prefix, done, generate, need_bpf, run, skip
+
+need_bpf()
+WORK = os.path.join(BUILD, "tests", "hdf5_bytes")
+REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
+if not os.path.exists(WORK):
+    skip("HDF5 (libhdf5-dev) was not found when building; scripts/setup installs it")
+pre = darshan_hdf5_prefix()
+if not pre:
+    skip("no Darshan with HDF5: set DARSHAN_HDF5_PREFIX or keep ../shared/peers/darshan-3.4.7.tar.gz beside the checkout")
+
+# Counters that differ for a reason (docs/report.md).
+KNOWN = {
+    "POSIX_STATS",  # Darshan 3.4.7 wraps __xstat, not glibc 2.33's stat
+    "POSIX_MMAPS",  # -1 unless Darshan is built to follow mmap
+    # The size of the slowest write is timing: /chunked's writes are 8000
+    # and 0 bytes. (Each dataset is read once, so the slowest read is
+    # certain and compared.)
+    "H5D_MAX_WRITE_TIME_SIZE",
+}
+
+
+def table(text):
+    """{(counter, record name from the file's base name on): value} of
+    darshan-parser-style lines of the H5F, H5D and POSIX modules."""
+    out = {}
+    for line in text.splitlines():
+        f = line.split("\t")
+        if line.startswith("#") or len(f) < 5 or f[0] not in ("H5F", "H5D", "POSIX"):
+            continue
+        # darshan-parser: module, rank, record id, counter, value, name, ...
+        # ours: module, rank, name, counter, value.
+        counter, value, name = (f[3], f[4], f[5]) if len(f) > 5 else (f[3], f[4], f[2])
+        at = name.find("/data.h5")
+        if "_F_" not in counter and at >= 0:
+            out[(counter, name[at + 1:])] = int(value)
+    return out
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    dd, od = os.path.join(tmp, "darshan"), os.path.join(tmp, "ours")
+    os.mkdir(dd)
+    os.mkdir(od)
+    log = os.path.join(tmp, "run.darshan")
+    env = dict(os.environ, LD_PRELOAD=os.path.join(pre, "lib", "libdarshan.so"),
+               DARSHAN_ENABLE_NONMPI="1", DARSHAN_LOGFILE=log)
+    r = run([WORK, os.path.join(dd, "data.h5")], env=env)
+    check(r.returncode == 0 and os.path.exists(log), "workload under Darshan: " + r.stderr)
+    r = run([os.path.join(pre, "bin", "darshan-parser"), log])
+    check(r.returncode == 0, "darshan-parser: " + r.stderr)
+    theirs = table(r.stdout)
+
+    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/hdf5.yaml"])
+    trace = os.path.join(tmp, "h5.pfw.gz")
+    h5 = os.path.join(od, "data.h5")
+    r = run([RUNTIME, "-o", trace, obj, "--", WORK, h5])
+    check(r.returncode == 0, "runtime: " + r.stderr)
+    truth = json.loads(r.stdout)["calls"]
+    r = run([REPORT, "--darshan", trace])
+    check(r.returncode == 0, "datacrumbs-report --darshan: " + r.stderr)
+    ours = table(r.stdout)
+
+    names = {n for _, n in ours}
+    check(names == {"data.h5", "data.h5:/ints", "data.h5:/floats", "data.h5:/chunked",
+                    "data.h5:/compact"}, "records of the file and each dataset: %s" % sorted(names))
+    shared = sorted(set(theirs) & set(ours))
+    check(len(shared) >= 4 * 40, "%d counters in both" % len(shared))
+    diff = ["%s %s: Darshan %d, ours %d" % (c, n, theirs[(c, n)], ours[(c, n)])
+            for c, n in shared if c not in KNOWN and theirs[(c, n)] != ours[(c, n)]]
+    check(not diff, "counters equal to Darshan's:\n  " + "\n  ".join(diff))
+    # Against the workload's own count too, so equal cannot mean both wrong.
+    for dset in ("/ints", "/floats", "/chunked", "/compact"):
+        for call, counter in (("H5Dwrite", "H5D_BYTES_WRITTEN"), ("H5Dread", "H5D_BYTES_READ")):
+            want = sum(b for c, b, d in truth if c == call and d == dset)
+            check(ours.get((counter, "data.h5:" + dset)) == want,
+                  "%s of %s: %s, the workload says %d"
+                  % (counter, dset, ours.get((counter, "data.h5:" + dset)), want))
+    check(ours.get(("H5D_WRITES", "data.h5:/ints")) == 3 and ours.get(("H5F_OPENS", "data.h5")) == 1,
+          "the counters are not trivial")
+
+    # --json --darshan: the file's H5F counters and each dataset's H5D.
+    r = run([REPORT, "--json", "--darshan", trace])
+    check(r.returncode == 0, "--json --darshan: " + r.stderr)
+    entry = [f for f in json.loads(r.stdout)["files"] if f["name"] == h5]
+    dsh = entry[0].get("darshan", {}) if entry else {}
+    check(dsh.get("H5F", {}).get("H5F_OPENS") == 1, "--json H5F: %s" % dsh.get("H5F"))
+    check(sorted(dsh.get("H5D", {})) == ["/chunked", "/compact", "/floats", "/ints"],
+          "--json H5D datasets: %s" % sorted(dsh.get("H5D", {})))
+    check(all(dsh["H5D"][d][c] == ours[(c, "data.h5:" + d)]
+              for d in dsh.get("H5D", {}) for c in dsh["H5D"][d]),
+          "--json carries the text's counters")
+done()
