@@ -59,7 +59,6 @@ static void free_proc(void *p)
 
 	free(pr->name);
 	free(pr->rank);
-	free(pr->world);
 	free(pr);
 }
 
@@ -603,18 +602,13 @@ static int meta(struct dc_report *r, const struct dc_event *ev)
 		   str_is(&ev->arg_name, "rank")) {
 		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
 		slot = p ? &p->rank : NULL;
-	} else if (str_is(&ev->name, "PR") && (ev->has & DC_EV_ARG_NAME) &&
-		   str_is(&ev->arg_name, "size")) {
-		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
-		slot = p ? &p->world : NULL;
 	} else {
 		return 0;
 	}
 	if (!slot)
 		return -ENOMEM;
 	free(*slot);
-	*slot = dup_str(slot == &p->rank || slot == &p->world ? &ev->arg_value
-							      : &ev->arg_name);
+	*slot = dup_str(slot == &p->rank ? &ev->arg_value : &ev->arg_name);
 	return *slot ? 0 : -ENOMEM;
 }
 

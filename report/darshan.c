@@ -455,10 +455,20 @@ static uint64_t proc_key(uint64_t hhash, uint32_t pid)
 	return k ? k : 1;
 }
 
-/* Each record's MPI rank and job size, from its process's PR records. */
-static int set_ranks(struct dc_darshan *d, const struct dc_report *rep)
+/* Records of one module, file and dataset share a key. */
+static uint64_t share_key(const struct drec *x)
 {
-	struct dc_map procs = {};
+	uint64_t k = (x->fhash ^ x->ohash * 0x9e3779b97f4a7c15ull) +
+		     x->module * 0xff51afd7ed558ccdull;
+
+	return k ? k : 1;
+}
+
+/* Each record's MPI rank, from its process's PR records, and how many
+ * processes have a record of its module and file. */
+static int set_sharing(struct dc_darshan *d, const struct dc_report *rep)
+{
+	struct dc_map procs = {}, shared = {};
 	int err = 0;
 
 	for (size_t k = 0; k < rep->nprocs && !err; k++)
@@ -469,13 +479,21 @@ static int set_ranks(struct dc_darshan *d, const struct dc_report *rep)
 		struct drec *x = d->vrecs[i];
 		const struct dc_proc *p =
 		    dc_map_get(&procs, proc_key(x->hhash, x->pid));
+		uint64_t k = share_key(x);
+		uintptr_t n = (uintptr_t)dc_map_get(&shared, k);
 
 		/* A collision of the key is told apart by the fields. */
 		if (p && (p->pid != x->pid || p->hhash != x->hhash))
 			p = NULL;
 		x->rank = p && p->rank ? atoi(p->rank) : -1;
-		x->world = p && p->world ? atoi(p->world) : 0;
+		err = dc_map_put(&shared, k, (void *)(n + 1));
 	}
+	for (size_t i = 0; i < d->nrecs && !err; i++) {
+		struct drec *x = d->vrecs[i];
+
+		x->sharers = (uintptr_t)dc_map_get(&shared, share_key(x));
+	}
+	dc_map_free(&shared, NULL);
 	dc_map_free(&procs, NULL);
 	return err;
 }
@@ -526,7 +544,7 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 		x->next = dc_map_get(&d->byfile, key);
 		err = dc_map_put(&d->byfile, key, x);
 	}
-	return err ?: set_ranks(d, rep);
+	return err ?: set_sharing(d, rep);
 }
 
 /* Each module as darshan-parser names it and its counters. */

@@ -200,9 +200,10 @@ void dc_mpiio_call(struct drec *r, const struct dc_dcall *c)
 void dc_mpiio_counters(const struct drec *r, int64_t *c)
 {
 	memcpy(c, r->c, sizeof(int64_t) * M_N);
-	/* Darshan: an open on a communicator of one process is independent;
-	 * the trace knows the job's size, not the communicator's. */
-	c[r->world > 1 ? M_COLL_OPENS : M_INDEP_OPENS] = r->opens;
+	/* Darshan: an open on a communicator of one process is independent.
+	 * The trace does not hold the communicator: an open of a file that
+	 * other processes opened too is taken as collective. */
+	c[r->sharers > 1 ? M_COLL_OPENS : M_INDEP_OPENS] = r->opens;
 }
 
 /* Bytes a record moved, by which Darshan ranks the processes of a

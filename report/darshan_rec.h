@@ -30,8 +30,8 @@ struct drec {
 	uint64_t hhash, fhash;
 	uint64_t ohash; /* H5D: the dataset's name, in dc_darshan.objects */
 	uint32_t pid;
-	int rank;  /* its MPI rank, or -1 */
-	int world; /* processes of its MPI job, 0 if unknown */
+	int rank;    /* its MPI rank, or -1 */
+	int sharers; /* processes with a record of this module and file */
 	int64_t c[DC_DREC_MAX];
 	/* Darshan's per-record state: one offset per file, not per fd. */
 	int64_t offset, last_read, last_written;

@@ -73,7 +73,6 @@ struct dc_proc {
 	uint64_t hhash;
 	uint32_t pid;
 	char *name, *rank;
-	char *world; /* PR size: processes in its MPI job */
 	uint64_t count;
 	double busy; /* time in outermost calls */
 	double bins[DC_BINS];
