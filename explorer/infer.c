@@ -68,6 +68,12 @@ static int role_of(const struct xp_func *fn, const struct xp_param *p,
 
 	if (is_char_ptr(c) && in(n, path_names))
 		return DC_ROLE_PATH;
+	/* H5Dopen2(loc_id, name): the object a new handle stands for, by
+	 * its name in the file. */
+	if (is_char_ptr(c) && !strcmp(n, "name") &&
+	    !strcmp(fn->proto->ret_type, "hid_t") &&
+	    (strstr(fn->name, "open") || strstr(fn->name, "create")))
+		return DC_ROLE_NAME;
 	/* MPI_File_open stores the new handle through its MPI_File *;
 	 * MPI_File_close takes one by reference. */
 	if (!strcmp(t, "MPI_File *"))
@@ -137,10 +143,11 @@ static bool plist_is_object(const struct xp_proto *p)
 
 /* When more than DC_CAPTURE roles apply, the first of these win. */
 static const int priority[] = {
-	DC_ROLE_PATH,	    DC_ROLE_FD,		DC_ROLE_STREAM, DC_ROLE_HANDLE,
-	DC_ROLE_HANDLE_OUT, DC_ROLE_HANDLE_REF, DC_ROLE_COUNT,	DC_ROLE_OFFSET,
-	DC_ROLE_ITEMS,	    DC_ROLE_DATATYPE,	DC_ROLE_NEWFD,	DC_ROLE_DIRFD,
-	DC_ROLE_FLAGS,	    DC_ROLE_MODE,	DC_ROLE_WHENCE, DC_ROLE_BUF,
+	DC_ROLE_PATH,	DC_ROLE_FD,	    DC_ROLE_STREAM,	DC_ROLE_HANDLE,
+	DC_ROLE_NAME,	DC_ROLE_HANDLE_OUT, DC_ROLE_HANDLE_REF, DC_ROLE_COUNT,
+	DC_ROLE_OFFSET, DC_ROLE_ITEMS,	    DC_ROLE_DATATYPE,	DC_ROLE_NEWFD,
+	DC_ROLE_DIRFD,	DC_ROLE_FLAGS,	    DC_ROLE_MODE,	DC_ROLE_WHENCE,
+	DC_ROLE_BUF,
 };
 
 static int ret_of(const struct xp_func *fn, const struct xp_proto *p,
@@ -170,7 +177,7 @@ void xp_infer(struct xp_func *fn)
 {
 	const struct xp_proto *p = fn->proto;
 	int role[DC_MAX_ARGS] = {}, counts = 0, n, kept = 0, handles = 0;
-	bool has_path = false, handle_out = false;
+	bool has_path = false, has_name = false, handle_out = false;
 
 	if (!p)
 		return;
@@ -185,10 +192,14 @@ void xp_infer(struct xp_func *fn)
 			role[i] = DC_ROLE_NONE;
 		else if (role[i] == DC_ROLE_HANDLE)
 			handles++;
-		if (role[i] == DC_ROLE_PATH) {
-			if (has_path)
+		/* One string travels with an event: a path, or a name. */
+		if (role[i] == DC_ROLE_PATH || role[i] == DC_ROLE_NAME) {
+			if (has_path || has_name)
 				role[i] = DC_ROLE_NONE;
-			has_path = true;
+			else if (role[i] == DC_ROLE_PATH)
+				has_path = true;
+			else
+				has_name = true;
 		}
 	}
 	/* Two size_t candidates: which one is bytes is not knowable. */

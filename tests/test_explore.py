@@ -103,6 +103,10 @@ with tempfile.TemporaryDirectory() as tmp:
           and m.group(2) == m.group(3), "hdf5 counts: %s" % ((m and m.groups()),))
     check("args: [path]" in probe(r.stdout, "H5Fcreate") and "ret: handle" in probe(r.stdout, "H5Fcreate"),
           "H5Fcreate: filename -> path, returns a handle")
+    for fn in ("H5Dcreate2", "H5Dopen2", "H5Gcreate2", "H5Gopen2"):
+        check("args: [handle, name]" in probe(r.stdout, fn), "%s: the dataset or group by name: %s"
+              % (fn, probe(r.stdout, fn)))
+    check("name]" not in probe(r.stdout, "H5Acreate2"), "attributes are not named objects")
     p = probe(r.stdout, "H5Dwrite")
     check("args: [handle, _, _, _, _, buf]" in p, "H5Dwrite: handle and buffer: " + p)
     check(not re.search(r"name: H5[FDGAO]_", r.stdout), "no internal H5X_ helpers")
