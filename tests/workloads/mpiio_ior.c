@@ -32,9 +32,8 @@ int main(int argc, char **argv)
 
 	/* Shared file: segment s holds every rank's block in rank order. */
 	snprintf(path, sizeof(path), "%s/shared.ior", argv[1]);
-	if (MPI_File_open(MPI_COMM_WORLD, path,
-			  MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
-			  &fh) != MPI_SUCCESS)
+	if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR,
+			  MPI_INFO_NULL, &fh) != MPI_SUCCESS)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	MPI_File_set_view(fh, 0, MPI_DOUBLE, MPI_DOUBLE, "native",
 			  MPI_INFO_NULL);
@@ -66,8 +65,8 @@ int main(int argc, char **argv)
 	if (rank == 0)
 		printf("{\"ranks\":%d,\"shared\":{\"written\":%d,\"read\":%d},"
 		       "\"fpp\":{\"written\":%d}}\n",
-		       nranks, nranks * SEGS * BLK * 8,
-		       nranks * SEGS * BLK * 8, 2 * BLK * 8 + 800);
+		       nranks, nranks * SEGS * BLK * 8, nranks * SEGS * BLK * 8,
+		       2 * BLK * 8 + 800);
 	free(buf);
 	MPI_Finalize();
 	return 0;
