@@ -21,6 +21,7 @@
 #include "syscalls.h"
 #include "tpformat.h"
 #include "twice.h"
+#include "uring.h"
 #include "usdt.h"
 
 void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
@@ -547,7 +548,8 @@ static int add_group(struct parse *p, yaml_node_t *root)
 				dc_spec_error(
 				    spec, &vloc,
 				    "unknown mechanism '%s' (known: "
-				    "syscall, uprobe, tracepoint, kfunc, usdt)",
+				    "syscall, uprobe, tracepoint, kfunc, usdt, "
+				    "io_uring)",
 				    v);
 		} else if (!strcmp(key, "target")) {
 			g.target_loc = vloc;
@@ -572,7 +574,7 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		    "mechanism '%s' needs a 'target' library or binary",
 		    dc_mech_name(g.mech));
 	if ((g.mech == DC_MECH_SYSCALL || g.mech == DC_MECH_KFUNC ||
-	     g.mech == DC_MECH_TRACEPOINT) &&
+	     g.mech == DC_MECH_TRACEPOINT || g.mech == DC_MECH_IO_URING) &&
 	    g.target)
 		dc_spec_error(spec, &g.target_loc,
 			      "mechanism '%s' takes no 'target'",
@@ -758,7 +760,7 @@ static bool same_place(const struct dc_spec *spec,
 
 	if (ga->mech != gb->mech)
 		return false;
-	if (ga->mech == DC_MECH_SYSCALL)
+	if (ga->mech == DC_MECH_SYSCALL || ga->mech == DC_MECH_IO_URING)
 		return a->nr >= 0 && a->nr == b->nr;
 	if (ga->mech == DC_MECH_KFUNC)
 		return !strcmp(a->symbol, b->symbol);
@@ -777,6 +779,8 @@ static uint64_t place_key(const struct dc_spec *spec,
 
 	if (g->mech == DC_MECH_SYSCALL)
 		return a->nr >= 0 ? 1 + (uint64_t)a->nr : 0;
+	if (g->mech == DC_MECH_IO_URING)
+		return a->nr >= 0 ? (1 + (uint64_t)a->nr) | 1ull << 62 : 0;
 	if (g->mech != DC_MECH_KFUNC && g->mech != DC_MECH_UPROBE)
 		return 0;
 	h = dc_hash(a->symbol, strlen(a->symbol)) * 31 + g->mech;
@@ -1261,6 +1265,9 @@ static void check_feeds(struct dc_spec *spec)
 	}
 }
 
+/* What an io_uring probe's argument positions hold. */
+static const int uring_roles[3] = { DC_ROLE_FD, DC_ROLE_OFFSET, DC_ROLE_COUNT };
+
 int dc_spec_check(struct dc_spec *spec)
 {
 	struct dc_map seen = {}, at = {};
@@ -1278,6 +1285,25 @@ int dc_spec_check(struct dc_spec *spec)
 
 		if (g->skipped)
 			continue;
+		if (g->mech == DC_MECH_IO_URING) {
+			pr->nr = dc_uring_op(pr->symbol);
+			if (pr->nr < 0)
+				dc_spec_error(spec, &pr->symbol_loc,
+					      "unknown io_uring request '%s' "
+					      "(known: %s)",
+					      pr->symbol, dc_uring_names());
+			/* A request's fd, offset and length, by position. */
+			for (int a = 0; a < pr->nargs; a++)
+				if (pr->arg_role[a] != DC_ROLE_NONE &&
+				    (a > 2 || pr->arg_off[a] >= 0 ||
+				     pr->arg_role[a] != uring_roles[a]))
+					dc_spec_error(
+					    spec, &pr->loc,
+					    "'%s': an io_uring request gives "
+					    "its fd, offset and length, as "
+					    "args [fd, offset, count]",
+					    pr->name);
+		}
 		if (g->mech == DC_MECH_SYSCALL) {
 			pr->nr = dc_syscall_nr(pr->symbol);
 			if (pr->nr < 0)

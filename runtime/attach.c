@@ -76,6 +76,33 @@ static int attach_syscalls(struct dc_rt *rt)
 	return 0;
 }
 
+/* io_uring requests: one submission and one completion program serve
+ * every opcode. */
+static int attach_uring(struct dc_rt *rt)
+{
+	bool any = false;
+	int err;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		any |= rt->probes[i].d->mech == DC_MECH_IO_URING &&
+		       !rt->probes[i].disabled;
+	if (!any)
+		return 0;
+	/* Completion first: a request caught submitted is caught done. */
+	err = attach_prog(rt, "dc_uring_complete")
+		  ?: attach_prog(rt, "dc_uring_submit");
+	if (err) {
+		dc_err("io_uring requests need the kernel's io_uring "
+		       "tracepoints with BTF (Linux 6.0 or newer)");
+		return err;
+	}
+	for (size_t i = 0; i < rt->nprobes; i++)
+		if (rt->probes[i].d->mech == DC_MECH_IO_URING &&
+		    !rt->probes[i].disabled)
+			rt->probes[i].attached = true;
+	return 0;
+}
+
 int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size)
 {
 	if (d->path[0] && !faccessat(AT_FDCWD, d->path, R_OK, AT_EACCESS)) {
@@ -358,7 +385,8 @@ int dc_attach_probes(struct dc_rt *rt)
 	if (rt->probes_attached)
 		return 0;
 	err = dc_uprobes_attach(rt) ?: attach_syscalls(rt) ?:
-	      attach_tracepoints(rt) ?: attach_kfuncs(rt) ?: attach_usdts(rt);
+	      attach_tracepoints(rt) ?: attach_kfuncs(rt) ?: attach_usdts(rt) ?:
+	      attach_uring(rt);
 	if (err)
 		return err;
 	for (size_t i = 0; i < rt->nprobes; i++)

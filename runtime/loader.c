@@ -303,7 +303,9 @@ static int check_layers(const struct dc_rt *rt, const char *path)
 
 /* --layers: a syscall of a disabled layer leaves the table, so the raw
  * sys_enter program returns at once for it. */
-static void disable_syscalls(struct dc_rt *rt, __u32 *sysnr, size_t n)
+/* Syscall numbers and io_uring opcodes of probes --layers leaves out
+ * map to none. */
+static void disable_numbered(struct dc_rt *rt, __u32 *sysnr, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (sysnr[i] && sysnr[i] <= rt->nprobes &&
@@ -405,10 +407,10 @@ static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
  */
 static void choose_programs(struct dc_rt *rt)
 {
-	bool has[DC_MECH_USDT + 1] = {};
+	bool has[DC_MECH_MAX + 1] = {};
 	struct bpf_program *s;
 
-	for (int m = DC_MECH_SYSCALL; m <= DC_MECH_USDT; m++)
+	for (int m = DC_MECH_SYSCALL; m <= DC_MECH_MAX; m++)
 		has[m] = has_mech(rt, m);
 	s = bpf_object__find_program_by_name(rt->obj, "dc_uprobe_session");
 	rt->session = s && has[DC_MECH_UPROBE] && uprobe_session_supported();
@@ -428,6 +430,8 @@ static void choose_programs(struct dc_rt *rt)
 	autoload(rt, "dc_kprobe_exit", has[DC_MECH_KFUNC]);
 	autoload(rt, "dc_tracepoint", has[DC_MECH_TRACEPOINT]);
 	autoload(rt, "dc_usdt", has[DC_MECH_USDT]);
+	autoload(rt, "dc_uring_submit", has[DC_MECH_IO_URING]);
+	autoload(rt, "dc_uring_complete", has[DC_MECH_IO_URING]);
 	autoload(rt, "dc_client_join", rt->server);
 	autoload(rt, "dc_cgroup_attach", rt->server);
 	autoload(rt, "dc_agg_iter", rt->profiling);
@@ -515,8 +519,8 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size)
 {
 	struct dc_capture *caps;
-	__u32 *sysnr;
-	size_t size, size_caps, size_sysnr = 0;
+	__u32 *sysnr, *uring;
+	size_t size, size_caps, size_sysnr = 0, size_uring = 0;
 	void *gcfg;
 	/* Streams are glibc's: the runtime is built against the same ABI. */
 	struct dc_config cfg = { .trace_all = trace_all,
@@ -542,6 +546,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	gcfg = dc_global(rt->obj, ".rodata", "dc_cfg", &size);
 	caps = dc_global(rt->obj, ".rodata", "dc_caps", &size_caps);
 	sysnr = dc_global(rt->obj, ".rodata", "dc_sysnr", &size_sysnr);
+	uring = dc_global(rt->obj, ".rodata", "dc_uring_ops", &size_uring);
 	if (!gcfg || size != sizeof(cfg) || !caps) {
 		dc_err("%s: no dc_cfg or dc_caps in .rodata: not made by this "
 		       "datacrumbs-gen",
@@ -552,7 +557,9 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	memcpy(gcfg, &cfg, sizeof(cfg));
 	classify_caps(rt, caps, size_caps / sizeof(*caps));
 	if (sysnr)
-		disable_syscalls(rt, sysnr, size_sysnr / sizeof(*sysnr));
+		disable_numbered(rt, sysnr, size_sysnr / sizeof(*sysnr));
+	if (uring)
+		disable_numbered(rt, uring, size_uring / sizeof(*uring));
 	rb = bpf_object__find_map_by_name(rt->obj, "dc_events");
 	if (!rb) {
 		dc_err("%s: no dc_events ring buffer", path);
@@ -564,6 +571,11 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 		err = shrink_map(rt->obj, "dc_agg0") ?:
 		      shrink_map(rt->obj, "dc_agg1") ?:
 		      shrink_map(rt->obj, "dc_fdgen");
+		if (err)
+			return err;
+	}
+	if (!has_mech(rt, DC_MECH_IO_URING)) {
+		err = shrink_map(rt->obj, "dc_uring_pending");
 		if (err)
 			return err;
 	}

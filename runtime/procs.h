@@ -16,7 +16,9 @@ struct dc_file {
 
 struct dc_call;
 
-#define DC_LANES 8
+/* Tracks for a thread's requests in flight at once (block requests,
+ * io_uring): lane << 24 of the track's id has 6 bits. */
+#define DC_LANES 64
 
 /* A process's PR facts that an exec may change. */
 enum { DC_FACT_CMD, DC_FACT_RANK, DC_FACT_SIZE, DC_FACT_JOBID, DC_NFACTS };

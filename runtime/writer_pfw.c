@@ -343,7 +343,10 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 			   c->ts);
 	}
 	/* Before the line: a new track's name comes first. */
-	track = d->mech == DC_MECH_TRACEPOINT && d->end && d->end[0]
+	/* Requests that outlive the call that made them (a block request,
+	 * an io_uring read) go on lanes of their own. */
+	track = (d->mech == DC_MECH_TRACEPOINT && d->end && d->end[0]) ||
+			d->mech == DC_MECH_IO_URING
 		    ? request_track(w, t, c)
 		    : c->tid;
 	id = w->next_id++;

@@ -388,8 +388,8 @@ static __always_inline __u64 dc_tp_read(void *ctx, const struct dc_tp_field *f)
 	return v;
 }
 
-static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
-				       __u64 now)
+static __always_inline void dc_tp_emit_ret(const struct dc_tp_open *o,
+					   __u32 probe, __u64 now, long ret)
 {
 	struct dc_event *e = bpf_ringbuf_reserve(&dc_events, sizeof(*e), 0);
 
@@ -406,7 +406,7 @@ static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
 	e->dur = now - o->ts;
 	e->seq = o->seq;
 	e->parent_seq = o->parent_seq;
-	e->ret = 0;
+	e->ret = ret;
 	e->val[0] = o->val[0];
 	e->val[1] = o->val[1];
 	e->val[2] = o->val[2];
@@ -417,6 +417,12 @@ static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
 	e->gen = 0;
 	e->job = o->job;
 	bpf_ringbuf_submit(e, dc_wakeup());
+}
+
+static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
+				       __u64 now)
+{
+	dc_tp_emit_ret(o, probe, now, 0);
 }
 
 /*
@@ -465,6 +471,8 @@ int dc_tracepoint(void *ctx)
 
 /* A USDT probe is a point, not a call: one event of no duration, nested
  * under the traced call it fires in. */
+#include "uring.bpf.h"
+
 SEC("usdt")
 int dc_usdt(struct pt_regs *ctx)
 {

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     6 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     7 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -37,7 +37,12 @@ enum dc_mech {
 	DC_MECH_TRACEPOINT = 3, /* a kernel tracepoint, or a begin/end pair */
 	DC_MECH_KFUNC = 4,	/* kprobe.multi + kretprobe.multi */
 	DC_MECH_USDT = 5,	/* a USDT probe (an instant) */
+	DC_MECH_IO_URING = 6,	/* io_uring requests, submission to completion,
+				   by opcode */
+	DC_MECH_MAX = DC_MECH_IO_URING,
 };
+
+#define DC_URING_OPS 64 /* io_uring opcodes a table covers */
 
 /* What an argument slot holds. */
 enum dc_role {
@@ -298,11 +303,11 @@ struct dc_mark_args {
  * each is NUL-terminated, and offset 0 is the empty string. */
 struct dc_probe_desc {
 	__u32 id;
-	__u8 mech;		    /* enum dc_mech */
-	__u8 ret;		    /* enum dc_ret */
-	__u8 nslots;		    /* captured slots used */
-	__s8 size_slot;		    /* slot holding the bytes moved, or -1 */
-	__s32 nr;		    /* syscall number (DC_MECH_SYSCALL) */
+	__u8 mech;	/* enum dc_mech */
+	__u8 ret;	/* enum dc_ret */
+	__u8 nslots;	/* captured slots used */
+	__s8 size_slot; /* slot holding the bytes moved, or -1 */
+	__s32 nr;	/* syscall number (DC_MECH_SYSCALL), io_uring opcode */
 	__u8 slot_role[DC_CAPTURE]; /* enum dc_role of each slot */
 	__u8 slot_arg[DC_CAPTURE];  /* argument position of each slot */
 	__u32 name;		    /* as the user knows it */
