@@ -43,6 +43,17 @@ struct drec {
 	struct drec *next; /* the next record of the same file */
 };
 
+/* The names of Darshan's ten size buckets of @op ("SIZE_READ_AGG"), and
+ * of the four common access sizes and their counts. */
+#define DC_DSIZE_NAMES(op)                                                     \
+	op "_0_100", op "_100_1K", op "_1K_10K", op "_10K_100K",               \
+	    op "_100K_1M", op "_1M_4M", op "_4M_10M", op "_10M_100M",          \
+	    op "_100M_1G", op "_1G_PLUS"
+#define DC_DACCESS_NAMES                                                       \
+	"ACCESS1_ACCESS", "ACCESS2_ACCESS", "ACCESS3_ACCESS",                  \
+	    "ACCESS4_ACCESS", "ACCESS1_COUNT", "ACCESS2_COUNT",                \
+	    "ACCESS3_COUNT", "ACCESS4_COUNT"
+
 /* Darshan's size buckets: 0-100, 100-1K, ... 1G+, as 0 to 9. */
 int dc_dbucket(int64_t v);
 /* How often @v was seen, counting this time; 0 once 32 other values

@@ -53,40 +53,45 @@ static int attach_prog(struct dc_rt *rt, const char *name)
 	return dc_add_link(rt, l);
 }
 
+/* Whether a probe of @mech is left in by --layers. */
+static bool any_enabled(const struct dc_rt *rt, int mech)
+{
+	for (size_t i = 0; i < rt->nprobes; i++)
+		if (rt->probes[i].d->mech == mech && !rt->probes[i].disabled)
+			return true;
+	return false;
+}
+
+/* The probes of @mech one shared program serves are attached with it. */
+static void mark_attached(struct dc_rt *rt, int mech)
+{
+	for (size_t i = 0; i < rt->nprobes; i++)
+		if (rt->probes[i].d->mech == mech && !rt->probes[i].disabled)
+			rt->probes[i].attached = true;
+}
+
 /* One raw sys_enter/sys_exit pair serves every syscall probe, and every
  * wrapper recognised by its syscall sites (uprobes.c). */
 static int attach_syscalls(struct dc_rt *rt)
 {
-	bool any = false;
 	int err;
 
-	for (size_t i = 0; i < rt->nprobes; i++)
-		any |= rt->probes[i].d->mech == DC_MECH_SYSCALL &&
-		       !rt->probes[i].disabled;
-	if (!any && !rt->nwrap_sites)
+	if (!any_enabled(rt, DC_MECH_SYSCALL) && !rt->nwrap_sites)
 		return 0;
 	/* Exit first: a call caught entering is then caught returning. */
 	err = attach_prog(rt, "dc_sys_exit") ?: attach_prog(rt, "dc_sys_enter");
-	if (err)
-		return err;
-	for (size_t i = 0; i < rt->nprobes; i++)
-		if (rt->probes[i].d->mech == DC_MECH_SYSCALL &&
-		    !rt->probes[i].disabled)
-			rt->probes[i].attached = true;
-	return 0;
+	if (!err)
+		mark_attached(rt, DC_MECH_SYSCALL);
+	return err;
 }
 
 /* io_uring requests: one submission and one completion program serve
  * every opcode. */
 static int attach_uring(struct dc_rt *rt)
 {
-	bool any = false;
 	int err;
 
-	for (size_t i = 0; i < rt->nprobes; i++)
-		any |= rt->probes[i].d->mech == DC_MECH_IO_URING &&
-		       !rt->probes[i].disabled;
-	if (!any)
+	if (!any_enabled(rt, DC_MECH_IO_URING))
 		return 0;
 	/* Completion first: a request caught submitted is caught done. */
 	err = attach_prog(rt, "dc_uring_complete")
@@ -96,10 +101,7 @@ static int attach_uring(struct dc_rt *rt)
 		       "tracepoints with BTF (Linux 6.0 or newer)");
 		return err;
 	}
-	for (size_t i = 0; i < rt->nprobes; i++)
-		if (rt->probes[i].d->mech == DC_MECH_IO_URING &&
-		    !rt->probes[i].disabled)
-			rt->probes[i].attached = true;
+	mark_attached(rt, DC_MECH_IO_URING);
 	return 0;
 }
 

@@ -72,42 +72,51 @@ def start_server(obj, sock, ready, trace, extra=()):
     return srv
 
 
-def darshan_prefix():
-    """Darshan 3.4.7's install prefix: $DARSHAN_PREFIX, else BUILD/darshan-peer,
-    built there once by ../shared/peers/build-darshan; None if neither can be."""
-    pre = os.environ.get("DARSHAN_PREFIX")
+def _darshan(env, subdir, what, needs, cmd):
+    """A Darshan install prefix: $@env, else BUILD/@subdir, built there once
+    by @cmd (PREFIX stands for it) when @needs exists; None otherwise."""
+    pre = os.environ.get(env)
     if pre:
         return pre
-    pre = os.path.join(BUILD, "darshan-peer")
-    script = os.path.join(SRC, "..", "shared", "peers", "build-darshan")
+    pre = os.path.join(BUILD, subdir)
     if not os.path.exists(os.path.join(pre, "lib", "libdarshan.so")):
-        if not os.path.exists(script):
+        if not os.path.exists(needs):
             return None
-        print("building Darshan 3.4.7 into %s" % pre, file=sys.stderr)
-        r = subprocess.run([script, pre], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        print("building %s into %s" % (what, pre), file=sys.stderr)
+        r = subprocess.run([pre if c == "PREFIX" else c for c in cmd],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode:
-            sys.exit("building Darshan failed:\n" + r.stdout[-3000:])
+            sys.exit("building %s failed:\n%s" % (what, r.stdout[-3000:]))
     return pre
+
+
+def darshan_prefix():
+    """Darshan 3.4.7: $DARSHAN_PREFIX, else BUILD/darshan-peer, built by
+    ../shared/peers/build-darshan."""
+    script = os.path.join(SRC, "..", "shared", "peers", "build-darshan")
+    return _darshan("DARSHAN_PREFIX", "darshan-peer", "Darshan 3.4.7", script,
+                    [script, "PREFIX"])
 
 
 def darshan_hdf5_prefix():
-    """Darshan 3.4.7 built with its HDF5 module: $DARSHAN_HDF5_PREFIX, else
-    BUILD/darshan-hdf5-peer, built there once by scripts/build-darshan-hdf5;
-    None if neither can be."""
-    pre = os.environ.get("DARSHAN_HDF5_PREFIX")
-    if pre:
-        return pre
-    pre = os.path.join(BUILD, "darshan-hdf5-peer")
+    """Darshan 3.4.7 with its HDF5 module: $DARSHAN_HDF5_PREFIX, else
+    BUILD/darshan-hdf5-peer, built by scripts/build-darshan-hdf5."""
     tarball = os.path.join(SRC, "..", "shared", "peers", "darshan-3.4.7.tar.gz")
-    if not os.path.exists(os.path.join(pre, "lib", "libdarshan.so")):
-        if not os.path.exists(tarball):
-            return None
-        print("building Darshan 3.4.7 with HDF5 into %s" % pre, file=sys.stderr)
-        r = subprocess.run([os.path.join(SRC, "scripts", "build-darshan-hdf5"), pre, tarball],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if r.returncode:
-            sys.exit("building Darshan with HDF5 failed:\n" + r.stdout[-3000:])
-    return pre
+    return _darshan("DARSHAN_HDF5_PREFIX", "darshan-hdf5-peer", "Darshan 3.4.7 with HDF5",
+                    tarball, [os.path.join(SRC, "scripts", "build-darshan-hdf5"), "PREFIX", tarball])
+
+
+def darshan_lines(text):
+    """(module, rank, counter, value, record name) of each counter line of
+    darshan-parser's output or of datacrumbs-report --darshan's (module,
+    rank, name, counter, value); time counters (_F_) left out."""
+    for line in text.splitlines():
+        f = line.split("\t")
+        if line.startswith("#") or len(f) < 5:
+            continue
+        counter, value, name = (f[3], f[4], f[5]) if len(f) > 5 else (f[3], f[4], f[2])
+        if "_F_" not in counter:
+            yield f[0], f[1], counter, int(value), name
 
 
 def generate(tmp, specs, name="probes.bpf.o"):

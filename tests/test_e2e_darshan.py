@@ -13,7 +13,8 @@ import os
 import shutil
 import tempfile
 
-from dctest import BUILD, RUNTIME, Trace, check, darshan_prefix, done, generate, need_bpf, run, skip
+from dctest import (BUILD, RUNTIME, Trace, check, darshan_lines, darshan_prefix, done, generate,
+                    need_bpf, run, skip)
 
 # Counters that differ for a reason, with the reason (docs/report.md).
 KNOWN = {
@@ -33,19 +34,10 @@ REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 
 
 def table(text, base):
-    """{(counter, file name): value} of darshan-parser-style lines for
-    files under @base."""
-    out = {}
-    for line in text.splitlines():
-        f = line.split("\t")
-        if line.startswith("#") or len(f) < 5:
-            continue
-        # darshan-parser: module, rank, record id, counter, value, file, ...
-        # ours: module, rank, file, counter, value.
-        counter, value, name = (f[3], f[4], f[5]) if len(f) > 5 else (f[3], f[4], f[2])
-        if name.startswith(base + "/") and "_F_" not in counter:
-            out[(counter, os.path.basename(name))] = int(value)
-    return out
+    """{(counter, file name): value} of the counter lines for files under
+    @base."""
+    return {(counter, os.path.basename(name)): value
+            for _, _, counter, value, name in darshan_lines(text) if name.startswith(base + "/")}
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -98,17 +90,16 @@ with tempfile.TemporaryDirectory() as tmp:
                           mpi, os.path.join(dd, "shared%d.dat" % attempt)])
         check(r.returncode == 0 and os.path.exists(log), "mpiio_calls under Darshan: " + r.stderr[-500:])
         r = run([os.path.join(pre, "bin", "darshan-parser"), log])
-        out = {}
-        for f in (line.split("\t") for line in r.stdout.splitlines()):
-            if len(f) > 5 and f[0] == "MPI-IO" and f[1] == "-1" and "_F_" not in f[3]:
-                out[f[3]] = int(f[4])
-        return out, r.stderr
+        return {counter: value for module, rank, counter, value, _ in darshan_lines(r.stdout)
+                if module == "MPI-IO" and rank == "-1"}, r.stderr
 
-    # Darshan's MPI log now and then holds no MPI-IO record (seen here
-    # under load): one more run before comparing.
-    dmpi, derr = darshan_mpi(0)
-    if not dmpi:
-        dmpi, derr = darshan_mpi(1)
+    # Darshan's MPI log now and then holds no MPI-IO record, or a partly
+    # unreadable one (seen here under load): run it again, three times at
+    # most, before comparing.
+    for attempt in range(3):
+        dmpi, derr = darshan_mpi(attempt)
+        if dmpi:
+            break
     obj = generate(tmp, ["probes.d/mpiio.yaml"], "mpi.bpf.o")
     trace = os.path.join(tmp, "mpi.pfw.gz")
     shared = os.path.join(od, "shared.dat")
@@ -134,10 +125,10 @@ with tempfile.TemporaryDirectory() as tmp:
           and mine.get("MPIIO_ACCESS2_ACCESS") == 8000, "the MPI-IO counters are not trivial: %s" % mine)
     # The text form lists each rank's record; they add up to the file's.
     r = run([REPORT, "--darshan", trace])
-    per_rank = [l.split("\t") for l in r.stdout.splitlines() if l.startswith("MPI-IO\t")]
-    ranks = {f[1] for f in per_rank if f[2] == shared}
-    check(ranks == {"0", "1", "2", "3"}, "one MPI-IO record per rank: %s" % sorted(ranks))
-    check(sum(int(f[4]) for f in per_rank if f[2] == shared and f[3] == "MPIIO_BYTES_WRITTEN")
+    per_rank = [x for x in darshan_lines(r.stdout) if x[0] == "MPI-IO" and x[4] == shared]
+    check({x[1] for x in per_rank} == {"0", "1", "2", "3"},
+          "one MPI-IO record per rank: %s" % sorted({x[1] for x in per_rank}))
+    check(sum(x[3] for x in per_rank if x[2] == "MPIIO_BYTES_WRITTEN")
           == mine.get("MPIIO_BYTES_WRITTEN"), "ranks' bytes add up to the file's")
 
     # IOR-like: a shared file written and read collectively through a
@@ -158,9 +149,9 @@ with tempfile.TemporaryDirectory() as tmp:
         check(r.returncode == 0 and os.path.exists(log), "mpiio_ior under Darshan: " + r.stderr[-500:])
         r = run([os.path.join(pre, "bin", "darshan-parser"), log])
         recs = {}
-        for f in (line.split("\t") for line in r.stdout.splitlines()):
-            if len(f) > 5 and f[0] == "MPI-IO" and "_F_" not in f[3]:
-                recs.setdefault(os.path.basename(f[5]), {})[f[3]] = int(f[4])
+        for module, _, counter, value, name in darshan_lines(r.stdout):
+            if module == "MPI-IO":
+                recs.setdefault(os.path.basename(name), {})[counter] = value
         return recs, r.stderr
 
     # Darshan's log is now and then partly unreadable here ("unable to

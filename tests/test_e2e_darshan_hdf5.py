@@ -11,7 +11,8 @@ import json
 import os
 import tempfile
 
-from dctest import BUILD, RUNTIME, check, darshan_hdf5_prefix, done, generate, need_bpf, run, skip
+from dctest import (BUILD, RUNTIME, check, darshan_hdf5_prefix, darshan_lines, done, generate,
+                    need_bpf, run, skip)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_bytes")
@@ -34,20 +35,11 @@ KNOWN = {
 
 
 def table(text):
-    """{(counter, record name from the file's base name on): value} of
-    darshan-parser-style lines of the H5F, H5D and POSIX modules."""
-    out = {}
-    for line in text.splitlines():
-        f = line.split("\t")
-        if line.startswith("#") or len(f) < 5 or f[0] not in ("H5F", "H5D", "POSIX"):
-            continue
-        # darshan-parser: module, rank, record id, counter, value, name, ...
-        # ours: module, rank, name, counter, value.
-        counter, value, name = (f[3], f[4], f[5]) if len(f) > 5 else (f[3], f[4], f[2])
-        at = name.find("/data.h5")
-        if "_F_" not in counter and at >= 0:
-            out[(counter, name[at + 1:])] = int(value)
-    return out
+    """{(counter, record name from the file's base name on): value} of the
+    H5F, H5D and POSIX counter lines."""
+    return {(counter, name[name.find("/data.h5") + 1:]): value
+            for module, _, counter, value, name in darshan_lines(text)
+            if module in ("H5F", "H5D", "POSIX") and "/data.h5" in name}
 
 
 with tempfile.TemporaryDirectory() as tmp:
