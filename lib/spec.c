@@ -1078,6 +1078,34 @@ static bool btf_has_tracepoint(const char *event)
 	return btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) > 0;
 }
 
+/* io_uring requests are read at two tracepoints through BTF (tp_btf):
+ * Linux 6.0 or newer. Without them, --skip-missing leaves the group out,
+ * as it does a library that is not installed. */
+static void check_uring(struct dc_spec *spec)
+{
+	for (size_t gi = 0; gi < spec->ngroups; gi++) {
+		struct dc_spec_group *g = &spec->groups[gi];
+
+		if (g->mech != DC_MECH_IO_URING ||
+		    (btf_has_tracepoint("io_uring/io_uring_submit_req") &&
+		     btf_has_tracepoint("io_uring/io_uring_complete")))
+			continue;
+		if (spec->skip_missing) {
+			fprintf(stderr,
+				"%s:%d:%d: warning: this kernel has no "
+				"io_uring tracepoints with BTF; the group is "
+				"left out\n",
+				g->loc.file, g->loc.line, g->loc.col);
+			g->skipped = true;
+			continue;
+		}
+		dc_spec_error(spec, &g->loc,
+			      "this kernel has no io_uring tracepoints with "
+			      "BTF (Linux 6.0 or newer); --skip-missing leaves "
+			      "the group out");
+	}
+}
+
 /* The events exist and have the fields named; through tracefs when it is
  * readable, else (not root) the events through BTF and fields later. */
 static void check_tracepoints(struct dc_spec *spec)
@@ -1274,6 +1302,7 @@ int dc_spec_check(struct dc_spec *spec)
 	int errs = spec->nerrors;
 
 	check_uprobes(spec);
+	check_uring(spec);
 	check_tracepoints(spec);
 	check_kfuncs(spec);
 	for (size_t i = 0; i < spec->nprobes; i++) {
