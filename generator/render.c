@@ -260,7 +260,8 @@ static int render_desc(struct dc_buf *out, const char *tmpl,
 	snprintf(ret, sizeof(ret), "%d /* %s */", p->ret, dc_ret_name(p->ret));
 	snprintf(nslots, sizeof(nslots), "%d", tp ? p->nfields : s->n);
 	snprintf(nr, sizeof(nr), "%d",
-		 g->mech == DC_MECH_SYSCALL || g->mech == DC_MECH_IO_URING
+		 g->mech == DC_MECH_SYSCALL || g->mech == DC_MECH_IO_URING ||
+			 g->mech == DC_MECH_LIBAIO
 		     ? p->nr
 		     : -1);
 	snprintf(roles, sizeof(roles), "%d, %d, %d, %d", s->role[0], s->role[1],
@@ -312,7 +313,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 {
 	char *t_obj = NULL, *t_cap = NULL, *t_desc = NULL;
 	struct dc_buf caps = {}, descs = {}, sysnr = {}, uring = {},
-		      strings = {};
+		      libaio = {}, strings = {};
 	char nprobes_s[16], caps_size_s[16], strings_size_s[16];
 	struct dc_strpool pool = {};
 	int nprobes = 0, caps_size = 1, err;
@@ -354,6 +355,9 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		if (!err && spec->groups[p->group].mech == DC_MECH_IO_URING)
 			err = dc_buf_addf(&uring, "\t[%d] = %d, /* %s */\n",
 					  p->nr, nprobes + 1, p->name);
+		if (!err && spec->groups[p->group].mech == DC_MECH_LIBAIO)
+			err = dc_buf_addf(&libaio, "\t[%d] = %d, /* %s */\n",
+					  p->nr, nprobes + 1, p->name);
 		nprobes++;
 	}
 	if (err)
@@ -368,7 +372,8 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		caps_size *= 2;
 	snprintf(caps_size_s, sizeof(caps_size_s), "%d", caps_size);
 	if (dc_buf_add(&caps, "", 1) || dc_buf_add(&descs, "", 1) ||
-	    dc_buf_add(&sysnr, "", 1) || dc_buf_add(&uring, "", 1)) {
+	    dc_buf_add(&sysnr, "", 1) || dc_buf_add(&uring, "", 1) ||
+	    dc_buf_add(&libaio, "", 1)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -376,25 +381,13 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	if (err)
 		goto cleanup;
 	snprintf(strings_size_s, sizeof(strings_size_s), "%zu", pool.s.len);
-	const char *kv[] = { "CAPS_SIZE",
-			     caps_size_s,
-			     "SOURCES",
-			     sources,
-			     "NPROBES",
-			     nprobes_s,
-			     "CAPTURES",
-			     caps.p,
-			     "SYSNR",
-			     sysnr.p,
-			     "PROBES",
-			     descs.p,
-			     "STRINGS",
-			     strings.p,
-			     "STRINGS_SIZE",
-			     strings_size_s,
-			     "URING",
-			     uring.p,
-			     NULL };
+	const char *kv[] = { "CAPS_SIZE",    caps_size_s, "SOURCES",
+			     sources,	     "NPROBES",	  nprobes_s,
+			     "CAPTURES",     caps.p,	  "SYSNR",
+			     sysnr.p,	     "PROBES",	  descs.p,
+			     "STRINGS",	     strings.p,	  "STRINGS_SIZE",
+			     strings_size_s, "URING",	  uring.p,
+			     "LIBAIO",	     libaio.p,	  NULL };
 	err = dc_expand(out, t_obj, kv);
 cleanup:
 	free(ids);
@@ -405,6 +398,7 @@ cleanup:
 	dc_buf_free(&descs);
 	dc_buf_free(&sysnr);
 	dc_buf_free(&uring);
+	dc_buf_free(&libaio);
 	dc_buf_free(&strings);
 	dc_strpool_free(&pool);
 	return err;

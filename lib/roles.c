@@ -48,6 +48,7 @@ static const char *const mech_names[] = {
 	[DC_MECH_KFUNC] = "kfunc",
 	[DC_MECH_USDT] = "usdt",
 	[DC_MECH_IO_URING] = "io_uring",
+	[DC_MECH_LIBAIO] = "libaio",
 };
 
 static const char *const loss_names[DC_LOSS_NR] = {

@@ -21,7 +21,7 @@
 #include "syscalls.h"
 #include "tpformat.h"
 #include "twice.h"
-#include "uring.h"
+#include "aioops.h"
 #include "usdt.h"
 
 void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
@@ -549,7 +549,7 @@ static int add_group(struct parse *p, yaml_node_t *root)
 				    spec, &vloc,
 				    "unknown mechanism '%s' (known: "
 				    "syscall, uprobe, tracepoint, kfunc, usdt, "
-				    "io_uring)",
+				    "io_uring, libaio)",
 				    v);
 		} else if (!strcmp(key, "target")) {
 			g.target_loc = vloc;
@@ -574,7 +574,8 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		    "mechanism '%s' needs a 'target' library or binary",
 		    dc_mech_name(g.mech));
 	if ((g.mech == DC_MECH_SYSCALL || g.mech == DC_MECH_KFUNC ||
-	     g.mech == DC_MECH_TRACEPOINT || g.mech == DC_MECH_IO_URING) &&
+	     g.mech == DC_MECH_TRACEPOINT || g.mech == DC_MECH_IO_URING ||
+	     g.mech == DC_MECH_LIBAIO) &&
 	    g.target)
 		dc_spec_error(spec, &g.target_loc,
 			      "mechanism '%s' takes no 'target'",
@@ -760,7 +761,8 @@ static bool same_place(const struct dc_spec *spec,
 
 	if (ga->mech != gb->mech)
 		return false;
-	if (ga->mech == DC_MECH_SYSCALL || ga->mech == DC_MECH_IO_URING)
+	if (ga->mech == DC_MECH_SYSCALL || ga->mech == DC_MECH_IO_URING ||
+	    ga->mech == DC_MECH_LIBAIO)
 		return a->nr >= 0 && a->nr == b->nr;
 	if (ga->mech == DC_MECH_KFUNC)
 		return !strcmp(a->symbol, b->symbol);
@@ -779,8 +781,10 @@ static uint64_t place_key(const struct dc_spec *spec,
 
 	if (g->mech == DC_MECH_SYSCALL)
 		return a->nr >= 0 ? 1 + (uint64_t)a->nr : 0;
-	if (g->mech == DC_MECH_IO_URING)
-		return a->nr >= 0 ? (1 + (uint64_t)a->nr) | 1ull << 62 : 0;
+	if (g->mech == DC_MECH_IO_URING || g->mech == DC_MECH_LIBAIO)
+		return a->nr >= 0 ? (1 + (uint64_t)a->nr) | 1ull << 62 |
+					(uint64_t)g->mech << 48
+				  : 0;
 	if (g->mech != DC_MECH_KFUNC && g->mech != DC_MECH_UPROBE)
 		return 0;
 	h = dc_hash(a->symbol, strlen(a->symbol)) * 31 + g->mech;
@@ -1314,13 +1318,18 @@ int dc_spec_check(struct dc_spec *spec)
 
 		if (g->skipped)
 			continue;
-		if (g->mech == DC_MECH_IO_URING) {
-			pr->nr = dc_uring_op(pr->symbol);
+		if (g->mech == DC_MECH_IO_URING || g->mech == DC_MECH_LIBAIO) {
+			bool uring = g->mech == DC_MECH_IO_URING;
+
+			pr->nr = uring ? dc_uring_op(pr->symbol)
+				       : dc_libaio_op(pr->symbol);
 			if (pr->nr < 0)
 				dc_spec_error(spec, &pr->symbol_loc,
-					      "unknown io_uring request '%s' "
+					      "unknown %s request '%s' "
 					      "(known: %s)",
-					      pr->symbol, dc_uring_names());
+					      dc_mech_name(g->mech), pr->symbol,
+					      uring ? dc_uring_names()
+						    : dc_libaio_names());
 			/* A request's fd, offset and length, by position. */
 			for (int a = 0; a < pr->nargs; a++)
 				if (pr->arg_role[a] != DC_ROLE_NONE &&
@@ -1328,9 +1337,9 @@ int dc_spec_check(struct dc_spec *spec)
 				     pr->arg_role[a] != uring_roles[a]))
 					dc_spec_error(
 					    spec, &pr->loc,
-					    "'%s': an io_uring request gives "
-					    "its fd, offset and length, as "
-					    "args [fd, offset, count]",
+					    "'%s': an asynchronous request "
+					    "gives its fd, offset and length, "
+					    "as args [fd, offset, count]",
 					    pr->name);
 		}
 		if (g->mech == DC_MECH_SYSCALL) {

@@ -105,6 +105,30 @@ static int attach_uring(struct dc_rt *rt)
 	return 0;
 }
 
+/* Linux AIO requests: io_submit, and io_getevents or io_pgetevents. */
+static int attach_libaio(struct dc_rt *rt)
+{
+	static const char *const progs[] = {
+		"dc_aio_getevents_exit", "dc_aio_pgetevents_exit",
+		"dc_aio_getevents",	 "dc_aio_pgetevents",
+		"dc_aio_submit",
+	};
+	int err = 0;
+
+	if (!any_enabled(rt, DC_MECH_LIBAIO))
+		return 0;
+	/* Reaping first: a request caught submitted is caught reaped. */
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]) && !err; i++)
+		err = attach_prog(rt, progs[i]);
+	if (err) {
+		dc_err("Linux AIO requests need the syscall tracepoints "
+		       "(syscalls/sys_enter_io_submit) and tracefs mounted");
+		return err;
+	}
+	mark_attached(rt, DC_MECH_LIBAIO);
+	return 0;
+}
+
 int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size)
 {
 	if (d->path[0] && !faccessat(AT_FDCWD, d->path, R_OK, AT_EACCESS)) {
@@ -388,7 +412,7 @@ int dc_attach_probes(struct dc_rt *rt)
 		return 0;
 	err = dc_uprobes_attach(rt) ?: attach_syscalls(rt) ?:
 	      attach_tracepoints(rt) ?: attach_kfuncs(rt) ?: attach_usdts(rt) ?:
-	      attach_uring(rt);
+	      attach_uring(rt) ?: attach_libaio(rt);
 	if (err)
 		return err;
 	for (size_t i = 0; i < rt->nprobes; i++)

@@ -392,6 +392,13 @@ static void autoload(struct dc_rt *rt, const char *name, bool on)
 		bpf_program__set_autoload(p, on);
 }
 
+/* The programs of Linux AIO requests: submission, and reaping by either
+ * syscall. */
+static const char *const aio_progs[] = {
+	"dc_aio_submit",     "dc_aio_getevents",       "dc_aio_getevents_exit",
+	"dc_aio_pgetevents", "dc_aio_pgetevents_exit",
+};
+
 static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
 {
 	for (size_t i = 0; i < rt->nprobes; i++)
@@ -432,6 +439,8 @@ static void choose_programs(struct dc_rt *rt)
 	autoload(rt, "dc_usdt", has[DC_MECH_USDT]);
 	autoload(rt, "dc_uring_submit", has[DC_MECH_IO_URING]);
 	autoload(rt, "dc_uring_complete", has[DC_MECH_IO_URING]);
+	for (size_t i = 0; i < sizeof(aio_progs) / sizeof(aio_progs[0]); i++)
+		autoload(rt, aio_progs[i], has[DC_MECH_LIBAIO]);
 	autoload(rt, "dc_client_join", rt->server);
 	autoload(rt, "dc_cgroup_attach", rt->server);
 	autoload(rt, "dc_agg_iter", rt->profiling);
@@ -519,8 +528,8 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size)
 {
 	struct dc_capture *caps;
-	__u32 *sysnr, *uring;
-	size_t size, size_caps, size_sysnr = 0, size_uring = 0;
+	__u32 *sysnr, *uring, *aio;
+	size_t size, size_caps, size_sysnr = 0, size_uring = 0, size_aio = 0;
 	void *gcfg;
 	/* Streams are glibc's: the runtime is built against the same ABI. */
 	struct dc_config cfg = { .trace_all = trace_all,
@@ -547,6 +556,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	caps = dc_global(rt->obj, ".rodata", "dc_caps", &size_caps);
 	sysnr = dc_global(rt->obj, ".rodata", "dc_sysnr", &size_sysnr);
 	uring = dc_global(rt->obj, ".rodata", "dc_uring_ops", &size_uring);
+	aio = dc_global(rt->obj, ".rodata", "dc_libaio_ops", &size_aio);
 	if (!gcfg || size != sizeof(cfg) || !caps) {
 		dc_err("%s: no dc_cfg or dc_caps in .rodata: not made by this "
 		       "datacrumbs-gen",
@@ -560,6 +570,8 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 		disable_numbered(rt, sysnr, size_sysnr / sizeof(*sysnr));
 	if (uring)
 		disable_numbered(rt, uring, size_uring / sizeof(*uring));
+	if (aio)
+		disable_numbered(rt, aio, size_aio / sizeof(*aio));
 	rb = bpf_object__find_map_by_name(rt->obj, "dc_events");
 	if (!rb) {
 		dc_err("%s: no dc_events ring buffer", path);
@@ -576,6 +588,12 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	}
 	if (!has_mech(rt, DC_MECH_IO_URING)) {
 		err = shrink_map(rt->obj, "dc_uring_pending");
+		if (err)
+			return err;
+	}
+	if (!has_mech(rt, DC_MECH_LIBAIO)) {
+		err = shrink_map(rt->obj, "dc_aio_pending")
+			  ?: shrink_map(rt->obj, "dc_aio_reaping");
 		if (err)
 			return err;
 	}

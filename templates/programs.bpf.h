@@ -472,6 +472,7 @@ int dc_tracepoint(void *ctx)
 /* A USDT probe is a point, not a call: one event of no duration, nested
  * under the traced call it fires in. */
 #include "uring.bpf.h"
+#include "libaio.bpf.h"
 
 SEC("usdt")
 int dc_usdt(struct pt_regs *ctx)

@@ -37,7 +37,7 @@ struct io_uring_cqe___dc {
 	__s32 res;
 } __attribute__((preserve_access_index));
 
-struct dc_uring_open {
+struct dc_async_open {
 	struct dc_tp_open o;
 	__u32 probe;
 	__u32 pad;
@@ -49,7 +49,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u64);
-	__type(value, struct dc_uring_open);
+	__type(value, struct dc_async_open);
 } dc_uring_pending SEC(".maps");
 
 SEC("tp_btf/io_uring_submit_req")
@@ -59,7 +59,7 @@ int dc_uring_submit(unsigned long long *ctx)
 	struct io_rw___dc *rw = (void *)req; /* the command area comes first */
 	__u64 id = bpf_get_current_pid_tgid(), key = ctx[0], a[6] = {};
 	const volatile struct dc_capture *c;
-	struct dc_uring_open u = {};
+	struct dc_async_open u = {};
 	long long pos = 0;
 	__u8 op = 0;
 	__u32 len = 0, probe;
@@ -93,7 +93,7 @@ int dc_uring_complete(unsigned long long *ctx)
 {
 	struct io_uring_cqe___dc *cqe = (void *)ctx[2];
 	__u64 key = ctx[1];
-	struct dc_uring_open *u;
+	struct dc_async_open *u;
 	__s32 res = 0;
 
 	u = bpf_map_lookup_elem(&dc_uring_pending, &key);

@@ -39,10 +39,13 @@ enum dc_mech {
 	DC_MECH_USDT = 5,	/* a USDT probe (an instant) */
 	DC_MECH_IO_URING = 6,	/* io_uring requests, submission to completion,
 				   by opcode */
-	DC_MECH_MAX = DC_MECH_IO_URING,
+	DC_MECH_LIBAIO = 7,	/* Linux AIO requests (io_submit), submission to
+				   reaping (io_getevents), by command */
+	DC_MECH_MAX = DC_MECH_LIBAIO,
 };
 
-#define DC_URING_OPS 64 /* io_uring opcodes a table covers */
+#define DC_URING_OPS  64 /* io_uring opcodes a table covers */
+#define DC_LIBAIO_OPS 16 /* Linux AIO commands a table covers */
 
 /* What an argument slot holds. */
 enum dc_role {
@@ -307,7 +310,7 @@ struct dc_probe_desc {
 	__u8 ret;	/* enum dc_ret */
 	__u8 nslots;	/* captured slots used */
 	__s8 size_slot; /* slot holding the bytes moved, or -1 */
-	__s32 nr;	/* syscall number (DC_MECH_SYSCALL), io_uring opcode */
+	__s32 nr;	/* syscall number, io_uring opcode, AIO command */
 	__u8 slot_role[DC_CAPTURE]; /* enum dc_role of each slot */
 	__u8 slot_arg[DC_CAPTURE];  /* argument position of each slot */
 	__u32 name;		    /* as the user knows it */
