@@ -440,7 +440,8 @@ static uint64_t share_key(const struct drec *x)
 }
 
 /* Each record's MPI rank, from its process's PR records, and how many
- * processes have a record of its module and file. */
+ * processes have a record of its module and file (which tells MPI-IO
+ * opens collective). */
 static int set_sharing(struct dc_darshan *d, const struct dc_report *rep)
 {
 	struct dc_map procs = {}, shared = {};
@@ -467,6 +468,8 @@ static int set_sharing(struct dc_darshan *d, const struct dc_report *rep)
 		struct drec *x = d->vrecs[i];
 
 		x->sharers = (uintptr_t)dc_map_get(&shared, share_key(x));
+		if (x->module == MOD_MPIIO)
+			dc_mpiio_finish(x);
 	}
 	dc_map_free(&shared, NULL);
 	dc_map_free(&procs, NULL);
@@ -547,14 +550,8 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		const char *name = dc_file_name(r, x->fhash, buf, sizeof(buf));
 		const char *object =
 		    x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
-		int64_t mc[DC_MPIIO_N];
-		const int64_t *c = x->c;
 		char rank[24];
 
-		if (x->module == MOD_MPIIO) {
-			dc_mpiio_counters(x, mc);
-			c = mc;
-		}
 		if (x->rank >= 0)
 			snprintf(rank, sizeof(rank), "%d", x->rank);
 		else
@@ -564,7 +561,7 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 				dmods[x->module].label, rank, name,
 				object ? ":" : "", object ? object : "",
 				dmods[x->module].prefix,
-				dmods[x->module].names[k], (long long)c[k]);
+				dmods[x->module].names[k], (long long)x->c[k]);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -636,7 +633,7 @@ static int datasets_json(const struct dc_darshan *d, const struct drec *first,
 		if (y != x)
 			continue; /* listed with an earlier record */
 		name = x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
-		dc_hdf5_reduce(first, MOD_H5D, x->ohash, c);
+		dc_h5d_reduce(first, x->ohash, c);
 		err |= dc_buf_adds(b, n++ ? "," : "");
 		err |=
 		    dc_json_str(b, name ? name : "", name ? strlen(name) : 0);
@@ -671,7 +668,7 @@ int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 		if (m == MOD_MPIIO)
 			dc_mpiio_reduce(first, c);
 		else if (m == MOD_H5F)
-			dc_hdf5_reduce(first, MOD_H5F, 0, c);
+			dc_h5f_reduce(first, c);
 		else
 			reduce(first, m, c);
 		err |= dc_buf_addf(b, "\"%s\":{", dmods[m].prefix);

@@ -101,24 +101,24 @@ int dc_hdf5_module(int op)
 	return op == HOP_FOPEN || op == HOP_FFLUSH ? MOD_H5F : op ? MOD_H5D : 0;
 }
 
+static const struct dc_dio_layout layout = {
+	.bytes_read = D_BYTES_READ,
+	.bytes_written = D_BYTES_WRITTEN,
+	.rw_switches = D_RW_SWITCHES,
+	.max_read_size = D_MAX_READ_TIME_SIZE,
+	.max_write_size = D_MAX_WRITE_TIME_SIZE,
+	.size_read = D_SIZE_READ,
+	.size_write = D_SIZE_WRITE,
+	.access = D_ACCESS,
+	.access_count = D_ACCESS_COUNT,
+	.fastest_rank = D_FASTEST_RANK,
+};
+
 static void io(struct drec *r, const struct dc_dcall *c, bool wr)
 {
-	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
-	int64_t *slowest = wr ? &r->max_wdur : &r->max_rdur;
-
 	r->c[wr ? D_WRITES : D_READS]++;
-	if (r->last_io && r->last_io != (wr ? 'w' : 'r'))
-		r->c[D_RW_SWITCHES]++;
-	r->last_io = wr ? 'w' : 'r';
-	r->c[wr ? D_BYTES_WRITTEN : D_BYTES_READ] += n;
-	r->c[(wr ? D_SIZE_WRITE : D_SIZE_READ) + dc_dbucket(n)]++;
-	dc_dcommon_top4(&r->c[D_ACCESS], &r->c[D_ACCESS_COUNT], n,
-			dc_dcommon_seen(&r->access, n), false);
-	/* As for MPI-IO: the slowest call's size, kept as duration + 1. */
-	if (c->dur + 1 > *slowest) {
-		*slowest = c->dur + 1;
-		r->c[wr ? D_MAX_WRITE_TIME_SIZE : D_MAX_READ_TIME_SIZE] = n;
-	}
+	dc_dio_call(r, &layout, (c->has & DC_EV_SIZE) ? c->size : 0, c->dur,
+		    wr);
 }
 
 void dc_hdf5_call(struct drec *r, const struct dc_dcall *c)
@@ -138,53 +138,19 @@ void dc_hdf5_call(struct drec *r, const struct dc_dcall *c)
 	}
 }
 
-/* A dataset's records (one per process) reduced as Darshan reduces a
- * shared one; H5F records are sums. */
-void dc_hdf5_reduce(const struct drec *first, int module, uint64_t ohash,
-		    int64_t *c)
+void dc_h5f_reduce(const struct drec *first, int64_t *c)
 {
-	const struct drec *fast = NULL, *slow = NULL, *rmax = NULL,
-			  *wmax = NULL;
-	int nrecs = 0;
+	memset(c, 0, sizeof(int64_t) * DC_H5F_N);
+	for (const struct drec *r = first; r; r = r->next)
+		for (int k = 0; r->module == MOD_H5F && k < DC_H5F_N; k++)
+			c[k] += r->c[k];
+}
 
-	memset(c, 0, sizeof(int64_t) * D_N);
-	for (const struct drec *r = first; r; r = r->next) {
-		if (r->module != module || r->ohash != ohash)
-			continue;
-		nrecs++;
-		if (module == MOD_H5F) {
-			c[F_OPENS] += r->c[F_OPENS];
-			c[F_FLUSHES] += r->c[F_FLUSHES];
-			continue;
-		}
-		for (int k = 0; k < D_ACCESS; k++)
-			if (k != D_MAX_READ_TIME_SIZE &&
-			    k != D_MAX_WRITE_TIME_SIZE)
-				c[k] += r->c[k];
-		for (int j = 0; j < 4; j++)
-			dc_dcommon_top4(&c[D_ACCESS], &c[D_ACCESS_COUNT],
-					r->c[D_ACCESS + j],
-					r->c[D_ACCESS_COUNT + j], true);
-		c[D_USE_DEPRECATED] |= r->c[D_USE_DEPRECATED];
-		if (!rmax || r->max_rdur > rmax->max_rdur)
-			rmax = r;
-		if (!wmax || r->max_wdur > wmax->max_wdur)
-			wmax = r;
-		if (!fast || r->time < fast->time)
-			fast = r;
-		if (!slow || r->time > slow->time)
-			slow = r;
-	}
-	if (module == MOD_H5F || !nrecs)
-		return;
-	c[D_MAX_READ_TIME_SIZE] = rmax->c[D_MAX_READ_TIME_SIZE];
-	c[D_MAX_WRITE_TIME_SIZE] = wmax->c[D_MAX_WRITE_TIME_SIZE];
-	if (nrecs > 1) {
-		c[D_FASTEST_RANK] = fast->rank;
-		c[D_FASTEST_RANK_BYTES] =
-		    fast->c[D_BYTES_READ] + fast->c[D_BYTES_WRITTEN];
-		c[D_SLOWEST_RANK] = slow->rank;
-		c[D_SLOWEST_RANK_BYTES] =
-		    slow->c[D_BYTES_READ] + slow->c[D_BYTES_WRITTEN];
-	}
+void dc_h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c)
+{
+	dc_dio_reduce(first, MOD_H5D, ohash, &layout, c);
+	/* Whether any process used the deprecated calls. */
+	for (const struct drec *r = first; r; r = r->next)
+		if (r->module == MOD_H5D && r->ohash == ohash)
+			c[D_USE_DEPRECATED] |= r->c[D_USE_DEPRECATED];
 }

@@ -125,32 +125,23 @@ int dc_mpiio_op(const char *name, size_t n)
 	return MOP_NONE;
 }
 
+static const struct dc_dio_layout layout = {
+	.bytes_read = M_BYTES_READ,
+	.bytes_written = M_BYTES_WRITTEN,
+	.rw_switches = M_RW_SWITCHES,
+	.max_read_size = M_MAX_READ_TIME_SIZE,
+	.max_write_size = M_MAX_WRITE_TIME_SIZE,
+	.size_read = M_SIZE_READ,
+	.size_write = M_SIZE_WRITE,
+	.access = M_ACCESS,
+	.access_count = M_ACCESS_COUNT,
+	.fastest_rank = M_FASTEST_RANK,
+};
+
 static bool is_write(int counter)
 {
 	return counter == M_INDEP_WRITES || counter == M_COLL_WRITES ||
 	       counter == M_SPLIT_WRITES || counter == M_NB_WRITES;
-}
-
-static void io(struct drec *r, const struct dc_dcall *c, int counter)
-{
-	bool wr = is_write(counter);
-	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
-	int64_t *slowest = wr ? &r->max_wdur : &r->max_rdur;
-
-	r->c[(wr ? M_SIZE_WRITE : M_SIZE_READ) + dc_dbucket(n)]++;
-	dc_dcommon_top4(&r->c[M_ACCESS], &r->c[M_ACCESS_COUNT], n,
-			dc_dcommon_seen(&r->access, n), false);
-	r->c[wr ? M_BYTES_WRITTEN : M_BYTES_READ] += n;
-	r->c[counter]++;
-	if (r->last_io && r->last_io != (wr ? 'w' : 'r'))
-		r->c[M_RW_SWITCHES]++;
-	r->last_io = wr ? 'w' : 'r';
-	/* The size of the slowest call, the first of equals; kept as its
-	 * duration + 1, so 0 is none yet. */
-	if (c->dur + 1 > *slowest) {
-		*slowest = c->dur + 1;
-		r->c[wr ? M_MAX_WRITE_TIME_SIZE : M_MAX_READ_TIME_SIZE] = n;
-	}
 }
 
 void dc_mpiio_call(struct drec *r, const struct dc_dcall *c)
@@ -166,70 +157,29 @@ void dc_mpiio_call(struct drec *r, const struct dc_dcall *c)
 	case MOP_VIEW: r->c[M_VIEWS]++; break;
 	case MOP_CLOSE: break;
 	default:
-		if (c->op >= MOP_IO)
-			io(r, c, c->op - MOP_IO);
+		if (c->op >= MOP_IO) {
+			r->c[c->op - MOP_IO]++;
+			dc_dio_call(r, &layout,
+				    (c->has & DC_EV_SIZE) ? c->size : 0, c->dur,
+				    is_write(c->op - MOP_IO));
+		}
 		break;
 	}
 }
 
-void dc_mpiio_counters(const struct drec *r, int64_t *c)
+void dc_mpiio_finish(struct drec *r)
 {
-	memcpy(c, r->c, sizeof(int64_t) * M_N);
 	/* Darshan: an open on a communicator of one process is independent.
 	 * The trace does not hold the communicator: an open of a file that
 	 * other processes opened too is taken as collective. */
-	c[r->sharers > 1 ? M_COLL_OPENS : M_INDEP_OPENS] = r->opens;
-}
-
-/* Bytes a record moved, by which Darshan ranks the processes of a
- * shared file. */
-static int64_t moved(const int64_t *c)
-{
-	return c[M_BYTES_READ] + c[M_BYTES_WRITTEN];
+	r->c[r->sharers > 1 ? M_COLL_OPENS : M_INDEP_OPENS] = r->opens;
 }
 
 void dc_mpiio_reduce(const struct drec *first, int64_t *c)
 {
-	const struct drec *fast = NULL, *slow = NULL, *rmax = NULL,
-			  *wmax = NULL;
-	int64_t x[M_N];
-	int nrecs = 0;
-
-	memset(c, 0, sizeof(int64_t) * M_N);
-	for (const struct drec *r = first; r; r = r->next) {
-		if (r->module != MOD_MPIIO)
-			continue;
-		nrecs++;
-		dc_mpiio_counters(r, x);
-		/* Sums, but for the mode (one per file) and the slowest
-		 * calls' sizes, the common sizes and the ranks below. */
-		for (int k = 0; k < M_ACCESS; k++)
-			if (k != M_MODE && k != M_MAX_READ_TIME_SIZE &&
-			    k != M_MAX_WRITE_TIME_SIZE)
-				c[k] += x[k];
-		c[M_MODE] = x[M_MODE];
-		for (int j = 0; j < 4; j++)
-			dc_dcommon_top4(&c[M_ACCESS], &c[M_ACCESS_COUNT],
-					x[M_ACCESS + j], x[M_ACCESS_COUNT + j],
-					true);
-		if (!rmax || r->max_rdur > rmax->max_rdur)
-			rmax = r;
-		if (!wmax || r->max_wdur > wmax->max_wdur)
-			wmax = r;
-		if (!fast || r->time < fast->time)
-			fast = r;
-		if (!slow || r->time > slow->time)
-			slow = r;
-	}
-	if (rmax)
-		c[M_MAX_READ_TIME_SIZE] = rmax->c[M_MAX_READ_TIME_SIZE];
-	if (wmax)
-		c[M_MAX_WRITE_TIME_SIZE] = wmax->c[M_MAX_WRITE_TIME_SIZE];
-	/* Only a file shared by processes has a fastest and slowest. */
-	if (nrecs > 1) {
-		c[M_FASTEST_RANK] = fast->rank;
-		c[M_FASTEST_RANK_BYTES] = moved(fast->c);
-		c[M_SLOWEST_RANK] = slow->rank;
-		c[M_SLOWEST_RANK_BYTES] = moved(slow->c);
-	}
+	dc_dio_reduce(first, MOD_MPIIO, 0, &layout, c);
+	/* The mode is the file's, not a sum. */
+	for (const struct drec *r = first; r; r = r->next)
+		if (r->module == MOD_MPIIO)
+			c[M_MODE] = r->c[M_MODE];
 }

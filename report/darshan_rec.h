@@ -37,8 +37,9 @@ struct drec {
 	int64_t offset, last_read, last_written;
 	int last_io; /* 0, 'r' or 'w' */
 	struct dc_dcommon access, stride;
-	/* MPI-IO: opens (independent or collective, told by the job's
-	 * size), the slowest read and write, and time in its calls. */
+	/* MPI-IO: opens (independent or collective, told once the records
+	 * are all made); MPI-IO and H5D: the slowest read and write, and
+	 * time in its calls. */
 	int64_t opens, max_rdur, max_wdur, time;
 	struct drec *next; /* the next record of the same file */
 };
@@ -70,14 +71,35 @@ static inline int64_t dc_max64(int64_t a, int64_t b)
 	return a > b ? a : b;
 }
 
+/* Where a module that counts reads and writes as Darshan's MPI-IO and
+ * H5D modules do keeps those counters. */
+struct dc_dio_layout {
+	int bytes_read, bytes_written, rw_switches;
+	int max_read_size, max_write_size; /* MAX_*_TIME_SIZE */
+	int size_read, size_write;	   /* the first of ten buckets each */
+	int access, access_count;	   /* counters before access are sums */
+	int fastest_rank; /* then its bytes, the slowest rank, its bytes */
+};
+
+/* A read or write of @n bytes that took @dur (µs): bytes, bucket, common
+ * access size, read/write switch and the slowest call's size. */
+void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
+		 int64_t dur, bool wr);
+/* Into @c, the records of @module and @ohash in @first's list reduced as
+ * Darshan reduces a shared record: sums of the counters before access,
+ * the common access sizes merged, the slowest calls' sizes, and for a
+ * record of several processes the fastest and slowest rank. */
+void dc_dio_reduce(const struct drec *first, int module, uint64_t ohash,
+		   const struct dc_dio_layout *l, int64_t *c);
+
 /* The MPI-IO module (report/darshan_mpiio.c). */
 #define DC_MPIIO_N 51
 extern const char *const dc_mpiio_names[DC_MPIIO_N];
 /* The op of MPI-IO function @name, or 0 if Darshan does not count it. */
 int dc_mpiio_op(const char *name, size_t n);
 void dc_mpiio_call(struct drec *r, const struct dc_dcall *c);
-/* Counters of one record as Darshan writes them at the end of a run. */
-void dc_mpiio_counters(const struct drec *r, int64_t *c);
+/* Once every record is made: whether its opens were collective. */
+void dc_mpiio_finish(struct drec *r);
 /* A file's MPI-IO records, reduced over its processes. */
 void dc_mpiio_reduce(const struct drec *first, int64_t *c);
 
@@ -91,9 +113,9 @@ int dc_hdf5_op(const char *name, size_t n);
 /* Which module, MOD_H5F or MOD_H5D, counts op @op; 0: none. */
 int dc_hdf5_module(int op);
 void dc_hdf5_call(struct drec *r, const struct dc_dcall *c);
-/* The records of one file (MOD_H5F) or dataset (@ohash), reduced over
- * processes. */
-void dc_hdf5_reduce(const struct drec *first, int module, uint64_t ohash,
-		    int64_t *c);
+/* A file's H5F records, or one dataset's (@ohash) H5D records, reduced
+ * over processes. */
+void dc_h5f_reduce(const struct drec *first, int64_t *c);
+void dc_h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c);
 
 #endif
