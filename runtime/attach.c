@@ -105,21 +105,21 @@ static int attach_uring(struct dc_rt *rt)
 	return 0;
 }
 
+/* Reaping first: a request caught submitted is caught reaped. */
+const char *const dc_aio_progs[DC_AIO_PROGS] = {
+	"dc_aio_getevents_exit", "dc_aio_pgetevents_exit", "dc_aio_getevents",
+	"dc_aio_pgetevents",	 "dc_aio_submit",
+};
+
 /* Linux AIO requests: io_submit, and io_getevents or io_pgetevents. */
 static int attach_libaio(struct dc_rt *rt)
 {
-	static const char *const progs[] = {
-		"dc_aio_getevents_exit", "dc_aio_pgetevents_exit",
-		"dc_aio_getevents",	 "dc_aio_pgetevents",
-		"dc_aio_submit",
-	};
 	int err = 0;
 
 	if (!any_enabled(rt, DC_MECH_LIBAIO))
 		return 0;
-	/* Reaping first: a request caught submitted is caught reaped. */
-	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]) && !err; i++)
-		err = attach_prog(rt, progs[i]);
+	for (size_t i = 0; i < DC_AIO_PROGS && !err; i++)
+		err = attach_prog(rt, dc_aio_progs[i]);
 	if (err) {
 		dc_err("Linux AIO requests need the syscall tracepoints "
 		       "(syscalls/sys_enter_io_submit) and tracefs mounted");

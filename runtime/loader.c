@@ -301,10 +301,8 @@ static int check_layers(const struct dc_rt *rt, const char *path)
 	return 0;
 }
 
-/* --layers: a syscall of a disabled layer leaves the table, so the raw
- * sys_enter program returns at once for it. */
-/* Syscall numbers and io_uring opcodes of probes --layers leaves out
- * map to none. */
+/* --layers: a syscall number, io_uring opcode or AIO command of a
+ * disabled layer leaves its table, so its program returns at once. */
 static void disable_numbered(struct dc_rt *rt, __u32 *sysnr, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -392,13 +390,6 @@ static void autoload(struct dc_rt *rt, const char *name, bool on)
 		bpf_program__set_autoload(p, on);
 }
 
-/* The programs of Linux AIO requests: submission, and reaping by either
- * syscall. */
-static const char *const aio_progs[] = {
-	"dc_aio_submit",     "dc_aio_getevents",       "dc_aio_getevents_exit",
-	"dc_aio_pgetevents", "dc_aio_pgetevents_exit",
-};
-
 static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
 {
 	for (size_t i = 0; i < rt->nprobes; i++)
@@ -439,8 +430,8 @@ static void choose_programs(struct dc_rt *rt)
 	autoload(rt, "dc_usdt", has[DC_MECH_USDT]);
 	autoload(rt, "dc_uring_submit", has[DC_MECH_IO_URING]);
 	autoload(rt, "dc_uring_complete", has[DC_MECH_IO_URING]);
-	for (size_t i = 0; i < sizeof(aio_progs) / sizeof(aio_progs[0]); i++)
-		autoload(rt, aio_progs[i], has[DC_MECH_LIBAIO]);
+	for (size_t i = 0; i < DC_AIO_PROGS; i++)
+		autoload(rt, dc_aio_progs[i], has[DC_MECH_LIBAIO]);
 	autoload(rt, "dc_client_join", rt->server);
 	autoload(rt, "dc_cgroup_attach", rt->server);
 	autoload(rt, "dc_agg_iter", rt->profiling);

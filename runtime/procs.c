@@ -302,19 +302,20 @@ static const char *name_intern(struct dc_procs *ps, const char *name)
 const char *dc_handle_set_object(struct dc_procs *ps, struct dc_proc *p,
 				 uint64_t h, uint64_t base, const char *name)
 {
-	const char *parent = name[0] == '/' ? NULL : dc_handle_object(p, base);
+	const char *parent = dc_handle_object(p, base);
 	char full[DC_PATH_MAX * 2];
-	const char *n;
+	const char *n = full;
 
 	if (!h || (int64_t)h == -1)
 		return NULL;
-	/* Relative to the file's root group when the base is the file. */
-	snprintf(full, sizeof(full), "%s%s%s", parent ? parent : "",
-		 parent && !strcmp(parent, "/") ? ""
-		 : name[0] == '/'		? ""
-						: "/",
-		 name);
-	n = name_intern(ps, full);
+	/* A relative name is under its base's object, or under the root
+	 * group when the base is the file itself. */
+	if (name[0] == '/')
+		n = name;
+	else
+		snprintf(full, sizeof(full), "%s/%s",
+			 parent && strcmp(parent, "/") ? parent : "", name);
+	n = name_intern(ps, n);
 	if (!n || dc_map_put(&p->objects, h, (void *)n))
 		return NULL;
 	return n;

@@ -84,6 +84,9 @@ int dc_attach_probes(struct dc_rt *rt);
 int dc_attach_all(struct dc_rt *rt);
 /* The program @name of the object, or NULL (said on stderr). */
 struct bpf_program *dc_find_prog(struct dc_rt *rt, const char *name);
+/* The programs that follow Linux AIO requests, in the order they attach. */
+#define DC_AIO_PROGS 5
+extern const char *const dc_aio_progs[DC_AIO_PROGS];
 /* Where a probe's binary is on this machine: 0 or -errno. */
 int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
 /* Keep @l to destroy at detach; on failure it is destroyed. */

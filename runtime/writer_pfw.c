@@ -286,9 +286,9 @@ static const char *dev_name(struct dc_pfw *w, uint32_t dev)
 
 static const char *role_key(int role)
 {
-	/* An MPI datatype is captured as its size. */
-	/* A string's length is the call's size. */
-	/* Bytes fed by inner functions are the call's size. */
+	/* An MPI datatype is captured as its size. A string's length and
+	 * bytes fed by inner functions are the call's size; paths and object
+	 * names are named through fhash and object. */
 	return role == DC_ROLE_PATH || role == DC_ROLE_STR ||
 		       role == DC_ROLE_STR_OUT || role == DC_ROLE_FED ||
 		       role == DC_ROLE_NAME

@@ -84,8 +84,6 @@ int dc_aio_submit(struct dc_sys_enter_rec *ctx)
 		return 0;
 	job = dc_job_of(id >> 32);
 	for (int i = 0; i < DC_AIO_BATCH && i < nr; i++) {
-		const volatile struct dc_capture *c;
-		__u64 a[6] = {};
 		__u32 probe;
 
 		if (bpf_probe_read_user(&key.iocb, sizeof(key.iocb),
@@ -96,16 +94,8 @@ int dc_aio_submit(struct dc_sys_enter_rec *ctx)
 		if (!probe-- || probe >= DC_NPROBES)
 			continue;
 		__builtin_memset(&u, 0, sizeof(u));
-		a[0] = (__u64)(__s64)(__s32)cb.fd;
-		a[1] = cb.offset;
-		a[2] = cb.nbytes;
-		c = dc_cap(probe);
-		for (int s = 0; s < DC_CAPTURE; s++)
-			if (s < c->nslots)
-				u.o.val[s] = dc_pick(a, c->slot_arg[s]);
-		u.o.job = job;
-		u.probe = probe;
-		dc_point_open(&u.o, id, now);
+		dc_async_start(&u, probe, (__s32)cb.fd, cb.offset, cb.nbytes,
+			       job, id, now);
 		bpf_map_update_elem(&dc_aio_pending, &key, &u, BPF_ANY);
 	}
 	return 0;

@@ -167,8 +167,8 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx)
 }
 
 /* Functions in user space (uprobes) and in the kernel (kprobes) pass
- * arguments the same way; one body serves both. */
-/* Not a session: 1 would ask an older kernel to remove the breakpoint. */
+ * arguments the same way; one body serves both. Not a session, so 0:
+ * 1 would ask an older kernel to remove the breakpoint. */
 SEC("uprobe.multi")
 int dc_uprobe_entry(struct pt_regs *ctx)
 {
@@ -469,11 +469,11 @@ int dc_tracepoint(void *ctx)
 	return 0;
 }
 
-/* A USDT probe is a point, not a call: one event of no duration, nested
- * under the traced call it fires in. */
 #include "uring.bpf.h"
 #include "libaio.bpf.h"
 
+/* A USDT probe is a point, not a call: one event of no duration, nested
+ * under the traced call it fires in. */
 SEC("usdt")
 int dc_usdt(struct pt_regs *ctx)
 {

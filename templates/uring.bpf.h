@@ -37,11 +37,30 @@ struct io_uring_cqe___dc {
 	__s32 res;
 } __attribute__((preserve_access_index));
 
+/* An asynchronous request in flight (io_uring's or Linux AIO's). */
 struct dc_async_open {
 	struct dc_tp_open o;
 	__u32 probe;
 	__u32 pad;
 };
+
+/* Request @u of @probe begins now: its slots from the request's fd,
+ * offset and length (@fd, @off, @len, by argument position), nested
+ * under the submitting thread's traced call. */
+static __always_inline void dc_async_start(struct dc_async_open *u, __u32 probe,
+					   __s64 fd, __u64 off, __u64 len,
+					   __u32 job, __u64 id, __u64 now)
+{
+	const volatile struct dc_capture *c = dc_cap(probe);
+	__u64 a[6] = { fd, off, len };
+
+	for (int i = 0; i < DC_CAPTURE; i++)
+		if (i < c->nslots)
+			u->o.val[i] = dc_pick(a, c->slot_arg[i]);
+	u->o.job = job;
+	u->probe = probe;
+	dc_point_open(&u->o, id, now);
+}
 
 /* Requests in flight. LRU: one whose completion never comes (a ring torn
  * down) cannot fill it. */
@@ -57,8 +76,7 @@ int dc_uring_submit(unsigned long long *ctx)
 {
 	struct io_kiocb___dc *req = (void *)ctx[0];
 	struct io_rw___dc *rw = (void *)req; /* the command area comes first */
-	__u64 id = bpf_get_current_pid_tgid(), key = ctx[0], a[6] = {};
-	const volatile struct dc_capture *c;
+	__u64 id = bpf_get_current_pid_tgid(), key = ctx[0];
 	struct dc_async_open u = {};
 	long long pos = 0;
 	__u8 op = 0;
@@ -74,16 +92,8 @@ int dc_uring_submit(unsigned long long *ctx)
 	bpf_core_read(&fd, sizeof(fd), &req->cqe.fd);
 	bpf_core_read(&pos, sizeof(pos), &rw->kiocb.ki_pos);
 	bpf_core_read(&len, sizeof(len), &rw->len);
-	a[0] = (__u64)(__s64)fd;
-	a[1] = pos;
-	a[2] = len;
-	c = dc_cap(probe);
-	for (int i = 0; i < DC_CAPTURE; i++)
-		if (i < c->nslots)
-			u.o.val[i] = dc_pick(a, c->slot_arg[i]);
-	u.o.job = dc_job_of(id >> 32);
-	u.probe = probe;
-	dc_point_open(&u.o, id, bpf_ktime_get_ns());
+	dc_async_start(&u, probe, fd, pos, len, dc_job_of(id >> 32), id,
+		       bpf_ktime_get_ns());
 	bpf_map_update_elem(&dc_uring_pending, &key, &u, BPF_ANY);
 	return 0;
 }
