@@ -259,11 +259,7 @@ static int render_desc(struct dc_buf *out, const char *tmpl,
 		 dc_mech_name(g->mech));
 	snprintf(ret, sizeof(ret), "%d /* %s */", p->ret, dc_ret_name(p->ret));
 	snprintf(nslots, sizeof(nslots), "%d", tp ? p->nfields : s->n);
-	snprintf(nr, sizeof(nr), "%d",
-		 g->mech == DC_MECH_SYSCALL || g->mech == DC_MECH_IO_URING ||
-			 g->mech == DC_MECH_LIBAIO
-		     ? p->nr
-		     : -1);
+	snprintf(nr, sizeof(nr), "%d", dc_mech_numbered(g->mech) ? p->nr : -1);
 	snprintf(roles, sizeof(roles), "%d, %d, %d, %d", s->role[0], s->role[1],
 		 s->role[2], s->role[3]);
 	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
@@ -337,6 +333,8 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	      read_file(tmpl_dir, "probe_desc.c.in", &t_desc);
 	for (size_t i = 0; i < spec->nprobes && !err; i++) {
 		const struct dc_spec_probe *p = &spec->probes[i];
+		int mech = spec->groups[p->group].mech;
+		struct dc_buf *table;
 
 		/* Another name of a function already probed, or a library
 		 * not installed here (--skip-missing). */
@@ -349,14 +347,13 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 				     spec->groups[p->group].target)
 			  ?: render_desc(&descs, t_desc, &pool, spec, p, &s,
 					 nprobes);
-		if (!err && spec->groups[p->group].mech == DC_MECH_SYSCALL)
-			err = dc_buf_addf(&sysnr, "\t[%d] = %d, /* %s */\n",
-					  p->nr, nprobes + 1, p->name);
-		if (!err && spec->groups[p->group].mech == DC_MECH_IO_URING)
-			err = dc_buf_addf(&uring, "\t[%d] = %d, /* %s */\n",
-					  p->nr, nprobes + 1, p->name);
-		if (!err && spec->groups[p->group].mech == DC_MECH_LIBAIO)
-			err = dc_buf_addf(&libaio, "\t[%d] = %d, /* %s */\n",
+		/* Numbered probes: their number's entry in its table. */
+		table = mech == DC_MECH_SYSCALL	   ? &sysnr
+			: mech == DC_MECH_IO_URING ? &uring
+			: mech == DC_MECH_LIBAIO   ? &libaio
+						   : NULL;
+		if (!err && table)
+			err = dc_buf_addf(table, "\t[%d] = %d, /* %s */\n",
 					  p->nr, nprobes + 1, p->name);
 		nprobes++;
 	}

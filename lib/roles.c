@@ -141,6 +141,17 @@ int dc_ret_list(char *buf, size_t size)
 	return list_of(ret_names, N(ret_names), -1, buf, size);
 }
 
+int dc_mech_list(char *buf, size_t size)
+{
+	return list_of(mech_names, N(mech_names), -1, buf, size);
+}
+
+bool dc_mech_numbered(int mech)
+{
+	return mech == DC_MECH_SYSCALL || mech == DC_MECH_IO_URING ||
+	       mech == DC_MECH_LIBAIO;
+}
+
 bool dc_role_is_int(int role)
 {
 	return role == DC_ROLE_FD || role == DC_ROLE_NEWFD ||

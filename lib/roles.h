@@ -18,6 +18,10 @@ const char *dc_loss_name(int reason);
  * -ENOSPC. */
 int dc_role_list(char *buf, size_t size);
 int dc_ret_list(char *buf, size_t size);
+int dc_mech_list(char *buf, size_t size);
+/* Mechanisms whose probes are numbers (a syscall's, an io_uring opcode, an
+ * AIO command) looked up in a table, not places attached one by one. */
+bool dc_mech_numbered(int mech);
 /* Roles whose value is a C int, sign-extended from the low 32 bits. */
 bool dc_role_is_int(int role);
 

@@ -260,8 +260,9 @@ static void free_probe(struct dc_spec_probe *pr)
 	free(pr->aliases);
 }
 
-/* Roles whose value may be read from memory: ROLE@N. */
-static bool role_derefs(int role)
+/* Roles that are quantities: factors of a feeder's bytes, and the ones
+ * whose value may be read from memory (ROLE@N). */
+static bool is_factor(int role)
 {
 	return role == DC_ROLE_COUNT || role == DC_ROLE_ITEMS ||
 	       role == DC_ROLE_ITEMSIZE || role == DC_ROLE_ELEMENTS;
@@ -296,7 +297,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		return role;
 	errno = 0;
 	o = strtol(at + 1, &end, 10);
-	if (!role_derefs(role)) {
+	if (!is_factor(role)) {
 		dc_spec_error(p->spec, loc,
 			      "'%s': only count, items, itemsize and elements "
 			      "can be read through a pointer (ROLE@OFFSET)",
@@ -544,13 +545,15 @@ static int add_group(struct parse *p, yaml_node_t *root)
 			if (!(v = scalar(p, val, "'mechanism'")))
 				continue;
 			g.mech = dc_mech_parse(v);
-			if (g.mech <= 0)
-				dc_spec_error(
-				    spec, &vloc,
-				    "unknown mechanism '%s' (known: "
-				    "syscall, uprobe, tracepoint, kfunc, usdt, "
-				    "io_uring, libaio)",
-				    v);
+			if (g.mech <= 0) {
+				char known[128];
+
+				dc_mech_list(known, sizeof(known));
+				dc_spec_error(spec, &vloc,
+					      "unknown mechanism '%s' (known: "
+					      "%s)",
+					      v, known);
+			}
 		} else if (!strcmp(key, "target")) {
 			g.target_loc = vloc;
 			if ((v = scalar(p, val, "'target'")))
@@ -761,8 +764,7 @@ static bool same_place(const struct dc_spec *spec,
 
 	if (ga->mech != gb->mech)
 		return false;
-	if (ga->mech == DC_MECH_SYSCALL || ga->mech == DC_MECH_IO_URING ||
-	    ga->mech == DC_MECH_LIBAIO)
+	if (dc_mech_numbered(ga->mech))
 		return a->nr >= 0 && a->nr == b->nr;
 	if (ga->mech == DC_MECH_KFUNC)
 		return !strcmp(a->symbol, b->symbol);
@@ -1206,12 +1208,6 @@ static void check_kfuncs(struct dc_spec *spec)
 					      dc_role_name(pr->arg_role[a]),
 					      pr->symbol);
 	}
-}
-
-static bool is_factor(int role)
-{
-	return role == DC_ROLE_COUNT || role == DC_ROLE_ITEMS ||
-	       role == DC_ROLE_ITEMSIZE || role == DC_ROLE_ELEMENTS;
 }
 
 /*
