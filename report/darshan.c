@@ -542,16 +542,21 @@ static const struct {
 int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		    FILE *out)
 {
-	char buf[64];
+	char buf[64], fesc[DC_NAME_MAX], oesc[DC_NAME_MAX];
 
 	fprintf(out, "#<module>\t<rank>\t<file>\t<counter>\t<value>\n");
 	for (size_t i = 0; i < d->nrecs; i++) {
 		const struct drec *x = d->vrecs[i];
-		const char *name = dc_file_name(r, x->fhash, buf, sizeof(buf));
+		/* Names may not break the lines or the columns. */
+		const char *name =
+		    dc_fmt_name(dc_file_name(r, x->fhash, buf, sizeof(buf)),
+				fesc, sizeof(fesc));
 		const char *object =
 		    x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
 		char rank[24];
 
+		if (object)
+			object = dc_fmt_name(object, oesc, sizeof(oesc));
 		if (x->rank >= 0)
 			snprintf(rank, sizeof(rank), "%d", x->rank);
 		else

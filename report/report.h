@@ -168,6 +168,11 @@ const char *dc_layer_color(int layer);
 /* "12 us", "3.45 ms", "1.234 s"; "1.5 MiB": into @b (16 bytes). */
 const char *dc_fmt_time(double us, char *b);
 const char *dc_fmt_bytes(double v, char *b);
+/* A name from a trace as a line of text may hold it: @s itself, or, when
+ * it has control characters (a newline, a tab) that would break or
+ * forge lines and columns, a copy in @b (@n bytes) with each as \xNN. */
+#define DC_NAME_MAX 8192
+const char *dc_fmt_name(const char *s, char *b, size_t n);
 int dc_html_report(const struct dc_report *r, const char *tmpl_dir,
 		   const char *path);
 

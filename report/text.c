@@ -25,8 +25,11 @@ static void stat_row(FILE *o, const char *a, const char *name,
 	} else {
 		strcpy(bw, "-");
 	}
+	char nb[DC_NAME_MAX];
+
 	fprintf(o, "  %-6.6s %-16.16s %8llu %9s %8s %8s %8s %9s %11s\n", a,
-		name, (unsigned long long)s->count, dc_fmt_time(s->time, t),
+		dc_fmt_name(name, nb, sizeof(nb)), (unsigned long long)s->count,
+		dc_fmt_time(s->time, t),
 		dc_fmt_time(s->count ? s->time / s->count : 0, m), p50, p99,
 		s->bytes ? dc_fmt_bytes((double)s->bytes, by) : "-", bw);
 }
@@ -105,7 +108,7 @@ static void nesting_table(const struct dc_report *r, FILE *o)
 static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 {
 	size_t *ix = dc_sort_files(r);
-	char t[16], rd[16], wr[16], nb[64];
+	char t[16], rd[16], wr[16], nb[64], esc[DC_NAME_MAX];
 	int n = 0;
 
 	if (!ix)
@@ -123,7 +126,8 @@ static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 			(unsigned long long)f->s.count,
 			dc_fmt_bytes((double)f->s.bytes_read, rd),
 			dc_fmt_bytes((double)f->s.bytes_written, wr),
-			dc_file_name(r, f->hash, nb, sizeof(nb)));
+			dc_fmt_name(dc_file_name(r, f->hash, nb, sizeof(nb)),
+				    esc, sizeof(esc)));
 		for (int j = 0, k = 0; j < r->nlayers; j++)
 			if (f->layer_count[j])
 				fprintf(o, "%s%s %s", k++ ? ", " : "",
@@ -137,7 +141,7 @@ static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 
 static void slowest_table(const struct dc_report *r, FILE *o, int top)
 {
-	char t[16], nb[64], by[16];
+	char t[16], nb[64], by[16], esc[DC_NAME_MAX];
 
 	if (!r->nslowest)
 		return;
@@ -149,12 +153,14 @@ static void slowest_table(const struct dc_report *r, FILE *o, int top)
 		char call[64], pt[32];
 
 		snprintf(call, sizeof(call), "%s:%s", r->layers[f->layer].name,
-			 f->name);
+			 dc_fmt_name(f->name, esc, sizeof(esc)));
 		snprintf(pt, sizeof(pt), "%u/%u", c->pid, c->tid);
 		fprintf(o, "  %10s  %-26.26s %15s %10s  %s\n",
 			dc_fmt_time((double)c->dur, t), call, pt,
 			c->size >= 0 ? dc_fmt_bytes((double)c->size, by) : "-",
-			c->fhash ? dc_file_name(r, c->fhash, nb, sizeof(nb))
+			c->fhash ? dc_fmt_name(dc_file_name(r, c->fhash, nb,
+							    sizeof(nb)),
+					       esc, sizeof(esc))
 				 : "");
 	}
 }
@@ -196,7 +202,7 @@ static void losses(const struct dc_report *r, FILE *o)
 
 int dc_text_report(const struct dc_report *r, FILE *o, int top)
 {
-	char t[16];
+	char t[16], esc[DC_NAME_MAX];
 	uint64_t ranks = 0;
 	int64_t start = r->run_start < r->t_min ? r->run_start : r->t_min;
 	int64_t end = r->run_end > r->t_max ? r->run_end : r->t_max;
@@ -215,7 +221,8 @@ int dc_text_report(const struct dc_report *r, FILE *o, int top)
 		(int)r->hnames.len,
 		end > start ? dc_fmt_time(end - start, t) : "0");
 	if (r->cmd)
-		fprintf(o, "command: %s\n", r->cmd);
+		fprintf(o, "command: %s\n",
+			dc_fmt_name(r->cmd, esc, sizeof(esc)));
 	if (r->bad_lines || r->unknown_hashes)
 		fprintf(o,
 			"damaged input: %llu bad lines, %llu undefined file "

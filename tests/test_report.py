@@ -247,4 +247,29 @@ with tempfile.TemporaryDirectory() as tmp:
     check("[#" in r.stdout and "M events" in r.stdout, "progress bar on a terminal: %r" % r.stdout[:80])
     r = report(os.path.join(tmp, "missing.pfw"))
     check(r.returncode == 2 and "missing.pfw" in r.stderr, "missing file: %s" % r.stderr)
+    # Names come from the traced program: a newline or a tab in a file,
+    # function or dataset name must not forge lines or columns of the
+    # text forms; they show as \xNN. JSON keeps the name exact.
+    evil = "/tmp/a\nPOSIX\t0\t/etc/shadow\tPOSIX_BYTES_READ\t999"
+    forged = os.path.join(tmp, "forged.pfw")
+    with open(forged, "w") as f:
+        f.write(lines([meta(1, "FH", evil, FH_A),
+                       call(2, "POSIX", "read\nfake", T0, 5, fhash=FH_A, fd=3, ret=10, size=10),
+                       call(3, "POSIX", "pread64", T0 + 10, 5, fhash=FH_A, fd=3, ret=10,
+                            size=10, offset=0),
+                       call(4, "HDF5", "H5Dwrite", T0 + 20, 5, fhash=FH_A, ret=0, size=8,
+                            object="/d\tset")]))
+    for args in ([], ["--darshan"]):
+        r = report(*args + [forged])
+        out = r.stdout.splitlines()
+        check(r.returncode == 0 and not [l for l in out if "/etc/shadow" in l and
+                                         not l.count("\\x0a")],
+              "%s: no line of its own from a name: %s" % (args, out))
+        check(any("\\x0a" in l for l in out), "%s: the newline shown as \\x0a" % args)
+    dl = [l.split("\t") for l in report("--darshan", forged).stdout.splitlines()
+          if not l.startswith("#")]
+    check(dl and all(len(f) == 5 for f in dl), "--darshan: five columns a line: %s" % dl[:3])
+    check(any(f[2].endswith(":/d\\x09set") for f in dl), "the dataset's tab escaped")
+    r, j = report_json(forged)
+    check([f["name"] for f in j.get("files", [])] == [evil], "JSON keeps the exact name")
 done()
