@@ -109,6 +109,16 @@ double dc_bin_width(const struct dc_report *r)
 	return (double)r->width;
 }
 
+/* One stack a line: a name may not end it. Apart from the recursion, so
+ * that its buffer is not on every level's frame. */
+static __attribute__((noinline)) int add_name(struct dc_buf *b,
+					      const char *name)
+{
+	char esc[DC_NAME_MAX];
+
+	return dc_buf_adds(b, dc_fmt_name(name, esc, sizeof(esc)));
+}
+
 int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b)
 {
 	const struct dc_node *n = &r->nodes[node];
@@ -119,9 +129,9 @@ int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b)
 			return -ENOMEM;
 		dc_buf_adds(b, ";");
 	}
-	dc_buf_adds(b, r->layers[f->layer].name);
+	add_name(b, r->layers[f->layer].name);
 	dc_buf_adds(b, ";");
-	return dc_buf_adds(b, f->name);
+	return add_name(b, f->name);
 }
 
 static int layer_get(struct dc_report *r, const struct dc_str *cat)

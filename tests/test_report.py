@@ -272,4 +272,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check(any(f[2].endswith(":/d\\x09set") for f in dl), "the dataset's tab escaped")
     r, j = report_json(forged)
     check([f["name"] for f in j.get("files", [])] == [evil], "JSON keeps the exact name")
+    folded = report("--folded", forged).stdout.splitlines()
+    check(len(folded) == 3 and "POSIX;read\\x0afake 5" in folded,
+          "--folded: one stack a line: %s" % folded)
 done()
