@@ -26,23 +26,11 @@ int dc_add_link(struct dc_rt *rt, struct bpf_link *l)
 	return 0;
 }
 
-struct bpf_program *dc_find_prog(struct dc_rt *rt, const char *name)
+static int attach_prog(struct dc_rt *rt, struct bpf_program *p)
 {
-	struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, name);
-
-	if (!p)
-		dc_err("%s: no program %s", rt->obj_path, name);
-	return p;
-}
-
-static int attach_prog(struct dc_rt *rt, const char *name)
-{
-	struct bpf_program *p = dc_find_prog(rt, name);
 	struct bpf_link *l;
 	int err;
 
-	if (!p)
-		return -ENOENT;
 	l = bpf_program__attach(p);
 	if (!l) {
 		err = -errno;
@@ -79,7 +67,8 @@ static int attach_syscalls(struct dc_rt *rt)
 	if (!any_enabled(rt, DC_MECH_SYSCALL) && !rt->nwrap_sites)
 		return 0;
 	/* Exit first: a call caught entering is then caught returning. */
-	err = attach_prog(rt, "dc_sys_exit") ?: attach_prog(rt, "dc_sys_enter");
+	err = attach_prog(rt, rt->o.progs.sys_exit)
+		  ?: attach_prog(rt, rt->o.progs.sys_enter);
 	if (!err)
 		mark_attached(rt, DC_MECH_SYSCALL);
 	return err;
@@ -94,8 +83,8 @@ static int attach_uring(struct dc_rt *rt)
 	if (!any_enabled(rt, DC_MECH_IO_URING))
 		return 0;
 	/* Completion first: a request caught submitted is caught done. */
-	err = attach_prog(rt, "dc_uring_complete")
-		  ?: attach_prog(rt, "dc_uring_submit");
+	err = attach_prog(rt, rt->o.progs.uring_complete)
+		  ?: attach_prog(rt, rt->o.progs.uring_submit);
 	if (err) {
 		dc_err("io_uring requests need the kernel's io_uring "
 		       "tracepoints with BTF (Linux 6.0 or newer)");
@@ -105,12 +94,6 @@ static int attach_uring(struct dc_rt *rt)
 	return 0;
 }
 
-/* Reaping first: a request caught submitted is caught reaped. */
-const char *const dc_aio_progs[DC_AIO_PROGS] = {
-	"dc_aio_getevents_exit", "dc_aio_pgetevents_exit", "dc_aio_getevents",
-	"dc_aio_pgetevents",	 "dc_aio_submit",
-};
-
 /* Linux AIO requests: io_submit, and io_getevents or io_pgetevents. */
 static int attach_libaio(struct dc_rt *rt)
 {
@@ -119,7 +102,7 @@ static int attach_libaio(struct dc_rt *rt)
 	if (!any_enabled(rt, DC_MECH_LIBAIO))
 		return 0;
 	for (size_t i = 0; i < DC_AIO_PROGS && !err; i++)
-		err = attach_prog(rt, dc_aio_progs[i]);
+		err = attach_prog(rt, rt->o.progs.aio[i]);
 	if (err) {
 		dc_err("Linux AIO requests need the syscall tracepoints "
 		       "(syscalls/sys_enter_io_submit) and tracefs mounted");
@@ -202,13 +185,13 @@ static int attach_kfuncs(struct dc_rt *rt)
 		     !rt->probes[i].disabled;
 	if (!n)
 		return 0;
-	k.entry = dc_find_prog(rt, "dc_kprobe_entry");
-	k.exit = dc_find_prog(rt, "dc_kprobe_exit");
+	k.entry = rt->o.progs.kprobe_entry;
+	k.exit = rt->o.progs.kprobe_exit;
 	k.probes = calloc(n, sizeof(*k.probes));
 	k.syms = calloc(n, sizeof(*k.syms));
 	k.cookies = calloc(n, sizeof(*k.cookies));
-	if (!k.entry || !k.exit || !k.probes || !k.syms || !k.cookies) {
-		err = k.entry && k.exit ? -ENOMEM : -ENOENT;
+	if (!k.probes || !k.syms || !k.cookies) {
+		err = -ENOMEM;
 		goto cleanup;
 	}
 	n = 0;
@@ -231,7 +214,7 @@ cleanup:
 /* USDT: libbpf decodes each site's argument specs; the cookie is the id. */
 static int attach_usdts(struct dc_rt *rt)
 {
-	struct bpf_program *p = NULL;
+	struct bpf_program *p = rt->o.progs.usdt;
 
 	for (size_t i = 0; i < rt->nprobes; i++) {
 		const struct dc_probe_info *d = rt->probes[i].d;
@@ -242,8 +225,6 @@ static int attach_usdts(struct dc_rt *rt)
 
 		if (d->mech != DC_MECH_USDT || rt->probes[i].disabled)
 			continue;
-		if (!p && !(p = dc_find_prog(rt, "dc_usdt")))
-			return -ENOENT;
 		if (!colon || dc_probe_binary(d, path, sizeof(path))) {
 			dc_warn("%s %s: target %s not found; not traced",
 				d->layer, d->name, d->target);
@@ -333,9 +314,8 @@ bad:
  * side) selects its field layout in dc_tpcfg. */
 static int attach_tracepoints(struct dc_rt *rt)
 {
-	struct bpf_map *cfgmap =
-	    bpf_object__find_map_by_name(rt->obj, "dc_tpcfg");
-	struct bpf_program *p = dc_find_prog(rt, "dc_tracepoint");
+	struct bpf_map *cfgmap = rt->o.maps.tpcfg;
+	struct bpf_program *p = rt->o.progs.tracepoint;
 	int err;
 
 	for (size_t i = 0; i < rt->nprobes; i++) {
@@ -345,8 +325,6 @@ static int attach_tracepoints(struct dc_rt *rt)
 
 		if (d->mech != DC_MECH_TRACEPOINT || rt->probes[i].disabled)
 			continue;
-		if (!p || !cfgmap)
-			return -ENOENT;
 		/* The end first: a request seen starting is then seen ending.
 		 */
 		for (int side = d->end[0] ? 1 : 0; side >= 0 && ok; side--) {
@@ -396,9 +374,9 @@ int dc_attach_tracking(struct dc_rt *rt)
 {
 	int err;
 
-	err = attach_prog(rt, "dc_fork") ?: attach_prog(rt, "dc_exec") ?:
-	      attach_prog(rt, "dc_exit_task") ?:
-	      (rt->server ? attach_prog(rt, "dc_cgroup_attach") : 0);
+	err = attach_prog(rt, rt->o.progs.fork) ?: attach_prog(rt, rt->o.progs.exec) ?:
+	      attach_prog(rt, rt->o.progs.exit_task) ?:
+	      (rt->server ? attach_prog(rt, rt->o.progs.cgroup_attach) : 0);
 	rt->ntracking = rt->nlinks;
 	return err;
 }

@@ -118,79 +118,6 @@ static int init_probes(struct dc_rt *rt)
 	return 0;
 }
 
-/*
- * The initial value of global variable @name in @section (".rodata"),
- * located through the BTF datasec as a skeleton would: what is written
- * there before load is what the programs see.
- */
-void *dc_global(struct bpf_object *obj, const char *section, const char *name,
-		size_t *size)
-{
-	struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *sec;
-	struct bpf_map *map;
-	size_t msize;
-	char *data;
-	int id;
-
-	bpf_object__for_each_map (map, obj)
-		if (bpf_map__is_internal(map) &&
-		    strstr(bpf_map__name(map), section))
-			break;
-	if (!map || !btf)
-		return NULL;
-	id = btf__find_by_name_kind(btf, section, BTF_KIND_DATASEC);
-	if (id < 0)
-		return NULL;
-	sec = btf__type_by_id(btf, id);
-	data = bpf_map__initial_value(map, &msize);
-	vs = btf_var_secinfos(sec);
-	for (int i = 0; data && i < btf_vlen(sec); i++, vs++) {
-		const struct btf_type *var = btf__type_by_id(btf, vs->type);
-
-		if (strcmp(btf__name_by_offset(btf, var->name_off), name) ||
-		    vs->offset + vs->size > msize)
-			continue;
-		*size = vs->size;
-		return data + vs->offset;
-	}
-	return NULL;
-}
-
-int dc_global_set(struct bpf_object *obj, const char *section, const char *name,
-		  const void *val, size_t size)
-{
-	struct bpf_map *map;
-	size_t vsize, msize;
-	char *var, *base;
-	__u32 zero = 0;
-	int err = 0;
-	char *cur;
-
-	var = dc_global(obj, section, name, &vsize);
-	bpf_object__for_each_map (map, obj)
-		if (bpf_map__is_internal(map) &&
-		    strstr(bpf_map__name(map), section))
-			break;
-	if (!var || !map || vsize != size)
-		return -ENOENT;
-	base = bpf_map__initial_value(map, &msize);
-	cur = malloc(msize);
-	if (!cur)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, cur)) {
-		err = -errno;
-		goto cleanup;
-	}
-	memcpy(cur + (var - base), val, size);
-	if (bpf_map_update_elem(bpf_map__fd(map), &zero, cur, BPF_ANY))
-		err = -errno;
-cleanup:
-	free(cur);
-	return err;
-}
-
 /* Which calls change what an fd or handle means (always sent as events,
  * never filtered) and how the others name their file (profile mode). */
 static void classify_caps(struct dc_rt *rt, struct dc_capture *caps,
@@ -313,14 +240,13 @@ static void disable_numbered(struct dc_rt *rt, __u32 *sysnr, size_t n)
 
 /* A map the object's probes never use still costs its allocation at
  * load: left with the fewest entries the kernel accepts. */
-static int shrink_map(struct bpf_object *obj, const char *name)
+static int shrink_map(struct bpf_map *m)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(obj, name);
 	int n = 1;
 
-	if (m && bpf_map__type(m) == BPF_MAP_TYPE_LRU_HASH)
+	if (bpf_map__type(m) == BPF_MAP_TYPE_LRU_HASH)
 		n = libbpf_num_possible_cpus(); /* an LRU list per CPU */
-	return m && n > 0 ? bpf_map__set_max_entries(m, n) : 0;
+	return n > 0 ? bpf_map__set_max_entries(m, n) : n;
 }
 
 int dc_probes_read(struct dc_rt *rt, const char *path)
@@ -382,14 +308,6 @@ static bool uprobe_session_supported(void)
 	return dc_kernel_has_uprobe_session();
 }
 
-static void autoload(struct dc_rt *rt, const char *name, bool on)
-{
-	struct bpf_program *p = bpf_object__find_program_by_name(rt->obj, name);
-
-	if (p)
-		bpf_program__set_autoload(p, on);
-}
-
 static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
 {
 	for (size_t i = 0; i < rt->nprobes; i++)
@@ -405,42 +323,44 @@ static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
  */
 static void choose_programs(struct dc_rt *rt)
 {
+	const struct dc_obj_progs *p = &rt->o.progs;
 	bool has[DC_MECH_MAX + 1] = {};
-	struct bpf_program *s;
 
 	for (int m = DC_MECH_SYSCALL; m <= DC_MECH_MAX; m++)
 		has[m] = has_mech(rt, m);
-	s = bpf_object__find_program_by_name(rt->obj, "dc_uprobe_session");
-	rt->session = s && has[DC_MECH_UPROBE] && uprobe_session_supported();
+	rt->session = has[DC_MECH_UPROBE] && uprobe_session_supported();
 	if (rt->session)
-		bpf_program__set_expected_attach_type(s,
+		bpf_program__set_expected_attach_type(p->uprobe_session,
 						      DC_TRACE_UPROBE_SESSION);
-	autoload(rt, "dc_uprobe_session", rt->session);
-	autoload(rt, "dc_uprobe_entry", has[DC_MECH_UPROBE] && !rt->session);
-	autoload(rt, "dc_uprobe_exit", has[DC_MECH_UPROBE] && !rt->session);
+	bpf_program__set_autoload(p->uprobe_session, rt->session);
+	bpf_program__set_autoload(p->uprobe_entry,
+				  has[DC_MECH_UPROBE] && !rt->session);
+	bpf_program__set_autoload(p->uprobe_exit,
+				  has[DC_MECH_UPROBE] && !rt->session);
 	/* Uprobes may turn out to be wrappers, traced by the sys programs:
 	 * that is known only once their binaries are decoded. */
-	autoload(rt, "dc_sys_enter",
-		 has[DC_MECH_SYSCALL] || (has[DC_MECH_UPROBE] && rt->wrappers));
-	autoload(rt, "dc_sys_exit",
-		 has[DC_MECH_SYSCALL] || (has[DC_MECH_UPROBE] && rt->wrappers));
-	autoload(rt, "dc_kprobe_entry", has[DC_MECH_KFUNC]);
-	autoload(rt, "dc_kprobe_exit", has[DC_MECH_KFUNC]);
-	autoload(rt, "dc_tracepoint", has[DC_MECH_TRACEPOINT]);
-	autoload(rt, "dc_usdt", has[DC_MECH_USDT]);
-	autoload(rt, "dc_uring_submit", has[DC_MECH_IO_URING]);
-	autoload(rt, "dc_uring_complete", has[DC_MECH_IO_URING]);
+	bpf_program__set_autoload(p->sys_enter,
+				  has[DC_MECH_SYSCALL] ||
+				      (has[DC_MECH_UPROBE] && rt->wrappers));
+	bpf_program__set_autoload(p->sys_exit,
+				  has[DC_MECH_SYSCALL] ||
+				      (has[DC_MECH_UPROBE] && rt->wrappers));
+	bpf_program__set_autoload(p->kprobe_entry, has[DC_MECH_KFUNC]);
+	bpf_program__set_autoload(p->kprobe_exit, has[DC_MECH_KFUNC]);
+	bpf_program__set_autoload(p->tracepoint, has[DC_MECH_TRACEPOINT]);
+	bpf_program__set_autoload(p->usdt, has[DC_MECH_USDT]);
+	bpf_program__set_autoload(p->uring_submit, has[DC_MECH_IO_URING]);
+	bpf_program__set_autoload(p->uring_complete, has[DC_MECH_IO_URING]);
 	for (size_t i = 0; i < DC_AIO_PROGS; i++)
-		autoload(rt, dc_aio_progs[i], has[DC_MECH_LIBAIO]);
-	autoload(rt, "dc_client_join", rt->server);
-	autoload(rt, "dc_cgroup_attach", rt->server);
-	autoload(rt, "dc_agg_iter", rt->profiling);
+		bpf_program__set_autoload(p->aio[i], has[DC_MECH_LIBAIO]);
+	bpf_program__set_autoload(p->client_join, rt->server);
+	bpf_program__set_autoload(p->cgroup_attach, rt->server);
+	bpf_program__set_autoload(p->agg_iter, rt->profiling);
 }
 
 /* A bit for every process id the kernel may give. */
-static int size_traced_bits(struct bpf_object *obj)
+static int size_traced_bits(struct bpf_map *m)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(obj, "dc_traced_bits");
 	unsigned long pid_max = 4194304; /* PID_MAX_LIMIT on 64-bit */
 	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
 
@@ -449,28 +369,19 @@ static int size_traced_bits(struct bpf_object *obj)
 			pid_max = 4194304;
 		fclose(f);
 	}
-	return m ? bpf_map__set_max_entries(m, (pid_max + 63) / 64) : 0;
+	return bpf_map__set_max_entries(m, (pid_max + 63) / 64);
 }
 
 /* A wrapper has a few syscall sites: room for all of every uprobe's. */
 static int size_wrap_maps(struct dc_rt *rt)
 {
-	static const char *const maps[] = { "dc_wrap_sites", "dc_wrap_byoff" };
 	size_t n = 0;
 
 	for (size_t i = 0; i < rt->nprobes; i++)
 		n += rt->probes[i].d->mech == DC_MECH_UPROBE;
-	for (size_t i = 0; i < 2; i++) {
-		struct bpf_map *m =
-		    bpf_object__find_map_by_name(rt->obj, maps[i]);
-		int err = m ? bpf_map__set_max_entries(
-				  m, rt->wrappers && n ? n * DC_STUB_SITES : 1)
-			    : 0;
-
-		if (err)
-			return err;
-	}
-	return 0;
+	n = rt->wrappers && n ? n * DC_STUB_SITES : 1;
+	return bpf_map__set_max_entries(rt->o.maps.wrap_sites, n)
+		   ?: bpf_map__set_max_entries(rt->o.maps.wrap_byoff, n);
 }
 
 /*
@@ -518,10 +429,6 @@ static __u32 ompi_size_off(struct dc_rt *rt, const struct dc_capture *caps,
 int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size)
 {
-	struct dc_capture *caps;
-	__u32 *sysnr, *uring, *aio;
-	size_t size, size_caps, size_sysnr = 0, size_uring = 0, size_aio = 0;
-	void *gcfg;
 	/* Streams are glibc's: the runtime is built against the same ABI. */
 	struct dc_config cfg = { .trace_all = trace_all,
 				 .self_pid = getpid(),
@@ -531,81 +438,48 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 				 .min_dur_ns = rt->min_dur_ns,
 				 .wrap_by_code = wrap_by_code(),
 				 .ring_size = ringbuf_size };
-	struct bpf_map *rb, *m;
+	struct dc_obj *o = &rt->o;
+	const struct dc_obj_maps *m = &o->maps;
 	int err;
 
-	err = dc_probes_read(rt, path) ?: dc_uprobes_prepare(rt);
+	err = dc_probes_read(rt, path) ?: dc_uprobes_prepare(rt) ?:
+	      dc_obj_open(o, path);
 	if (err)
 		return err;
-	rt->obj = bpf_object__open_file(path, NULL);
-	if (!rt->obj) {
-		err = -errno;
-		dc_err("%s: cannot open BPF object: %s", path, strerror(errno));
-		return err;
-	}
-	gcfg = dc_global(rt->obj, ".rodata", "dc_cfg", &size);
-	caps = dc_global(rt->obj, ".rodata", "dc_caps", &size_caps);
-	sysnr = dc_global(rt->obj, ".rodata", "dc_sysnr", &size_sysnr);
-	uring = dc_global(rt->obj, ".rodata", "dc_uring_ops", &size_uring);
-	aio = dc_global(rt->obj, ".rodata", "dc_libaio_ops", &size_aio);
-	if (!gcfg || size != sizeof(cfg) || !caps) {
-		dc_err("%s: no dc_cfg or dc_caps in .rodata: not made by this "
-		       "datacrumbs-gen",
-		       path);
-		return -ENOENT;
-	}
-	cfg.ompi_size_off = ompi_size_off(rt, caps, size_caps / sizeof(*caps));
-	memcpy(gcfg, &cfg, sizeof(cfg));
-	classify_caps(rt, caps, size_caps / sizeof(*caps));
-	if (sysnr)
-		disable_numbered(rt, sysnr, size_sysnr / sizeof(*sysnr));
-	if (uring)
-		disable_numbered(rt, uring, size_uring / sizeof(*uring));
-	if (aio)
-		disable_numbered(rt, aio, size_aio / sizeof(*aio));
-	rb = bpf_object__find_map_by_name(rt->obj, "dc_events");
-	if (!rb) {
-		dc_err("%s: no dc_events ring buffer", path);
-		return -ENOENT;
-	}
+	cfg.ompi_size_off = ompi_size_off(rt, o->caps, o->ncaps);
+	*o->cfg = cfg;
+	classify_caps(rt, o->caps, o->ncaps);
+	disable_numbered(rt, o->sysnr, o->nsysnr);
+	disable_numbered(rt, o->uring_ops, o->nuring_ops);
+	disable_numbered(rt, o->aio_ops, o->naio_ops);
 	/* Per-CPU aggregates are preallocated: 120 ms of start-up that
 	 * trace mode never uses; fd generations are profile mode's too. */
 	if (!profile) {
-		err = shrink_map(rt->obj, "dc_agg0") ?:
-		      shrink_map(rt->obj, "dc_agg1") ?:
-		      shrink_map(rt->obj, "dc_fdgen");
+		err = shrink_map(m->agg[0]) ?: shrink_map(m->agg[1]) ?:
+		      shrink_map(m->fdgen);
 		if (err)
 			return err;
 	}
-	if (!has_mech(rt, DC_MECH_IO_URING)) {
-		err = shrink_map(rt->obj, "dc_uring_pending");
-		if (err)
-			return err;
-	}
-	if (!has_mech(rt, DC_MECH_LIBAIO)) {
-		err = shrink_map(rt->obj, "dc_aio_pending")
-			  ?: shrink_map(rt->obj, "dc_aio_reaping");
-		if (err)
-			return err;
-	}
-	if (!has_mech(rt, DC_MECH_TRACEPOINT)) {
-		err = shrink_map(rt->obj, "dc_tpcfg")
-			  ?: shrink_map(rt->obj, "dc_tp_pending");
-		if (err)
-			return err;
-	}
+	if (!has_mech(rt, DC_MECH_IO_URING) &&
+	    (err = shrink_map(m->uring_pending)))
+		return err;
+	if (!has_mech(rt, DC_MECH_LIBAIO) &&
+	    (err = shrink_map(m->aio_pending) ?: shrink_map(m->aio_reaping)))
+		return err;
+	if (!has_mech(rt, DC_MECH_TRACEPOINT) &&
+	    (err = shrink_map(m->tpcfg) ?: shrink_map(m->tp_pending)))
+		return err;
 	rt->profiling = profile;
 	choose_programs(rt);
-	err = size_wrap_maps(rt) ?: size_traced_bits(rt->obj);
+	err = size_wrap_maps(rt) ?: size_traced_bits(m->traced_bits);
 	if (err)
 		return err;
-	m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
-	if (m && rt->max_procs &&
-	    (err = bpf_map__set_max_entries(m, rt->max_procs))) {
+	if (rt->max_procs &&
+	    (err = bpf_map__set_max_entries(m->pids, rt->max_procs))) {
 		dc_err("--max-procs %u: %s", rt->max_procs, strerror(-err));
 		return err;
 	}
-	err = bpf_map__set_max_entries(rb, ringbuf_size);
+	err = bpf_map__set_max_entries(m->events, ringbuf_size);
 	if (err) {
 		dc_err("ring buffer size %zu: %s", ringbuf_size,
 		       strerror(-err));
@@ -614,7 +488,7 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	err = dc_kernel_check();
 	if (err)
 		return err;
-	err = bpf_object__load(rt->obj);
+	err = bpf_object__load(o->obj);
 	if (err) {
 		dc_err("%s: loading into the kernel failed: %s (run with -v "
 		       "for the verifier's log)",
@@ -626,16 +500,13 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 
 int dc_set_traced(struct dc_rt *rt, int pid, __u32 job, bool if_new)
 {
-	struct bpf_program *p =
-	    bpf_object__find_program_by_name(rt->obj, "dc_set_traced");
 	struct dc_mark_args a = { .tgid = pid, .job = job, .if_new = if_new };
 	/* A syscall program's context is copied back into ctx_in. */
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &a,
 		    .ctx_size_in = sizeof(a));
 
-	if (!p)
-		return -ENOENT;
-	if (bpf_prog_test_run_opts(bpf_program__fd(p), &opts))
+	if (bpf_prog_test_run_opts(bpf_program__fd(rt->o.progs.set_traced),
+				   &opts))
 		return -errno;
 	return a.ret ? -ENOSPC : 0;
 }
@@ -648,12 +519,10 @@ int dc_trace_pid(struct dc_rt *rt, int pid)
 
 uint64_t dc_limit(struct dc_rt *rt, enum dc_limit which)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_limits");
 	__u32 key = which;
 	__u64 n = 0;
 
-	if (m)
-		bpf_map_lookup_elem(bpf_map__fd(m), &key, &n);
+	bpf_map_lookup_elem(bpf_map__fd(rt->o.maps.limits), &key, &n);
 	return n;
 }
 
@@ -664,13 +533,13 @@ uint64_t dc_untraced_procs(struct dc_rt *rt)
 
 bool dc_traced_alive(struct dc_rt *rt)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
+	int fd = bpf_map__fd(rt->o.maps.pids);
 	__u32 key, next;
 	void *prev = NULL;
 
 	/* The BPF side adds children at fork and removes a process when
 	 * its last thread exits; kill() guards against a missed exit. */
-	while (m && !bpf_map_get_next_key(bpf_map__fd(m), prev, &next)) {
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		if (!kill(next, 0) || errno != ESRCH)
 			return true;
 		key = next;
@@ -681,15 +550,13 @@ bool dc_traced_alive(struct dc_rt *rt)
 
 int dc_read_losses(struct dc_rt *rt)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_lost");
+	struct bpf_map *m = rt->o.maps.lost;
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 n, done = 0, next, *keys = NULL;
 	__u64 *vals = NULL;
 	void *in = NULL;
 	int err = 0;
 
-	if (!m)
-		return -ENOENT;
 	n = bpf_map__max_entries(m);
 	keys = calloc(n, sizeof(*keys));
 	vals = calloc(n, sizeof(*vals));
@@ -744,8 +611,7 @@ void dc_unload(struct dc_rt *rt)
 	dc_detach_all(rt);
 	ring_buffer__free(rt->rb);
 	rt->rb = NULL;
-	bpf_object__close(rt->obj);
-	rt->obj = NULL;
+	dc_obj_close(&rt->o);
 	for (size_t i = 0; rt->probes && i < rt->nprobes; i++) {
 		free(rt->probes[i].name_json);
 		free(rt->probes[i].cat_json);

@@ -604,10 +604,8 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 /* A process gone: its fds' generations leave the kernel's map too. */
 static void forget_fdgens(struct dc_proc *p, void *arg)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(arg, "dc_fdgen");
+	struct bpf_map *m = arg;
 
-	if (!m)
-		return;
 	dc_map_foreach (&p->fdgens, i) {
 		struct {
 			__u32 pid;
@@ -629,7 +627,7 @@ static void reap(struct dc_rt *rt, const struct opts *o)
 	last = now;
 	if (o->profile && o->interval * 3e9 > age)
 		age = o->interval * 3e9;
-	dc_procs_reap(&rt->ps, now, age, forget_fdgens, rt->obj);
+	dc_procs_reap(&rt->ps, now, age, forget_fdgens, rt->o.maps.fdgen);
 }
 
 /* A new file only: whatever is at @path is someone's. */

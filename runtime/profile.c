@@ -75,44 +75,37 @@ static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
 
 int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
 {
-	struct bpf_map *m0 = bpf_object__find_map_by_name(rt->obj, "dc_agg0");
-	struct bpf_map *m1 = bpf_object__find_map_by_name(rt->obj, "dc_agg1");
-	struct bpf_map *fl =
-	    bpf_object__find_map_by_name(rt->obj, "dc_inflight");
-	struct bpf_program *it;
-	struct bpf_map *ep;
+	const struct dc_obj_maps *m = &rt->o.maps;
 	struct dc_profile *pf;
+
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)
 		return -ENOMEM;
 	pf->interval_ns = interval_ns;
 	pf->start_ns = now;
-	ep = bpf_object__find_map_by_name(rt->obj, "dc_epoch");
 	pf->ncpu = libbpf_num_possible_cpus();
-	if (!m0 || !m1 || !fl || !ep || pf->ncpu <= 0) {
+	if (pf->ncpu <= 0) {
 		free(pf);
-		dc_err("%s: no profile maps: regenerate it with this "
-		       "datacrumbs-gen",
-		       rt->obj_path);
-		return -ENOENT;
+		return -EINVAL;
 	}
-	pf->maps[0] = bpf_map__fd(m0);
-	pf->maps[1] = bpf_map__fd(m1);
-	pf->inflight = bpf_map__fd(fl);
-	pf->epoch = bpf_map__fd(ep);
+	pf->maps[0] = bpf_map__fd(m->agg[0]);
+	pf->maps[1] = bpf_map__fd(m->agg[1]);
+	pf->inflight = bpf_map__fd(m->inflight);
+	pf->epoch = bpf_map__fd(m->epoch);
 	pf->percpu = calloc(pf->ncpu, sizeof(*pf->percpu));
 	if (!pf->percpu) {
 		free(pf);
 		return -ENOMEM;
 	}
 	rt->profile = pf;
-	it = bpf_object__find_program_by_name(rt->obj, "dc_agg_iter");
-	pf->iter = it ? bpf_program__attach_iter(it, NULL) : NULL;
+	pf->iter = bpf_program__attach_iter(rt->o.progs.agg_iter, NULL);
 	if (!pf->iter) {
+		int err = -errno;
+
 		dc_err("%s: cannot attach the task iterator of profile mode: "
 		       "%s",
-		       rt->obj_path, strerror(it ? errno : ENOENT));
-		return -ENOENT;
+		       rt->obj_path, strerror(-err));
+		return err;
 	}
 	return 0;
 }
@@ -244,8 +237,7 @@ static int drain_threads(struct dc_rt *rt, __u32 epoch)
 	int fd, err;
 	ssize_t n;
 
-	err = dc_global_set(rt->obj, ".bss", "dc_drain_epoch", &epoch,
-			    sizeof(epoch));
+	err = dc_obj_set_drain_epoch(&rt->o, epoch);
 	if (err)
 		return err;
 	fd = bpf_iter_create(bpf_link__fd(pf->iter));

@@ -272,11 +272,8 @@ static int on_record(void *ctx, void *data, size_t size)
 
 int dc_ringbuf_open(struct dc_rt *rt)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_events");
-
-	if (!m)
-		return -ENOENT;
-	rt->rb = ring_buffer__new(bpf_map__fd(m), on_record, rt, NULL);
+	rt->rb = ring_buffer__new(bpf_map__fd(rt->o.maps.events), on_record, rt,
+				  NULL);
 	return rt->rb ? 0 : -errno;
 }
 

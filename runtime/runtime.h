@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "map.h"
+#include "object.h"
 #include "procs.h"
 #include "trace.h"
 #include "writer_pfw.h"
@@ -22,7 +23,7 @@ struct dc_withheld {
 
 /* State shared by the runtime's parts. */
 struct dc_rt {
-	struct bpf_object *obj;
+	struct dc_obj o; /* the loaded object */
 	const char *obj_path;
 	struct dc_probe_info *descs;
 	struct dc_probe *probes;
@@ -82,11 +83,6 @@ int dc_attach_tracking(struct dc_rt *rt);
 /* The probes themselves; a no-op while they are attached. */
 int dc_attach_probes(struct dc_rt *rt);
 int dc_attach_all(struct dc_rt *rt);
-/* The program @name of the object, or NULL (said on stderr). */
-struct bpf_program *dc_find_prog(struct dc_rt *rt, const char *name);
-/* The programs that follow Linux AIO requests, in the order they attach. */
-#define DC_AIO_PROGS 5
-extern const char *const dc_aio_progs[DC_AIO_PROGS];
 /* Where a probe's binary is on this machine: 0 or -errno. */
 int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
 /* Keep @l to destroy at detach; on failure it is destroyed. */
@@ -108,13 +104,6 @@ void dc_uprobes_free(struct dc_rt *rt);
 int dc_probes_read(struct dc_rt *rt, const char *path);
 int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	    size_t ringbuf_size);
-void *dc_global(struct bpf_object *obj, const char *section, const char *name,
-		size_t *size);
-/* Set global variable @name of @section (".bss") of the loaded object:
- * libbpf 1.4 maps its memory privately unless a skeleton loads it, so
- * the value goes through the bpf() syscall. */
-int dc_global_set(struct bpf_object *obj, const char *section, const char *name,
-		  const void *val, size_t size);
 /* Start tracing process @pid in @job, or stop (@job 0); @if_new: leave
  * it in its job if it is traced already. 0, -ENOSPC when --max-procs are
  * traced already, or another -errno. */

@@ -123,22 +123,19 @@ static int mark_cgroup(struct dc_rt *rt, const char *dir, __u32 job)
 
 static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(rt->obj, "dc_pids");
-	struct bpf_map *cg =
-	    bpf_object__find_map_by_name(rt->obj, "dc_cgroups");
+	struct bpf_map *m = rt->o.maps.pids, *cg = rt->o.maps.cgroups;
 	__u32 key, next;
 	__u64 ckey, cnext;
 	size_t n = 0, ncg = 0, len;
 	uint64_t lost = 0, calls = 0;
 	void *prev = NULL;
 
-	while (m && !bpf_map_get_next_key(bpf_map__fd(m), prev, &next)) {
+	while (!bpf_map_get_next_key(bpf_map__fd(m), prev, &next)) {
 		n++;
 		key = next;
 		prev = &key;
 	}
-	for (prev = NULL;
-	     cg && !bpf_map_get_next_key(bpf_map__fd(cg), prev, &cnext);
+	for (prev = NULL; !bpf_map_get_next_key(bpf_map__fd(cg), prev, &cnext);
 	     prev = &ckey) {
 		ncg++;
 		ckey = cnext;
@@ -154,8 +151,8 @@ static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
 		       "%llu lost; trace %s; pids",
 		       n, ncg, (unsigned long long)calls,
 		       (unsigned long long)lost, trace);
-	for (prev = NULL; m && len < size &&
-			  !bpf_map_get_next_key(bpf_map__fd(m), prev, &next);
+	for (prev = NULL;
+	     len < size && !bpf_map_get_next_key(bpf_map__fd(m), prev, &next);
 	     prev = &key) {
 		len += snprintf(out + len, size - len, " %u", next);
 		key = next;
@@ -178,11 +175,10 @@ static int job_starts(struct dc_rt *rt)
 
 static bool cgroups_followed(struct dc_rt *rt)
 {
-	struct bpf_map *cg =
-	    bpf_object__find_map_by_name(rt->obj, "dc_cgroups");
 	__u64 key;
 
-	return cg && !bpf_map_get_next_key(bpf_map__fd(cg), NULL, &key);
+	return !bpf_map_get_next_key(bpf_map__fd(rt->o.maps.cgroups), NULL,
+				     &key);
 }
 
 void dc_server_jobs(struct dc_rt *rt, uint64_t now)
@@ -267,8 +263,7 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		return;
 	}
 	if (!strcmp(line, "follow-cgroup")) {
-		struct bpf_map *cg =
-		    bpf_object__find_map_by_name(rt->obj, "dc_cgroups");
+		struct bpf_map *cg = rt->o.maps.cgroups;
 		static __u32 jobs = DC_CGROUP_JOBS;
 		struct stat st;
 		__u32 job = ++jobs;
@@ -288,8 +283,8 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		id = st.st_ino;
 		if ((err = job_starts(rt)))
 			snprintf(out, size, "error: %s", strerror(-err));
-		else if (!cg || bpf_map_update_elem(bpf_map__fd(cg), &id, &job,
-						    BPF_ANY))
+		else if (bpf_map_update_elem(bpf_map__fd(cg), &id, &job,
+					     BPF_ANY))
 			snprintf(out, size, "error: %s", strerror(errno));
 		else if ((err = mark_cgroup(rt, arg, job)))
 			snprintf(out, size, "error: %s/cgroup.procs: %s", arg,
@@ -336,15 +331,12 @@ void dc_server_serve(struct dc_rt *rt, int lfd, const char *trace)
 
 int dc_server_attach_client(struct dc_rt *rt, const char *lib)
 {
-	struct bpf_program *p =
-	    bpf_object__find_program_by_name(rt->obj, "dc_client_join");
+	struct bpf_program *p = rt->o.progs.client_join;
 	const struct dc_elf_sym *s;
 	struct dc_elf_syms syms;
 	struct bpf_link *l;
 	int err;
 
-	if (!p)
-		return -ENOENT;
 	err = dc_elf_syms_load(lib, &syms);
 	if (err) {
 		dc_err("client library %s: %s", lib, strerror(-err));

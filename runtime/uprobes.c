@@ -316,9 +316,8 @@ int dc_uprobes_attach(struct dc_rt *rt)
 	if (u->wrappers.nsites) {
 		struct dc_wrap_libs libs;
 
-		err = dc_wrappers_install(&u->wrappers, rt->obj, &libs)
-			  ?: dc_global_set(rt->obj, ".bss", "dc_wraps", &libs,
-					   sizeof(libs));
+		err = dc_wrappers_install(&u->wrappers, &rt->o, &libs)
+			  ?: dc_obj_set_wraps(&rt->o, &libs);
 		if (err) {
 			dc_err("%s: cannot set up the wrappers' syscall sites: "
 			       "%s",
@@ -329,11 +328,9 @@ int dc_uprobes_attach(struct dc_rt *rt)
 			rt->probes[i].attached |= rt->probes[i].via_sys;
 	}
 	rt->nwrap_sites = u->wrappers.nsites;
-	entry = dc_find_prog(rt, rt->session ? "dc_uprobe_session"
-					     : "dc_uprobe_entry");
-	exit = dc_find_prog(rt, "dc_uprobe_exit");
-	if (!entry || !exit)
-		return -ENOENT;
+	entry =
+	    rt->session ? rt->o.progs.uprobe_session : rt->o.progs.uprobe_entry;
+	exit = rt->o.progs.uprobe_exit;
 	for (size_t k = 0; k < u->ngroups && !err; k++) {
 		struct multi_ctx m = { rt, entry, exit, u->groups[k].path,
 				       &u->groups[k].b };

@@ -107,20 +107,15 @@ static int add_byoff(int fd, __u32 key, const struct dc_wrap_site *site)
 	return bpf_map_update_elem(fd, &key, &old, BPF_ANY) ? -errno : 0;
 }
 
-int dc_wrappers_install(const struct dc_wrappers *w, struct bpf_object *obj,
+int dc_wrappers_install(const struct dc_wrappers *w, struct dc_obj *o,
 			struct dc_wrap_libs *libs)
 {
-	struct bpf_map *sites =
-	    bpf_object__find_map_by_name(obj, "dc_wrap_sites");
-	struct bpf_map *byoff =
-	    bpf_object__find_map_by_name(obj, "dc_wrap_byoff");
+	struct bpf_map *sites = o->maps.wrap_sites, *byoff = o->maps.wrap_byoff;
 	int err;
 
 	memset(libs, 0, sizeof(*libs));
 	if (!w->nsites)
 		return 0;
-	if (!sites || !byoff)
-		return -ENOENT;
 	for (size_t i = 0; i < w->nsites; i++) {
 		if (bpf_map_update_elem(bpf_map__fd(sites), &w->keys[i],
 					&w->sites[i], BPF_ANY))

@@ -7,6 +7,8 @@
 
 #include <datacrumbs/abi.h>
 
+#include "object.h"
+
 /* Wrappers traced at sys_enter: where their syscall instructions are. */
 struct dc_wrappers {
 	struct dc_wrap_lib lib[DC_WRAP_LIBS];
@@ -27,7 +29,7 @@ int dc_wrappers_add(struct dc_wrappers *w, int lib, __u64 off, int nr,
 		    const struct dc_wrap_site *site);
 /* Fill the loaded object's site maps, and @libs with the libraries for
  * its dc_wraps. */
-int dc_wrappers_install(const struct dc_wrappers *w, struct bpf_object *obj,
+int dc_wrappers_install(const struct dc_wrappers *w, struct dc_obj *o,
 			struct dc_wrap_libs *libs);
 void dc_wrappers_free(struct dc_wrappers *w);
 
