@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 				   .level = 1,
 				   .member_size = 1 << 20,
 				   .interval_ns = 1000000000ull };
-	if (dc_pfw_open(&rt.w, fd, &rt.ps, &wo))
+	if (dc_pfw_open(&rt.w, fd, &wo))
 		goto cleanup;
 	rt.wo = wo;
 	wall = clock_ns(CLOCK_MONOTONIC);

@@ -412,6 +412,7 @@ void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm)
 	p->meta_written = false;
 	p->exec_pending = false;
 	p->facts = false;
+	p->described = false;
 	dc_proc_facts(p);
 }
 
@@ -639,4 +640,55 @@ void dc_procs_free(struct dc_procs *ps)
 	dc_map_free(&ps->threads, free_thread);
 	dc_map_free(&ps->files, free_file);
 	dc_map_free(&ps->names, free);
+	dc_map_free(&ps->devs, free);
+}
+
+void dc_proc_describe(struct dc_proc *p, struct dc_thread *t)
+{
+	char what[64], *comm;
+
+	/* A launched command's first calls are the runtime's own, before
+	 * its exec: its facts come after. */
+	if (p && !p->described && !p->exec_pending) {
+		p->described = true;
+		dc_proc_facts(p);
+		if (!p->fact[DC_FACT_CMD])
+			p->fact[DC_FACT_CMD] = strdup(p->comm);
+		dc_proc_cwd(p);
+	}
+	if (t && !t->described) {
+		t->described = true;
+		snprintf(what, sizeof(what), "task/%u/comm", t->tid);
+		comm = dc_proc_read(t->pid, what);
+		snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "");
+		free(comm);
+	}
+}
+
+const char *dc_dev_name(struct dc_procs *ps, uint32_t dev)
+{
+	unsigned int maj = dev >> 20, min = dev & 0xfffff;
+	char path[64], line[256], name[64];
+	char *copy;
+	FILE *f;
+
+	if ((copy = dc_map_get(&ps->devs, (uint64_t)dev + 1)))
+		return copy;
+	snprintf(name, sizeof(name), "%u:%u", maj, min);
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", maj, min);
+	if ((f = fopen(path, "re"))) {
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "DEVNAME=", 8)) {
+				line[strcspn(line, "\n")] = '\0';
+				snprintf(name, sizeof(name), "%.63s", line + 8);
+				break;
+			}
+		fclose(f);
+	}
+	copy = strdup(name);
+	if (!copy || dc_map_put(&ps->devs, (uint64_t)dev + 1, copy)) {
+		free(copy);
+		return "?";
+	}
+	return copy;
 }

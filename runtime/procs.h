@@ -28,6 +28,8 @@ struct dc_thread {
 	uint32_t pid;
 	bool meta_written;
 	bool name_pending; /* gone from /proc: named from its exit record */
+	bool described;	   /* comm read (dc_proc_describe) */
+	char comm[16];	   /* its name then; "" if it was gone */
 	char name[16];	   /* the thread_name written */
 	/* Calls nested in a call still running, held until it returns so
 	 * that parents get their id first (see nesting.c). */
@@ -53,6 +55,7 @@ struct dc_proc {
 	 * join or registration): the command, and the rank, world size and
 	 * job id its launcher or scheduler gave it. */
 	bool facts;
+	bool described;		  /* since its exec: see dc_proc_describe() */
 	bool pr_written;	  /* cwd and ppid: once per process */
 	bool exec_pending;	  /* launched, stopped before its exec */
 	char *fact[DC_NFACTS];	  /* cmd, rank, size, jobid, or NULL */
@@ -72,6 +75,7 @@ struct dc_procs {
 	struct dc_map threads; /* tid -> struct dc_thread */
 	struct dc_map files;   /* name hash -> struct dc_file */
 	struct dc_map names;   /* hash -> object name, kept to the end */
+	struct dc_map devs;    /* dev_t + 1 -> its block device's name */
 };
 
 struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid);
@@ -117,6 +121,14 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm);
 /* Read @p's PR facts from /proc now (it runs): see struct dc_proc. */
 void dc_proc_facts(struct dc_proc *p);
+/* Read now, once (again after an exec), what a trace says of @p and @t:
+ * the command, rank and the rest, cwd, the thread's name. The process
+ * may be gone by the time its calls are written, and writers read
+ * nothing from /proc. */
+void dc_proc_describe(struct dc_proc *p, struct dc_thread *t);
+/* A kernel dev_t (major << 20 | minor) as its block device's name, from
+ * sysfs ("vda", "nvme0n1p2"), or "MAJOR:MINOR"; looked up once each. */
+const char *dc_dev_name(struct dc_procs *ps, uint32_t dev);
 
 /* The process's working directory, read once from /proc; NULL if gone. */
 const char *dc_proc_cwd(struct dc_proc *p);

@@ -281,11 +281,16 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 		return err;
 	dc_map_foreach (&pf->table, i) {
 		struct agg *a = pf->table.vals[i];
+		struct dc_proc *p = dc_map_get(&rt->ps.procs, a->pid);
+		struct dc_thread *t = dc_thread_get(&rt->ps, a->tid, a->pid);
 
-		if (!dc_withhold(rt, dc_map_get(&rt->ps.procs, a->pid)))
-			dc_pfw_counter(dc_sink_of_pid(rt, a->pid), a->pid,
-				       a->tid, a->probe, a->file, &a->v,
-				       pf->start_ns);
+		if (!dc_filter_keep(&rt->filter, a->file)) {
+			rt->filter.filtered += a->v.count;
+		} else if (t && !dc_withhold(rt, p)) {
+			dc_proc_describe(p, t);
+			dc_pfw_counter(dc_sink(rt, p), p, t, a->probe, a->file,
+				       &a->v, pf->start_ns);
+		}
 		a->probe->calls += a->v.count;
 		free(a);
 	}

@@ -68,6 +68,16 @@ static const char *object_of(struct dc_rt *rt, struct dc_proc *p,
 	return NULL;
 }
 
+/* The name of the block device in the call's first device slot. */
+static const char *device_of(struct dc_rt *rt, const struct dc_probe *pr,
+			     const struct dc_event *e)
+{
+	for (int i = 0; pr->dev_slots && i < pr->d->nslots; i++)
+		if (pr->dev_slots & 1u << i)
+			return dc_dev_name(&rt->ps, (uint32_t)e->val[i]);
+	return NULL;
+}
+
 /* Keep the process's descriptor and handle tables in step with what the
  * call did. */
 static void track(struct dc_proc *p, const struct dc_probe *pr,
@@ -160,8 +170,11 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	t = dc_thread_get(&rt->ps, e->tid, e->pid);
 	if (!p || !t)
 		return -ENOMEM;
+	dc_proc_describe(p, t);
 	c = (struct dc_call){
 		.probe = pr,
+		.proc = p,
+		.thread = t,
 		.file = file_of(rt, p, pr, e),
 		.pid = e->pid,
 		.tid = e->tid,
@@ -175,6 +188,7 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	};
 	memcpy(c.val, e->val, sizeof(c.val));
 	c.object = object_of(rt, p, pr, e);
+	c.device = device_of(rt, pr, e);
 	track(p, pr, e, c.file, rt->profile);
 	if (e->job)
 		p->job = e->job;
@@ -183,6 +197,10 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	if (rt->profile) {
 		dc_profile_call(rt, &c);
 		return 0;
+	}
+	if (!dc_filter_keep(&rt->filter, c.file)) {
+		c.filtered = true;
+		rt->filter.filtered++;
 	}
 	return dc_nest_add(dc_sink(rt, p), t, &c);
 }

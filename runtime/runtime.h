@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "filter.h"
 #include "map.h"
 #include "object.h"
 #include "procs.h"
@@ -46,7 +47,8 @@ struct dc_rt {
 	struct ring_buffer *rb;
 	struct dc_procs ps;
 	struct dc_pfw w;
-	uint64_t records;     /* ring buffer records consumed */
+	struct dc_filter filter; /* --paths, --exclude-paths */
+	uint64_t records;	 /* ring buffer records consumed */
 	uint64_t bad_records; /* malformed records (a bug if ever non-zero) */
 	struct dc_profile *profile; /* profile mode, else NULL */
 	const char *layers;	    /* --layers: comma-separated, or NULL */

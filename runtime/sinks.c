@@ -12,6 +12,7 @@
 
 #include "json.h"
 #include "log.h"
+#include "records.h"
 #include "sinks.h"
 
 struct dc_sink {
@@ -104,7 +105,7 @@ struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p)
 	s->job = p->job;
 	err = create(rt, p, s);
 	if (!err)
-		err = dc_pfw_open(&s->w, s->fd, &rt->ps, &rt->wo);
+		err = dc_pfw_open(&s->w, s->fd, &rt->wo);
 	if (err) {
 		/* Said once; the count comes when the job ends. */
 		dc_warn("job %u: cannot create its trace in %s: %s; its events "
@@ -116,15 +117,7 @@ struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p)
 		s->diverted = 1;
 		return &rt->w;
 	}
-	s->w.paths = rt->w.paths;
-	s->w.npaths = rt->w.npaths;
-	s->w.xpaths = rt->w.xpaths;
-	s->w.nxpaths = rt->w.nxpaths;
-	dc_buf_addf(&args, "\"job\":%u,\"cmd\":", p->job);
-	dc_json_str(&args, p->comm, strlen(p->comm));
-	dc_buf_addf(&args, ",\"mode\":\"%s\"",
-		    rt->profile ? "profile" : "trace");
-	dc_buf_add(&args, "", 1);
+	dc_rec_job_start(&args, p->job, p->comm, rt->profile != NULL);
 	dc_pfw_marker(&s->w, "start", mono_ns(), args.p);
 	dc_buf_free(&args);
 	dc_info("job %u (%s, pid %u): %s", p->job, p->comm, p->pid, s->path);
@@ -141,20 +134,11 @@ static void sink_end(struct dc_rt *rt, struct dc_sink *s, uint64_t now,
 		     const char *end_args)
 {
 	struct dc_buf args = {};
-	char own[96];
 
 	if (s->fd >= 0) {
-		if (!end_args) {
-			snprintf(own, sizeof(own),
-				 "\"num_events\":%llu,\"dropped\":%llu",
-				 (unsigned long long)s->w.calls,
-				 (unsigned long long)dc_lost_total(rt));
-			end_args = own;
-		}
-		dc_buf_adds(&args, end_args);
-		dc_withheld_args(&s->held, &args);
-		dc_buf_add(&args, "", 1);
-		dc_pfw_marker(&s->w, "end", now, args.p ? args.p : end_args);
+		dc_rec_job_end(&args, end_args, s->w.calls, dc_lost_total(rt),
+			       &s->held);
+		dc_pfw_marker(&s->w, "end", now, args.p);
 		dc_buf_free(&args);
 		dc_withheld_say(&s->held, s->path);
 		if (dc_pfw_close(&s->w) || close(s->fd))
@@ -217,15 +201,6 @@ size_t dc_sinks_close(struct dc_rt *rt, const char *end_args)
 	}
 	dc_map_free(&rt->sinks, NULL);
 	return n;
-}
-
-void dc_withheld_args(const struct dc_withheld *h, struct dc_buf *b)
-{
-	dc_buf_addf(b, ",\"withheld_events\":%llu,\"withheld_pids\":[",
-		    (unsigned long long)h->events);
-	for (int i = 0; i < h->npids; i++)
-		dc_buf_addf(b, "%s%u", i ? "," : "", h->pids[i]);
-	dc_buf_adds(b, "]");
 }
 
 void dc_withheld_say(const struct dc_withheld *h, const char *path)

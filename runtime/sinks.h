@@ -23,8 +23,6 @@ void dc_sinks_tick(struct dc_rt *rt, uint64_t now);
  * that of a --user command. Root's traces keep everything.
  */
 bool dc_withhold(struct dc_rt *rt, struct dc_proc *p);
-/* The end record's ,"withheld_events":N,"withheld_pids":[...]. */
-void dc_withheld_args(const struct dc_withheld *h, struct dc_buf *b);
 /* A warning naming @path, if anything was withheld from it. */
 void dc_withheld_say(const struct dc_withheld *h, const char *path);
 /* Server mode: end and close every job's trace; returns how many. */

@@ -10,6 +10,8 @@
 #include "probetab.h"
 
 struct dc_file;
+struct dc_proc;
+struct dc_thread;
 
 /* What a successful call does to the process's descriptor table. */
 enum dc_fd_effect {
@@ -56,7 +58,11 @@ struct dc_probe {
 /* One call, decoded and resolved, waiting to be written. */
 struct dc_call {
 	struct dc_probe *probe;
+	struct dc_proc *proc; /* described (dc_proc_describe) */
+	struct dc_thread *thread;
 	struct dc_file *file;
+	const char *device; /* a block request's device ("vda"), or NULL */
+	bool filtered;	    /* left out by --paths: it takes an id only */
 	const char *object; /* its object in the file ("/grp/data"), or NULL */
 	uint32_t pid, tid;
 	uint16_t level;

@@ -97,8 +97,6 @@ static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
 {
 	static const char *const keys[DC_NFACTS] = { "cmd", "rank", "size",
 						     "jobid" };
-	const char *cwd;
-
 	if (p->meta_written)
 		return;
 	p->meta_written = true;
@@ -107,9 +105,6 @@ static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
 	 * its exec: its facts come after. */
 	if (p->exec_pending)
 		return;
-	dc_proc_facts(p);
-	if (!p->fact[DC_FACT_CMD] && !p->written[DC_FACT_CMD])
-		p->fact[DC_FACT_CMD] = strdup(p->comm);
 	for (int i = 0; i < DC_NFACTS; i++) {
 		const char *v = p->fact[i];
 
@@ -122,8 +117,8 @@ static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
 	if (p->pr_written)
 		return;
 	p->pr_written = true;
-	if ((cwd = dc_proc_cwd(p)))
-		meta_value(w, "PR", p->pid, "cwd", cwd, mono);
+	if (p->cwd)
+		meta_value(w, "PR", p->pid, "cwd", p->cwd, mono);
 	if (p->ppid) {
 		char ppid[16];
 
@@ -141,22 +136,17 @@ static void thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
 	meta_name(w, "thread_name", t->pid, t->tid, comm, mono);
 }
 
-/* Named from /proc at its first call; a thread already gone is named from
- * its exit record, which carries its last comm. */
+/* Named by its comm at its first call; a thread already gone then is
+ * named from its exit record, which carries its last comm. */
 static void thread_meta(struct dc_pfw *w, struct dc_thread *t, uint64_t mono)
 {
-	char what[64], *comm;
-
 	if (t->meta_written || t->name_pending)
 		return;
-	snprintf(what, sizeof(what), "task/%u/comm", t->tid);
-	comm = dc_proc_read(t->pid, what);
-	if (!comm) {
+	if (!t->comm[0]) {
 		t->name_pending = true;
 		return;
 	}
-	thread_name(w, t, comm, mono);
-	free(comm);
+	thread_name(w, t, t->comm, mono);
 }
 
 void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
@@ -175,15 +165,13 @@ bool dc_pfw_compressed(const char *path)
 	return n < 4 || strcmp(path + n - 4, ".pfw");
 }
 
-int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
-		const struct dc_pfw_opts *o)
+int dc_pfw_open(struct dc_pfw *w, int fd, const struct dc_pfw_opts *o)
 {
 	char host[256] = "unknown";
 	struct dc_buf *b;
 	int err;
 
 	memset(w, 0, sizeof(*w));
-	w->ps = ps;
 	w->next_id = 1;
 	w->self_pid = getpid();
 	w->clock_offset_ns = clock_offset();
@@ -254,36 +242,6 @@ static uint32_t request_track(struct dc_pfw *w, struct dc_thread *t,
 	return track;
 }
 
-/* A kernel dev_t (major << 20 | minor) as the block device's name, from
- * sysfs (vda, nvme0n1p2), or "MAJOR:MINOR"; looked up once per device. */
-static const char *dev_name(struct dc_pfw *w, uint32_t dev)
-{
-	unsigned int maj = dev >> 20, min = dev & 0xfffff;
-	char path[64], line[256], name[64];
-	char *copy;
-	FILE *f;
-
-	if ((copy = dc_map_get(&w->devs, (uint64_t)dev + 1)))
-		return copy;
-	snprintf(name, sizeof(name), "%u:%u", maj, min);
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", maj, min);
-	if ((f = fopen(path, "re"))) {
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, "DEVNAME=", 8)) {
-				line[strcspn(line, "\n")] = '\0';
-				snprintf(name, sizeof(name), "%.63s", line + 8);
-				break;
-			}
-		fclose(f);
-	}
-	copy = strdup(name);
-	if (!copy || dc_map_put(&w->devs, (uint64_t)dev + 1, copy)) {
-		free(copy);
-		return "?";
-	}
-	return copy;
-}
-
 static const char *role_key(int role)
 {
 	/* An MPI datatype is captured as its size. A string's length and
@@ -297,42 +255,19 @@ static const char *role_key(int role)
 					  : dc_role_name(role);
 }
 
-static bool under(const char *name, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return !strncmp(name, prefix, n) &&
-	       (!name[n] || name[n] == '/' || (n && prefix[n - 1] == '/'));
-}
-
-/* Whether --paths/--exclude-paths keep calls on @f. With --paths, calls
- * that concern no file are left out too. */
-static bool path_ok(const struct dc_pfw *w, const struct dc_file *f)
-{
-	bool in = !w->npaths;
-
-	for (int i = 0; i < w->npaths && !in && f; i++)
-		in = under(f->name, w->paths[i]);
-	for (int i = 0; i < w->nxpaths && in && f; i++)
-		in = !under(f->name, w->xpaths[i]);
-	return in;
-}
-
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 {
 	const struct dc_probe_info *d = c->probe->d;
-	struct dc_proc *p = dc_proc_get(w->ps, c->pid);
-	struct dc_thread *t = dc_thread_get(w->ps, c->tid, c->pid);
+	struct dc_proc *p = c->proc;
+	struct dc_thread *t = c->thread;
 	struct dc_buf *b = dc_gz_buf(&w->gz);
+	bool device = c->device != NULL;
 	uint32_t track;
 	int64_t bytes;
 	uint64_t id;
 
-	/* Filtered calls still take an id, so nesting stays consistent. */
-	if (!path_ok(w, c->file)) {
-		w->filtered++;
+	if (c->filtered)
 		return w->next_id++;
-	}
 	if (p)
 		proc_meta(w, p, c->ts);
 	if (t)
@@ -391,12 +326,11 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 			dc_json_str(b, text, strlen(text));
 			continue;
 		}
-		if (c->probe->dev_slots & 1u << i) {
-			const char *dn = dev_name(w, (uint32_t)c->val[i]);
-
+		if (c->probe->dev_slots & 1u << i && device) {
 			dc_buf_add_u64(b, c->val[i]);
 			dc_buf_adds(b, ",\"device\":");
-			dc_json_str(b, dn, strlen(dn));
+			dc_json_str(b, c->device, strlen(c->device));
+			device = false; /* the first device slot's */
 			continue;
 		}
 		if (dc_role_is_int(d->slot_role[i]))
@@ -436,22 +370,16 @@ nesting:
 	return id;
 }
 
-void dc_pfw_counter(struct dc_pfw *w, uint32_t pid, uint32_t tid,
+void dc_pfw_counter(struct dc_pfw *w, struct dc_proc *p, struct dc_thread *t,
 		    const struct dc_probe *probe, struct dc_file *file,
 		    const struct dc_agg_val *v, uint64_t mono)
 {
-	struct dc_proc *p = dc_proc_get(w->ps, pid);
-	struct dc_thread *t = dc_thread_get(w->ps, tid, pid);
 	struct dc_buf *b = dc_gz_buf(&w->gz);
+	uint32_t pid = t->pid, tid = t->tid;
 
-	if (!path_ok(w, file)) {
-		w->filtered += v->count;
-		return;
-	}
 	if (p)
 		proc_meta(w, p, mono);
-	if (t)
-		thread_meta(w, t, mono);
+	thread_meta(w, t, mono);
 	if (file && !dc_map_get(&w->fh, (uintptr_t)file)) {
 		dc_map_put(&w->fh, (uintptr_t)file, w);
 		meta_value(w, "FH", pid, file->name, file->hash, mono);
@@ -521,7 +449,6 @@ int dc_pfw_close(struct dc_pfw *w)
 {
 	dc_map_free(&w->fh, NULL);
 	dc_map_free(&w->lanes, NULL);
-	dc_map_free(&w->devs, free);
 	dc_buf_adds(dc_gz_buf(&w->gz), "]\n");
 	return dc_gz_close(&w->gz);
 }

@@ -10,23 +10,23 @@
 #include "procs.h"
 #include "trace.h"
 
-/* Writes the DFTracer trace format (docs/trace-format.md in shared/). */
+/*
+ * Writes the DFTracer trace format (docs/trace-format.md): a sink that
+ * writes what it is handed. Calls come resolved and described (their
+ * file, process facts, thread and device names) and filtered; the writer
+ * reads nothing from the system and keeps only what its own trace has
+ * said so far.
+ */
 struct dc_pfw {
 	struct dc_gz gz;
-	struct dc_procs *ps;
 	uint64_t next_id;
 	char hhash[DC_HASH_HEX];
 	int64_t clock_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint32_t self_pid;
-	uint64_t calls;	   /* call events written */
-	uint64_t counters; /* profile mode: counter records written */
-	/* --paths / --exclude-paths: prefixes of the files written about */
-	const char **paths, **xpaths;
-	int npaths, nxpaths;
-	uint64_t filtered;   /* calls left out by them */
+	uint64_t calls;	     /* call events written */
+	uint64_t counters;   /* profile mode: counter records written */
 	struct dc_map fh;    /* files whose FH record this trace has */
 	struct dc_map lanes; /* request tracks whose thread_name is written */
-	struct dc_map devs;  /* dev_t + 1 -> its block device's name */
 };
 
 struct dc_pfw_opts {
@@ -39,12 +39,12 @@ struct dc_pfw_opts {
 /* A trace is compressed unless its name ends in ".pfw". */
 bool dc_pfw_compressed(const char *path);
 /* Start a trace on @fd: the "[" line and the host's HH record. */
-int dc_pfw_open(struct dc_pfw *w, int fd, struct dc_procs *ps,
-		const struct dc_pfw_opts *o);
-/* Write one call; returns its id. Metadata it needs comes first. */
+int dc_pfw_open(struct dc_pfw *w, int fd, const struct dc_pfw_opts *o);
+/* Write one call; returns its id. Metadata it needs comes first. A
+ * filtered call takes an id and writes nothing, so nesting holds. */
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
 /* Profile mode: one aggregate of the interval starting at @mono. */
-void dc_pfw_counter(struct dc_pfw *w, uint32_t pid, uint32_t tid,
+void dc_pfw_counter(struct dc_pfw *w, struct dc_proc *p, struct dc_thread *t,
 		    const struct dc_probe *probe, struct dc_file *file,
 		    const struct dc_agg_val *v, uint64_t mono);
 /* At a thread's exit: name it if it had no name yet, or was renamed. */

@@ -66,7 +66,7 @@ int main(void)
 		snprintf(probes[i].name_json, 64, "\"%s\"", descs[i].name);
 		snprintf(probes[i].cat_json, 64, "\"%s\"", descs[i].layer);
 	}
-	CHECK(!dc_pfw_open(&w, fd, &ps, &o));
+	CHECK(!dc_pfw_open(&w, fd, &o));
 	t = dc_thread_get(&ps, pid, pid);
 	/*
 	 * On one thread: H5Dwrite(seq 1) -> MPI(2) -> POSIX pwrite(3) ->

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/* The start and end records of a trace, the run's or a job's: what the
+ * run was and what it lost. */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "json.h"
+#include "log.h"
+#include "records.h"
+#include "roles.h"
+
+static void withheld_args(const struct dc_withheld *h, struct dc_buf *b)
+{
+	dc_buf_addf(b, ",\"withheld_events\":%llu,\"withheld_pids\":[",
+		    (unsigned long long)h->events);
+	for (int i = 0; i < h->npids; i++)
+		dc_buf_addf(b, "%s%u", i ? "," : "", h->pids[i]);
+	dc_buf_adds(b, "]");
+}
+
+/* Attached wrappers traced at sys_enter (@via_sys), or uprobes left on
+ * an instruction the kernel single-steps. */
+static size_t count_probes(const struct dc_rt *rt, bool via_sys)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		n += rt->probes[i].attached &&
+		     (via_sys ? rt->probes[i].via_sys : rt->probes[i].slow);
+	return n;
+}
+
+void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
+		  const struct dc_opts *o, const char *date)
+{
+	size_t attached = 0;
+
+	/* A server attaches them with its first job: it counts those it
+	 * will attach. */
+	for (size_t i = 0; i < rt->nprobes; i++)
+		attached += o->server ? !rt->probes[i].disabled
+				      : rt->probes[i].attached;
+	dc_buf_adds(b, "\"cmd\":");
+	if (cmd) {
+		struct dc_buf c = {};
+
+		for (int i = 0; cmd[i]; i++)
+			dc_buf_addf(&c, "%s%s", i ? " " : "", cmd[i]);
+		dc_json_str(b, c.p ? c.p : "", c.len);
+		dc_buf_free(&c);
+	} else {
+		dc_buf_adds(b, o->all ? "\"--all\"" : "\"--pid\"");
+	}
+	dc_buf_addf(b,
+		    ",\"version\":\"%s\",\"date\":\"%s\",\"mode\":\"%s\","
+		    "\"probes\":%zu",
+		    DC_VERSION, date, o->profile ? "profile" : "trace",
+		    attached);
+	if (o->profile)
+		dc_buf_addf(b, ",\"interval_us\":%llu",
+			    (unsigned long long)(o->interval * 1e6));
+	dc_buf_addf(b, ",\"uprobes\":\"%s\"",
+		    rt->session ? "session" : "pairs");
+	dc_buf_addf(b, ",\"wrappers_at_syscalls\":%zu,\"slow_uprobes\":%zu",
+		    count_probes(rt, true), count_probes(rt, false));
+	dc_buf_add(b, "", 1);
+}
+
+/* Calls written, in every trace of the run. */
+static uint64_t calls(const struct dc_rt *rt)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < rt->nprobes; i++)
+		n += rt->probes[i].calls;
+	return n;
+}
+
+uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
+{
+	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0, untraced, unmatched;
+
+	dc_read_losses(rt);
+	for (size_t i = 0; i < rt->nprobes; i++) {
+		const struct dc_probe *p = &rt->probes[i];
+
+		for (int r = 0; r < DC_LOSS_NR; r++) {
+			if (!p->lost[r])
+				continue;
+			by_reason[r] += p->lost[r];
+			/* Calls dropped by --min-duration were asked for. */
+			if (r == DC_SKIP_SHORT)
+				continue;
+			total += p->lost[r];
+			if (!quiet)
+				dc_warn("lost %llu %s %s events (%s)",
+					(unsigned long long)p->lost[r],
+					p->d->layer, p->d->name,
+					dc_loss_name(r));
+		}
+	}
+	/* -q shortens the list, never hides that events were lost. */
+	if (quiet && total)
+		dc_warn("lost %llu events (per probe and reason in the "
+			"trace's end record)",
+			(unsigned long long)total);
+	/* A wrapper's call not recognised is a call lost. */
+	unmatched = dc_limit(rt, DC_LIMIT_VMA);
+	if (unmatched)
+		dc_warn("lost %llu calls of syscall wrappers: their syscalls "
+			"could not be matched to them",
+			(unsigned long long)unmatched);
+	total += unmatched;
+	dc_buf_addf(b, "\"num_events\":%llu,\"dropped\":%llu",
+		    (unsigned long long)calls(rt), (unsigned long long)total);
+	for (int r = 0; r < DC_LOSS_NR; r++)
+		dc_buf_addf(b, ",\"%s\":%llu", dc_loss_name(r),
+			    (unsigned long long)by_reason[r]);
+	dc_buf_addf(b, ",\"filtered_paths\":%llu,\"bad_records\":%llu",
+		    (unsigned long long)rt->filter.filtered,
+		    (unsigned long long)rt->bad_records);
+	/* Not events, but a hole all the same: --strict counts it. */
+	untraced = dc_untraced_procs(rt);
+	dc_buf_addf(b, ",\"untraced_procs\":%llu",
+		    (unsigned long long)untraced);
+	if (untraced)
+		dc_warn("%llu processes were not traced: more than --max-procs "
+			"were traced at once",
+			(unsigned long long)untraced);
+	dc_buf_addf(b, ",\"unmatched_wrappers\":%llu",
+		    (unsigned long long)unmatched);
+	withheld_args(&rt->held, b);
+	/* Per probe, so a reader can add lost to written for each call. */
+	dc_buf_adds(b, ",\"lost\":{");
+	for (size_t i = 0, n = 0; i < rt->nprobes; i++) {
+		const struct dc_probe *p = &rt->probes[i];
+		uint64_t sum = 0;
+
+		for (int r = 0; r < DC_LOSS_NR; r++)
+			sum += r == DC_SKIP_SHORT ? 0 : p->lost[r];
+		if (!sum)
+			continue;
+		dc_buf_addf(b, "%s\"%s/%s\":%llu", n++ ? "," : "", p->d->layer,
+			    p->d->name, (unsigned long long)sum);
+	}
+	dc_buf_adds(b, "}");
+	dc_buf_add(b, "", 1);
+	return total;
+}
+
+void dc_rec_job_start(struct dc_buf *b, uint32_t job, const char *comm,
+		      bool profile)
+{
+	dc_buf_addf(b, "\"job\":%u,\"cmd\":", job);
+	dc_json_str(b, comm, strlen(comm));
+	dc_buf_addf(b, ",\"mode\":\"%s\"", profile ? "profile" : "trace");
+	dc_buf_add(b, "", 1);
+}
+
+void dc_rec_job_end(struct dc_buf *b, const char *run_end, uint64_t events,
+		    uint64_t lost, const struct dc_withheld *held)
+{
+	if (run_end)
+		dc_buf_adds(b, run_end);
+	else
+		dc_buf_addf(b, "\"num_events\":%llu,\"dropped\":%llu",
+			    (unsigned long long)events,
+			    (unsigned long long)lost);
+	withheld_args(held, b);
+	dc_buf_add(b, "", 1);
+}
