@@ -44,7 +44,7 @@ static int replay(struct dc_rt *rt, const char *p, size_t len)
 		memcpy(&n, p + off, sizeof(n));
 		if (off + 8 + n > len)
 			return -EINVAL;
-		err = dc_ringbuf_record(rt, p + off + 8, n);
+		err = dc_enrich_record(rt, p + off + 8, n);
 		if (err)
 			return err;
 		off += 8 + ((n + 7) & ~7u);
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	dc_ringbuf_flush_threads(&rt);
+	dc_enrich_flush(&rt);
 	err = dc_pfw_close(&rt.w);
 	wall = clock_ns(CLOCK_MONOTONIC) - wall;
 	cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu;

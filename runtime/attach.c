@@ -1,30 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include <bpf/bpf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bisect.h"
-#include "buf.h"
-#include "libpath.h"
 #include "log.h"
 #include "roles.h"
 #include "runtime.h"
 #include "tpformat.h"
-
-int dc_add_link(struct dc_rt *rt, struct bpf_link *l)
-{
-	if (dc_grow((void **)&rt->links, rt->nlinks, sizeof(*rt->links), 64)) {
-		bpf_link__destroy(l);
-		return -ENOMEM;
-	}
-	rt->links[rt->nlinks++] = l;
-	return 0;
-}
 
 static int attach_prog(struct dc_rt *rt, struct bpf_program *p)
 {
@@ -38,7 +23,7 @@ static int attach_prog(struct dc_rt *rt, struct bpf_program *p)
 		       strerror(errno));
 		return err;
 	}
-	return dc_add_link(rt, l);
+	return dc_links_add(&rt->links, l, false);
 }
 
 /* Whether a probe of @mech is left in by --layers. */
@@ -112,15 +97,6 @@ static int attach_libaio(struct dc_rt *rt)
 	return 0;
 }
 
-int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size)
-{
-	if (d->path[0] && !faccessat(AT_FDCWD, d->path, R_OK, AT_EACCESS)) {
-		snprintf(path, size, "%s", d->path);
-		return 0;
-	}
-	return dc_resolve_library(d->target, path, size);
-}
-
 struct kmulti_ctx {
 	struct dc_rt *rt;
 	struct bpf_program *entry, *exit;
@@ -155,7 +131,8 @@ static int kmulti_attach(void *arg, size_t from, size_t n)
 	}
 	for (size_t i = from; i < from + n; i++)
 		k->probes[i]->attached = true;
-	return dc_add_link(k->rt, lx) ?: dc_add_link(k->rt, le);
+	return dc_links_add(&k->rt->links, lx, false)
+		   ?: dc_links_add(&k->rt->links, le, false);
 }
 
 static void kmulti_refused(void *arg, size_t i, int err)
@@ -241,17 +218,8 @@ static int attach_usdts(struct dc_rt *rt)
 				strerror(errno));
 			continue;
 		}
-		/* libbpf's USDT bookkeeping is not thread-safe: these links
-		 * are destroyed one by one, not by the detach threads. */
-		struct bpf_link **v =
-		    realloc(rt->usdt_links, (rt->nusdt_links + 1) * sizeof(*v));
-
-		if (!v) {
-			bpf_link__destroy(l);
+		if (dc_links_add(&rt->links, l, true))
 			return -ENOMEM;
-		}
-		rt->usdt_links = v;
-		rt->usdt_links[rt->nusdt_links++] = l;
 		rt->probes[i].attached = true;
 	}
 	return 0;
@@ -361,7 +329,7 @@ static int attach_tracepoints(struct dc_rt *rt)
 				bpf_link__destroy(links[side]);
 				continue;
 			}
-			err = dc_add_link(rt, links[side]);
+			err = dc_links_add(&rt->links, links[side], false);
 			if (err)
 				return err;
 		}
@@ -377,7 +345,7 @@ int dc_attach_tracking(struct dc_rt *rt)
 	err = attach_prog(rt, rt->o.progs.fork) ?: attach_prog(rt, rt->o.progs.exec) ?:
 	      attach_prog(rt, rt->o.progs.exit_task) ?:
 	      (rt->server ? attach_prog(rt, rt->o.progs.cgroup_attach) : 0);
-	rt->ntracking = rt->nlinks;
+	dc_links_tracking(&rt->links);
 	return err;
 }
 
@@ -409,73 +377,16 @@ int dc_attach_all(struct dc_rt *rt)
 	return dc_attach_tracking(rt) ?: dc_attach_probes(rt);
 }
 
-struct detach_slice {
-	struct dc_rt *rt;
-	size_t from; /* links[from..] */
-	size_t first;
-	size_t stride;
-};
-
-static void *detach_slice(void *arg)
+void dc_detach_probes(struct dc_rt *rt)
 {
-	struct detach_slice *s = arg;
-
-	for (size_t i = s->from + s->first; i < s->rt->nlinks; i += s->stride)
-		bpf_link__destroy(s->rt->links[i]);
-	for (size_t i = s->first; i < s->rt->nlink_fds; i += s->stride)
-		close(s->rt->link_fds[i]);
-	return NULL;
-}
-
-/*
- * Each detach waits for a grace period: ~70 ms for a tracepoint, ~1 s for
- * a uprobe.multi link (RCU tasks trace) on these machines. One after
- * another that is seconds; concurrent detaches share grace periods, so
- * links are dealt round-robin to threads. Links from @from on go: the
- * probes' follow process tracking's.
- */
-static void detach_from(struct dc_rt *rt, size_t from)
-{
-	enum { MAX_THREADS = 64 };
-	struct detach_slice slices[MAX_THREADS];
-	pthread_t tids[MAX_THREADS];
-	bool started[MAX_THREADS] = {};
-	size_t all = rt->nlinks - from + rt->nlink_fds;
-	size_t n = all < MAX_THREADS ? all : MAX_THREADS;
-
-	for (size_t i = 0; i < rt->nusdt_links; i++)
-		bpf_link__destroy(rt->usdt_links[i]);
-	free(rt->usdt_links);
-	rt->usdt_links = NULL;
-	rt->nusdt_links = 0;
-	for (size_t i = 0; i < n; i++) {
-		slices[i] = (struct detach_slice){ rt, from, i, n };
-		started[i] =
-		    !pthread_create(&tids[i], NULL, detach_slice, &slices[i]);
-		if (!started[i])
-			detach_slice(&slices[i]);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (started[i])
-			pthread_join(tids[i], NULL);
-	free(rt->link_fds);
-	rt->link_fds = NULL;
-	rt->nlinks = from;
-	rt->nlink_fds = 0;
+	dc_links_detach(&rt->links, false);
 	for (size_t i = 0; i < rt->nprobes; i++)
 		rt->probes[i].attached = false;
 	rt->probes_attached = false;
 }
 
-void dc_detach_probes(struct dc_rt *rt)
-{
-	detach_from(rt, rt->ntracking);
-}
-
 void dc_detach_all(struct dc_rt *rt)
 {
-	detach_from(rt, 0);
-	free(rt->links);
-	rt->links = NULL;
-	rt->ntracking = 0;
+	dc_detach_probes(rt);
+	dc_links_detach(&rt->links, true);
 }

@@ -429,8 +429,9 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			if (!o->server)
 				dc_detach_all(&rt);
 		}
-		if (rt.profile &&
-		    (err = dc_profile_tick(&rt, now_ns(), false))) {
+		if (rt.profile && dc_profile_due(&rt, now_ns()) &&
+		    ((err = dc_ringbuf_poll(&rt, 0)) < 0 ||
+		     (err = dc_profile_tick(&rt, now_ns(), false)))) {
 			dc_err("reading the profile maps: %s", strerror(-err));
 			break;
 		}

@@ -254,18 +254,19 @@ static int drain_threads(struct dc_rt *rt, __u32 epoch)
 	return err;
 }
 
+bool dc_profile_due(const struct dc_rt *rt, uint64_t now)
+{
+	return now - rt->profile->start_ns >= rt->profile->interval_ns;
+}
+
 int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 {
 	struct dc_profile *pf = rt->profile;
 	__u32 old;
 	int err;
 
-	if (!force && now - pf->start_ns < pf->interval_ns)
+	if (!force && !dc_profile_due(rt, now))
 		return 0;
-	/* Events of tracked calls first: they say what fds now mean. */
-	err = dc_ringbuf_poll(rt, 0);
-	if (err < 0)
-		return err;
 	old = pf->cur;
 	pf->cur ^= 1;
 	if (bpf_map_update_elem(pf->epoch, &(__u32){ 0 }, &pf->cur, BPF_ANY))

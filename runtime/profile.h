@@ -21,6 +21,9 @@ int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now);
 /* A tracked call (an open, a close, a path): resolved like in trace mode
  * and counted into the current interval. */
 void dc_profile_call(struct dc_rt *rt, const struct dc_call *c);
+/* Whether the interval is over: the caller first consumes the ring
+ * buffer, whose tracked calls say what fds and handles now mean. */
+bool dc_profile_due(const struct dc_rt *rt, uint64_t now);
 /* End the interval if it is over (or @force): write its counters. */
 int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force);
 void dc_profile_free(struct dc_rt *rt);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "filter.h"
+#include "links.h"
 #include "map.h"
 #include "object.h"
 #include "procs.h"
@@ -29,20 +30,14 @@ struct dc_rt {
 	struct dc_probe_info *descs;
 	struct dc_probe *probes;
 	size_t nprobes;
-	struct bpf_link **links; /* process tracking's, then the probes' */
-	size_t nlinks;
-	size_t ntracking;     /* links[0..ntracking) track processes */
+	struct dc_links links;
 	bool probes_attached; /* server mode: only while a job runs */
 	bool want_probes;     /* a process joined: attach them */
 	bool profiling;	      /* --mode profile */
 	uint64_t idle_since;  /* server: when the last job ended, or 0 */
-	struct bpf_link **usdt_links; /* destroyed serially (see attach.c) */
-	size_t nusdt_links;
-	int *link_fds; /* links libbpf cannot make: uprobe.session */
-	size_t nlink_fds;
-	bool session;	    /* uprobes as one uprobe.session link per batch */
-	bool wrappers;	    /* thin syscall wrappers traced at sys_enter */
-	size_t nwrap_sites; /* ... at this many syscall instructions */
+	bool session;	      /* uprobes as one uprobe.session link per batch */
+	bool wrappers;	      /* thin syscall wrappers traced at sys_enter */
+	size_t nwrap_sites;   /* ... at this many syscall instructions */
 	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
 	struct ring_buffer *rb;
 	struct dc_procs ps;
@@ -74,10 +69,12 @@ int dc_ringbuf_open(struct dc_rt *rt);
 int dc_ringbuf_poll(struct dc_rt *rt, int timeout_ms);
 /* Consume everything left, then write what threads still hold. */
 int dc_ringbuf_drain(struct dc_rt *rt);
-/* Decode and write one raw record (the ring buffer's callback). */
-int dc_ringbuf_record(struct dc_rt *rt, const void *data, size_t size);
+
+/* enrich.c: records become calls, handed on. */
+/* Decode and hand on one raw record (the ring buffer's callback). */
+int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size);
 /* Write the calls threads still hold (nested in calls never returned). */
-void dc_ringbuf_flush_threads(struct dc_rt *rt);
+void dc_enrich_flush(struct dc_rt *rt);
 
 /* attach.c */
 /* Forks, execs, exits (and cgroup moves): which processes are traced. */
@@ -85,16 +82,14 @@ int dc_attach_tracking(struct dc_rt *rt);
 /* The probes themselves; a no-op while they are attached. */
 int dc_attach_probes(struct dc_rt *rt);
 int dc_attach_all(struct dc_rt *rt);
-/* Where a probe's binary is on this machine: 0 or -errno. */
-int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
-/* Keep @l to destroy at detach; on failure it is destroyed. */
-int dc_add_link(struct dc_rt *rt, struct bpf_link *l);
 /* Detach the probes, leaving process tracking: a server with no job
  * costs the processes on the machine nothing. */
 void dc_detach_probes(struct dc_rt *rt);
 void dc_detach_all(struct dc_rt *rt);
 
 /* uprobes.c */
+/* Where a probe's binary is on this machine: 0 or -errno. */
+int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
 /* Start finding every uprobe's offset, in a thread: 0 or -ENOMEM. */
 int dc_uprobes_prepare(struct dc_rt *rt);
 /* Wait for that, then attach: 0 or -errno. */

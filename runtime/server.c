@@ -355,9 +355,9 @@ int dc_server_attach_client(struct dc_rt *rt, const char *lib)
 		dc_err("cannot attach to %s: %s", lib, strerror(errno));
 		return err;
 	}
-	err = dc_add_link(rt, l);
+	err = dc_links_add(&rt->links, l, false);
 	/* It stays while the probes come and go. */
-	rt->ntracking = rt->nlinks;
+	dc_links_tracking(&rt->links);
 	return err;
 }
 

@@ -10,6 +10,7 @@
  */
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "buf.h"
 #include "elfsym.h"
 #include "kfeatures.h"
+#include "libpath.h"
 #include "log.h"
 #include "placement.h"
 #include "runtime.h"
@@ -69,17 +71,6 @@ static int session_link(struct bpf_program *p, const char *path,
 	return fd < 0 ? -errno : fd;
 }
 
-static int add_link_fd(struct dc_rt *rt, int fd)
-{
-	if (dc_grow((void **)&rt->link_fds, rt->nlink_fds,
-		    sizeof(*rt->link_fds), 64)) {
-		close(fd);
-		return -ENOMEM;
-	}
-	rt->link_fds[rt->nlink_fds++] = fd;
-	return 0;
-}
-
 /* Return probes first: a call caught entering is then caught returning. */
 static int multi_attach(void *arg, size_t from, size_t n)
 {
@@ -94,7 +85,7 @@ static int multi_attach(void *arg, size_t from, size_t n)
 			return fd;
 		for (size_t i = from; i < from + n; i++)
 			m->b->probes[i]->attached = true;
-		return add_link_fd(m->rt, fd);
+		return dc_links_add_fd(&m->rt->links, fd);
 	}
 
 	lx = attach_multi(m->exit, m->path, m->b, from, n, true);
@@ -108,7 +99,8 @@ static int multi_attach(void *arg, size_t from, size_t n)
 	}
 	for (size_t i = from; i < from + n; i++)
 		m->b->probes[i]->attached = true;
-	return dc_add_link(m->rt, lx) ?: dc_add_link(m->rt, le);
+	return dc_links_add(&m->rt->links, lx, false)
+		   ?: dc_links_add(&m->rt->links, le, false);
 }
 
 static void multi_refused(void *arg, size_t i, int err)
@@ -128,6 +120,15 @@ struct group {
 	char path[DC_TARGET_MAX];
 	struct batch b;
 };
+
+int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size)
+{
+	if (d->path[0] && !faccessat(AT_FDCWD, d->path, R_OK, AT_EACCESS)) {
+		snprintf(path, size, "%s", d->path);
+		return 0;
+	}
+	return dc_resolve_library(d->target, path, size);
+}
 
 /* Every binary's batch, prepared before the first is attached: once libc
  * is probed, each libc call the runtime makes traps too. */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_LINKS_H
+#define DC_LINKS_H
+
+#include <bpf/libbpf.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The links a run holds: libbpf's, USDT links (libbpf's USDT bookkeeping
+ * is not thread-safe: destroyed one by one), and the fds of links libbpf
+ * cannot make (uprobe.session). The first ones track processes and stay
+ * while the probes come and go (a server with no job).
+ */
+struct dc_links {
+	struct bpf_link **l;
+	size_t n;
+	size_t ntracking; /* l[0..ntracking) track processes */
+	struct bpf_link **usdt;
+	size_t nusdt;
+	int *fds;
+	size_t nfds;
+};
+
+/* Keep @l (a USDT link: @usdt) to destroy at detach; on failure it is
+ * destroyed. 0 or -ENOMEM. */
+int dc_links_add(struct dc_links *k, struct bpf_link *l, bool usdt);
+/* The same for a link's fd; on failure it is closed. */
+int dc_links_add_fd(struct dc_links *k, int fd);
+/* The links held so far track processes. */
+void dc_links_tracking(struct dc_links *k);
+/* Destroy the probes' links (and with @all, process tracking's too). */
+void dc_links_detach(struct dc_links *k, bool all);
+
+#endif
