@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (dc_probes_read(&rt, argv[optind]))
+	if (dc_probes_read(&rt.sess, argv[optind]))
 		goto cleanup;
 	in = open(argv[optind + 1], O_RDONLY | O_CLOEXEC);
 	if (in < 0 || fstat(in, &st) ||
@@ -130,6 +130,7 @@ cleanup:
 	if (fd >= 0)
 		close(fd);
 	dc_procs_free(&rt.ps);
-	dc_unload(&rt);
+	dc_ringbuf_close(&rt);
+	dc_unload(&rt.sess);
 	return ret;
 }

@@ -8,10 +8,10 @@
 #include "bisect.h"
 #include "log.h"
 #include "roles.h"
-#include "runtime.h"
+#include "session.h"
 #include "tpformat.h"
 
-static int attach_prog(struct dc_rt *rt, struct bpf_program *p)
+static int attach_prog(struct dc_session *sess, struct bpf_program *p)
 {
 	struct bpf_link *l;
 	int err;
@@ -23,82 +23,84 @@ static int attach_prog(struct dc_rt *rt, struct bpf_program *p)
 		       strerror(errno));
 		return err;
 	}
-	return dc_links_add(&rt->links, l, false);
+	return dc_links_add(&sess->links, l, false);
 }
 
 /* Whether a probe of @mech is left in by --layers. */
-static bool any_enabled(const struct dc_rt *rt, int mech)
+static bool any_enabled(const struct dc_session *sess, int mech)
 {
-	for (size_t i = 0; i < rt->nprobes; i++)
-		if (rt->probes[i].d->mech == mech && !rt->probes[i].disabled)
+	for (size_t i = 0; i < sess->nprobes; i++)
+		if (sess->probes[i].d->mech == mech &&
+		    !sess->probes[i].disabled)
 			return true;
 	return false;
 }
 
 /* The probes of @mech one shared program serves are attached with it. */
-static void mark_attached(struct dc_rt *rt, int mech)
+static void mark_attached(struct dc_session *sess, int mech)
 {
-	for (size_t i = 0; i < rt->nprobes; i++)
-		if (rt->probes[i].d->mech == mech && !rt->probes[i].disabled)
-			rt->probes[i].attached = true;
+	for (size_t i = 0; i < sess->nprobes; i++)
+		if (sess->probes[i].d->mech == mech &&
+		    !sess->probes[i].disabled)
+			sess->probes[i].attached = true;
 }
 
 /* One raw sys_enter/sys_exit pair serves every syscall probe, and every
  * wrapper recognised by its syscall sites (uprobes.c). */
-static int attach_syscalls(struct dc_rt *rt)
+static int attach_syscalls(struct dc_session *sess)
 {
 	int err;
 
-	if (!any_enabled(rt, DC_MECH_SYSCALL) && !rt->nwrap_sites)
+	if (!any_enabled(sess, DC_MECH_SYSCALL) && !sess->nwrap_sites)
 		return 0;
 	/* Exit first: a call caught entering is then caught returning. */
-	err = attach_prog(rt, rt->o.progs.sys_exit)
-		  ?: attach_prog(rt, rt->o.progs.sys_enter);
+	err = attach_prog(sess, sess->o.progs.sys_exit)
+		  ?: attach_prog(sess, sess->o.progs.sys_enter);
 	if (!err)
-		mark_attached(rt, DC_MECH_SYSCALL);
+		mark_attached(sess, DC_MECH_SYSCALL);
 	return err;
 }
 
 /* io_uring requests: one submission and one completion program serve
  * every opcode. */
-static int attach_uring(struct dc_rt *rt)
+static int attach_uring(struct dc_session *sess)
 {
 	int err;
 
-	if (!any_enabled(rt, DC_MECH_IO_URING))
+	if (!any_enabled(sess, DC_MECH_IO_URING))
 		return 0;
 	/* Completion first: a request caught submitted is caught done. */
-	err = attach_prog(rt, rt->o.progs.uring_complete)
-		  ?: attach_prog(rt, rt->o.progs.uring_submit);
+	err = attach_prog(sess, sess->o.progs.uring_complete)
+		  ?: attach_prog(sess, sess->o.progs.uring_submit);
 	if (err) {
 		dc_err("io_uring requests need the kernel's io_uring "
 		       "tracepoints with BTF (Linux 6.0 or newer)");
 		return err;
 	}
-	mark_attached(rt, DC_MECH_IO_URING);
+	mark_attached(sess, DC_MECH_IO_URING);
 	return 0;
 }
 
 /* Linux AIO requests: io_submit, and io_getevents or io_pgetevents. */
-static int attach_libaio(struct dc_rt *rt)
+static int attach_libaio(struct dc_session *sess)
 {
 	int err = 0;
 
-	if (!any_enabled(rt, DC_MECH_LIBAIO))
+	if (!any_enabled(sess, DC_MECH_LIBAIO))
 		return 0;
 	for (size_t i = 0; i < DC_AIO_PROGS && !err; i++)
-		err = attach_prog(rt, rt->o.progs.aio[i]);
+		err = attach_prog(sess, sess->o.progs.aio[i]);
 	if (err) {
 		dc_err("Linux AIO requests need the syscall tracepoints "
 		       "(syscalls/sys_enter_io_submit) and tracefs mounted");
 		return err;
 	}
-	mark_attached(rt, DC_MECH_LIBAIO);
+	mark_attached(sess, DC_MECH_LIBAIO);
 	return 0;
 }
 
 struct kmulti_ctx {
-	struct dc_rt *rt;
+	struct dc_session *sess;
 	struct bpf_program *entry, *exit;
 	struct dc_probe **probes;
 	const char **syms;
@@ -131,8 +133,8 @@ static int kmulti_attach(void *arg, size_t from, size_t n)
 	}
 	for (size_t i = from; i < from + n; i++)
 		k->probes[i]->attached = true;
-	return dc_links_add(&k->rt->links, lx, false)
-		   ?: dc_links_add(&k->rt->links, le, false);
+	return dc_links_add(&k->sess->links, lx, false)
+		   ?: dc_links_add(&k->sess->links, le, false);
 }
 
 static void kmulti_refused(void *arg, size_t i, int err)
@@ -149,21 +151,21 @@ static void kmulti_refused(void *arg, size_t i, int err)
 }
 
 /* Kernel functions: one kprobe.multi pair over all of them, by name. */
-static int attach_kfuncs(struct dc_rt *rt)
+static int attach_kfuncs(struct dc_session *sess)
 {
 	static const struct dc_bisect_ops ops = { kmulti_attach,
 						  kmulti_refused };
-	struct kmulti_ctx k = { .rt = rt };
+	struct kmulti_ctx k = { .sess = sess };
 	size_t n = 0;
 	int err = 0;
 
-	for (size_t i = 0; i < rt->nprobes; i++)
-		n += rt->probes[i].d->mech == DC_MECH_KFUNC &&
-		     !rt->probes[i].disabled;
+	for (size_t i = 0; i < sess->nprobes; i++)
+		n += sess->probes[i].d->mech == DC_MECH_KFUNC &&
+		     !sess->probes[i].disabled;
 	if (!n)
 		return 0;
-	k.entry = rt->o.progs.kprobe_entry;
-	k.exit = rt->o.progs.kprobe_exit;
+	k.entry = sess->o.progs.kprobe_entry;
+	k.exit = sess->o.progs.kprobe_exit;
 	k.probes = calloc(n, sizeof(*k.probes));
 	k.syms = calloc(n, sizeof(*k.syms));
 	k.cookies = calloc(n, sizeof(*k.cookies));
@@ -172,13 +174,13 @@ static int attach_kfuncs(struct dc_rt *rt)
 		goto cleanup;
 	}
 	n = 0;
-	for (size_t i = 0; i < rt->nprobes; i++) {
-		if (rt->probes[i].d->mech != DC_MECH_KFUNC ||
-		    rt->probes[i].disabled)
+	for (size_t i = 0; i < sess->nprobes; i++) {
+		if (sess->probes[i].d->mech != DC_MECH_KFUNC ||
+		    sess->probes[i].disabled)
 			continue;
-		k.probes[n] = &rt->probes[i];
-		k.syms[n] = rt->probes[i].d->symbol;
-		k.cookies[n++] = rt->probes[i].d->id;
+		k.probes[n] = &sess->probes[i];
+		k.syms[n] = sess->probes[i].d->symbol;
+		k.cookies[n++] = sess->probes[i].d->id;
 	}
 	err = dc_attach_bisect(&ops, &k, 0, n);
 cleanup:
@@ -189,18 +191,18 @@ cleanup:
 }
 
 /* USDT: libbpf decodes each site's argument specs; the cookie is the id. */
-static int attach_usdts(struct dc_rt *rt)
+static int attach_usdts(struct dc_session *sess)
 {
-	struct bpf_program *p = rt->o.progs.usdt;
+	struct bpf_program *p = sess->o.progs.usdt;
 
-	for (size_t i = 0; i < rt->nprobes; i++) {
-		const struct dc_probe_info *d = rt->probes[i].d;
+	for (size_t i = 0; i < sess->nprobes; i++) {
+		const struct dc_probe_info *d = sess->probes[i].d;
 		LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = d->id);
 		char path[DC_TARGET_MAX], provider[DC_NAME_MAX];
 		const char *colon = strchr(d->symbol, ':');
 		struct bpf_link *l;
 
-		if (d->mech != DC_MECH_USDT || rt->probes[i].disabled)
+		if (d->mech != DC_MECH_USDT || sess->probes[i].disabled)
 			continue;
 		if (!colon || dc_probe_binary(d, path, sizeof(path))) {
 			dc_warn("%s %s: target %s not found; not traced",
@@ -218,9 +220,9 @@ static int attach_usdts(struct dc_rt *rt)
 				strerror(errno));
 			continue;
 		}
-		if (dc_links_add(&rt->links, l, true))
+		if (dc_links_add(&sess->links, l, true))
 			return -ENOMEM;
-		rt->probes[i].attached = true;
+		sess->probes[i].attached = true;
 	}
 	return 0;
 }
@@ -280,18 +282,18 @@ bad:
 
 /* Every tracepoint probe shares one program; the cookie (probe * 2 +
  * side) selects its field layout in dc_tpcfg. */
-static int attach_tracepoints(struct dc_rt *rt)
+static int attach_tracepoints(struct dc_session *sess)
 {
-	struct bpf_map *cfgmap = rt->o.maps.tpcfg;
-	struct bpf_program *p = rt->o.progs.tracepoint;
+	struct bpf_map *cfgmap = sess->o.maps.tpcfg;
+	struct bpf_program *p = sess->o.progs.tracepoint;
 	int err;
 
-	for (size_t i = 0; i < rt->nprobes; i++) {
-		const struct dc_probe_info *d = rt->probes[i].d;
+	for (size_t i = 0; i < sess->nprobes; i++) {
+		const struct dc_probe_info *d = sess->probes[i].d;
 		struct bpf_link *links[2] = {};
 		bool ok = true;
 
-		if (d->mech != DC_MECH_TRACEPOINT || rt->probes[i].disabled)
+		if (d->mech != DC_MECH_TRACEPOINT || sess->probes[i].disabled)
 			continue;
 		/* The end first: a request seen starting is then seen ending.
 		 */
@@ -303,7 +305,7 @@ static int attach_tracepoints(struct dc_rt *rt)
 			struct dc_tp_cfg cfg;
 			__u32 key = d->id * 2 + side;
 
-			if (tp_config(&rt->probes[i], side, &cfg) ||
+			if (tp_config(&sess->probes[i], side, &cfg) ||
 			    bpf_map_update_elem(bpf_map__fd(cfgmap), &key, &cfg,
 						BPF_ANY)) {
 				ok = false;
@@ -329,64 +331,64 @@ static int attach_tracepoints(struct dc_rt *rt)
 				bpf_link__destroy(links[side]);
 				continue;
 			}
-			err = dc_links_add(&rt->links, links[side], false);
+			err = dc_links_add(&sess->links, links[side], false);
 			if (err)
 				return err;
 		}
-		rt->probes[i].attached = ok;
+		sess->probes[i].attached = ok;
 	}
 	return 0;
 }
 
-int dc_attach_tracking(struct dc_rt *rt)
+int dc_attach_tracking(struct dc_session *sess)
 {
 	int err;
 
-	err = attach_prog(rt, rt->o.progs.fork) ?: attach_prog(rt, rt->o.progs.exec) ?:
-	      attach_prog(rt, rt->o.progs.exit_task) ?:
-	      (rt->server ? attach_prog(rt, rt->o.progs.cgroup_attach) : 0);
-	dc_links_tracking(&rt->links);
+	err = attach_prog(sess, sess->o.progs.fork) ?: attach_prog(sess, sess->o.progs.exec) ?:
+	      attach_prog(sess, sess->o.progs.exit_task) ?:
+	      (sess->opt.server ? attach_prog(sess, sess->o.progs.cgroup_attach) : 0);
+	dc_links_tracking(&sess->links);
 	return err;
 }
 
-int dc_attach_probes(struct dc_rt *rt)
+int dc_attach_probes(struct dc_session *sess)
 {
 	size_t attached = 0;
 	int err;
 
-	if (rt->probes_attached)
+	if (sess->probes_attached)
 		return 0;
-	err = dc_uprobes_attach(rt) ?: attach_syscalls(rt) ?:
-	      attach_tracepoints(rt) ?: attach_kfuncs(rt) ?: attach_usdts(rt) ?:
-	      attach_uring(rt) ?: attach_libaio(rt);
+	err = dc_uprobes_attach(sess) ?: attach_syscalls(sess) ?:
+	      attach_tracepoints(sess) ?: attach_kfuncs(sess) ?: attach_usdts(sess) ?:
+	      attach_uring(sess) ?: attach_libaio(sess);
 	if (err)
 		return err;
-	for (size_t i = 0; i < rt->nprobes; i++)
-		attached += rt->probes[i].attached;
+	for (size_t i = 0; i < sess->nprobes; i++)
+		attached += sess->probes[i].attached;
 	if (!attached) {
 		dc_err("no probe could be attached");
 		return -ENOENT;
 	}
-	rt->probes_attached = true;
+	sess->probes_attached = true;
 	return 0;
 }
 
-int dc_attach_all(struct dc_rt *rt)
+int dc_attach_all(struct dc_session *sess)
 {
 	/* Process tracking first, so no fork of a traced process is missed. */
-	return dc_attach_tracking(rt) ?: dc_attach_probes(rt);
+	return dc_attach_tracking(sess) ?: dc_attach_probes(sess);
 }
 
-void dc_detach_probes(struct dc_rt *rt)
+void dc_detach_probes(struct dc_session *sess)
 {
-	dc_links_detach(&rt->links, false);
-	for (size_t i = 0; i < rt->nprobes; i++)
-		rt->probes[i].attached = false;
-	rt->probes_attached = false;
+	dc_links_detach(&sess->links, false);
+	for (size_t i = 0; i < sess->nprobes; i++)
+		sess->probes[i].attached = false;
+	sess->probes_attached = false;
 }
 
-void dc_detach_all(struct dc_rt *rt)
+void dc_detach_all(struct dc_session *sess)
 {
-	dc_detach_probes(rt);
-	dc_links_detach(&rt->links, true);
+	dc_detach_probes(sess);
+	dc_links_detach(&sess->links, true);
 }

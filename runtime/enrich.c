@@ -165,13 +165,13 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	struct dc_proc *p;
 	struct dc_call c;
 
-	if (size < sizeof(*e) || e->probe >= rt->nprobes ||
+	if (size < sizeof(*e) || e->probe >= rt->sess.nprobes ||
 	    size < sizeof(*e) + e->path_len ||
 	    (e->path_len && ((const char *)(e + 1))[e->path_len - 1])) {
 		rt->bad_records++;
 		return 0;
 	}
-	pr = &rt->probes[e->probe];
+	pr = &rt->sess.probes[e->probe];
 	p = dc_proc_get(&rt->ps, e->pid);
 	t = dc_thread_get(&rt->ps, e->tid, e->pid);
 	if (!p || !t)
@@ -260,7 +260,8 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 	case DC_EV_JOIN:
 		if (pe->kind == DC_EV_JOIN)
 			set_creds(rt, pe);
-		rt->want_probes |= rt->server && !rt->probes_attached;
+		rt->want_probes |=
+		    rt->sess.opt.server && !rt->sess.probes_attached;
 		p = dc_proc_get(&rt->ps, pe->pid);
 		if (p) {
 			dc_fd_snapshot(&rt->ps, p, false);

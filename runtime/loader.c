@@ -16,7 +16,7 @@
 #include "json.h"
 #include "log.h"
 #include "probetab.h"
-#include "runtime.h"
+#include "session.h"
 #include "sysstub.h"
 
 static char *json_dup(const char *s)
@@ -61,15 +61,15 @@ static enum dc_fd_effect fd_effect(const struct dc_probe *pr)
 	return DC_FD_KEEP;
 }
 
-static int init_probes(struct dc_rt *rt)
+static int init_probes(struct dc_session *sess)
 {
-	rt->probes = calloc(rt->nprobes, sizeof(*rt->probes));
-	if (!rt->probes)
+	sess->probes = calloc(sess->nprobes, sizeof(*sess->probes));
+	if (!sess->probes)
 		return -ENOMEM;
-	for (size_t i = 0; i < rt->nprobes; i++) {
-		struct dc_probe *pr = &rt->probes[i];
+	for (size_t i = 0; i < sess->nprobes; i++) {
+		struct dc_probe *pr = &sess->probes[i];
 
-		pr->d = &rt->descs[i];
+		pr->d = &sess->descs[i];
 		pr->fd_slot = pr->path_slot = pr->dirfd_slot = -1;
 		pr->newfd_slot = pr->handle_slot = pr->itemsize_slot = -1;
 		pr->items_slot = pr->dtype_slot = pr->str_slot = -1;
@@ -105,7 +105,7 @@ static int init_probes(struct dc_rt *rt)
 				pr->handle_out = role == DC_ROLE_HANDLE_OUT;
 			}
 		}
-		pr->disabled = !dc_layer_enabled(rt, pr->d->layer);
+		pr->disabled = !dc_layer_enabled(sess, pr->d->layer);
 		pr->fd_effect = fd_effect(pr);
 		pr->dupfd_cmd_slot = flags_slot(pr);
 		/* H5Fclose, H5Dclose, MPI_File_close: the handle ends. */
@@ -120,11 +120,11 @@ static int init_probes(struct dc_rt *rt)
 
 /* Which calls change what an fd or handle means (always sent as events,
  * never filtered) and how the others name their file (profile mode). */
-static void classify_caps(struct dc_rt *rt, struct dc_capture *caps,
+static void classify_caps(struct dc_session *sess, struct dc_capture *caps,
 			  size_t ncaps)
 {
-	for (size_t i = 0; i < rt->nprobes && i < ncaps; i++) {
-		const struct dc_probe *pr = &rt->probes[i];
+	for (size_t i = 0; i < sess->nprobes && i < ncaps; i++) {
+		const struct dc_probe *pr = &sess->probes[i];
 		struct dc_capture *c = &caps[i];
 		int stream = -1;
 
@@ -166,9 +166,9 @@ static void classify_caps(struct dc_rt *rt, struct dc_capture *caps,
 	}
 }
 
-bool dc_layer_enabled(const struct dc_rt *rt, const char *layer)
+bool dc_layer_enabled(const struct dc_session *sess, const char *layer)
 {
-	const char *l = rt->layers;
+	const char *l = sess->opt.layers;
 	size_t n = strlen(layer);
 
 	if (!l)
@@ -184,37 +184,38 @@ bool dc_layer_enabled(const struct dc_rt *rt, const char *layer)
 }
 
 /* Whether a probe before @i has layer @n: each is listed once. */
-static bool has_layer_before(const struct dc_rt *rt, size_t i, const char *n)
+static bool has_layer_before(const struct dc_session *sess, size_t i,
+			     const char *n)
 {
 	for (size_t j = 0; j < i; j++)
-		if (!strcmp(rt->descs[j].layer, n))
+		if (!strcmp(sess->descs[j].layer, n))
 			return true;
 	return false;
 }
 
-static bool has_layer(const struct dc_rt *rt, const char *l, size_t n)
+static bool has_layer(const struct dc_session *sess, const char *l, size_t n)
 {
-	for (size_t i = 0; i < rt->nprobes; i++)
-		if (strlen(rt->descs[i].layer) == n &&
-		    !strncmp(rt->descs[i].layer, l, n))
+	for (size_t i = 0; i < sess->nprobes; i++)
+		if (strlen(sess->descs[i].layer) == n &&
+		    !strncmp(sess->descs[i].layer, l, n))
 			return true;
 	return false;
 }
 
 /* Every --layers name is one of the object's layers: a typo must not
  * trace nothing in silence. */
-static int check_layers(const struct dc_rt *rt, const char *path)
+static int check_layers(const struct dc_session *sess, const char *path)
 {
 	struct dc_buf known = {};
 
-	for (const char *l = rt->layers; l && *l;) {
+	for (const char *l = sess->opt.layers; l && *l;) {
 		size_t k = strcspn(l, ",");
 
-		if (!has_layer(rt, l, k)) {
-			for (size_t i = 0; i < rt->nprobes; i++) {
-				const char *n = rt->descs[i].layer;
+		if (!has_layer(sess, l, k)) {
+			for (size_t i = 0; i < sess->nprobes; i++) {
+				const char *n = sess->descs[i].layer;
 
-				if (!has_layer_before(rt, i, n))
+				if (!has_layer_before(sess, i, n))
 					dc_buf_addf(&known, "%s%s",
 						    known.len ? ", " : "", n);
 			}
@@ -230,11 +231,12 @@ static int check_layers(const struct dc_rt *rt, const char *path)
 
 /* --layers: a syscall number, io_uring opcode or AIO command of a
  * disabled layer leaves its table, so its program returns at once. */
-static void disable_numbered(struct dc_rt *rt, __u32 *sysnr, size_t n)
+static void disable_numbered(struct dc_session *sess, __u32 *sysnr, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (sysnr[i] && sysnr[i] <= rt->nprobes &&
-		    !dc_layer_enabled(rt, rt->probes[sysnr[i] - 1].d->layer))
+		if (sysnr[i] && sysnr[i] <= sess->nprobes &&
+		    !dc_layer_enabled(sess,
+				      sess->probes[sysnr[i] - 1].d->layer))
 			sysnr[i] = 0;
 }
 
@@ -249,19 +251,19 @@ static int shrink_map(struct bpf_map *m)
 	return n > 0 ? bpf_map__set_max_entries(m, n) : n;
 }
 
-int dc_probes_read(struct dc_rt *rt, const char *path)
+int dc_probes_read(struct dc_session *sess, const char *path)
 {
 	struct stat st;
 	int err;
 
-	rt->obj_path = path;
+	sess->path = path;
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		dc_err("%s: a directory, not an object (datacrumbs-gen makes "
 		       "one from specs)",
 		       path);
 		return -EISDIR;
 	}
-	err = dc_probe_table_read(path, &rt->descs, &rt->nprobes);
+	err = dc_probe_table_read(path, &sess->descs, &sess->nprobes);
 	if (err == -ENOEXEC) {
 		dc_err(
 		    "%s: not an object made by datacrumbs-gen (no %s section)",
@@ -284,8 +286,8 @@ int dc_probes_read(struct dc_rt *rt, const char *path)
 		dc_err("%s: %s", path, strerror(-err));
 		return err;
 	}
-	err = init_probes(rt);
-	return err ? err : check_layers(rt, path);
+	err = init_probes(sess);
+	return err ? err : check_layers(sess, path);
 }
 
 /* The tests' DATACRUMBS_WRAPPERS_BY_CODE=1: match every wrapper's call
@@ -308,10 +310,10 @@ static bool uprobe_session_supported(void)
 	return dc_kernel_has_uprobe_session();
 }
 
-static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
+static bool has_mech(const struct dc_session *sess, enum dc_mech mech)
 {
-	for (size_t i = 0; i < rt->nprobes; i++)
-		if (rt->probes[i].d->mech == mech)
+	for (size_t i = 0; i < sess->nprobes; i++)
+		if (sess->probes[i].d->mech == mech)
 			return true;
 	return false;
 }
@@ -321,30 +323,31 @@ static bool has_mech(const struct dc_rt *rt, enum dc_mech mech)
  * verifier's time at start-up. Uprobes use one session program where the
  * kernel has them, else the entry and return pair.
  */
-static void choose_programs(struct dc_rt *rt)
+static void choose_programs(struct dc_session *sess)
 {
-	const struct dc_obj_progs *p = &rt->o.progs;
+	const struct dc_obj_progs *p = &sess->o.progs;
 	bool has[DC_MECH_MAX + 1] = {};
 
 	for (int m = DC_MECH_SYSCALL; m <= DC_MECH_MAX; m++)
-		has[m] = has_mech(rt, m);
-	rt->session = has[DC_MECH_UPROBE] && uprobe_session_supported();
-	if (rt->session)
+		has[m] = has_mech(sess, m);
+	sess->uprobe_session =
+	    has[DC_MECH_UPROBE] && uprobe_session_supported();
+	if (sess->uprobe_session)
 		bpf_program__set_expected_attach_type(p->uprobe_session,
 						      DC_TRACE_UPROBE_SESSION);
-	bpf_program__set_autoload(p->uprobe_session, rt->session);
+	bpf_program__set_autoload(p->uprobe_session, sess->uprobe_session);
 	bpf_program__set_autoload(p->uprobe_entry,
-				  has[DC_MECH_UPROBE] && !rt->session);
+				  has[DC_MECH_UPROBE] && !sess->uprobe_session);
 	bpf_program__set_autoload(p->uprobe_exit,
-				  has[DC_MECH_UPROBE] && !rt->session);
+				  has[DC_MECH_UPROBE] && !sess->uprobe_session);
 	/* Uprobes may turn out to be wrappers, traced by the sys programs:
 	 * that is known only once their binaries are decoded. */
-	bpf_program__set_autoload(p->sys_enter,
-				  has[DC_MECH_SYSCALL] ||
-				      (has[DC_MECH_UPROBE] && rt->wrappers));
-	bpf_program__set_autoload(p->sys_exit,
-				  has[DC_MECH_SYSCALL] ||
-				      (has[DC_MECH_UPROBE] && rt->wrappers));
+	bpf_program__set_autoload(
+	    p->sys_enter, has[DC_MECH_SYSCALL] ||
+			      (has[DC_MECH_UPROBE] && sess->opt.wrappers));
+	bpf_program__set_autoload(
+	    p->sys_exit, has[DC_MECH_SYSCALL] ||
+			     (has[DC_MECH_UPROBE] && sess->opt.wrappers));
 	bpf_program__set_autoload(p->kprobe_entry, has[DC_MECH_KFUNC]);
 	bpf_program__set_autoload(p->kprobe_exit, has[DC_MECH_KFUNC]);
 	bpf_program__set_autoload(p->tracepoint, has[DC_MECH_TRACEPOINT]);
@@ -353,9 +356,9 @@ static void choose_programs(struct dc_rt *rt)
 	bpf_program__set_autoload(p->uring_complete, has[DC_MECH_IO_URING]);
 	for (size_t i = 0; i < DC_AIO_PROGS; i++)
 		bpf_program__set_autoload(p->aio[i], has[DC_MECH_LIBAIO]);
-	bpf_program__set_autoload(p->client_join, rt->server);
-	bpf_program__set_autoload(p->cgroup_attach, rt->server);
-	bpf_program__set_autoload(p->agg_iter, rt->profiling);
+	bpf_program__set_autoload(p->client_join, sess->opt.server);
+	bpf_program__set_autoload(p->cgroup_attach, sess->opt.server);
+	bpf_program__set_autoload(p->agg_iter, sess->opt.profile);
 }
 
 /* A bit for every process id the kernel may give. */
@@ -373,15 +376,15 @@ static int size_traced_bits(struct bpf_map *m)
 }
 
 /* A wrapper has a few syscall sites: room for all of every uprobe's. */
-static int size_wrap_maps(struct dc_rt *rt)
+static int size_wrap_maps(struct dc_session *sess)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < rt->nprobes; i++)
-		n += rt->probes[i].d->mech == DC_MECH_UPROBE;
-	n = rt->wrappers && n ? n * DC_STUB_SITES : 1;
-	return bpf_map__set_max_entries(rt->o.maps.wrap_sites, n)
-		   ?: bpf_map__set_max_entries(rt->o.maps.wrap_byoff, n);
+	for (size_t i = 0; i < sess->nprobes; i++)
+		n += sess->probes[i].d->mech == DC_MECH_UPROBE;
+	n = sess->opt.wrappers && n ? n * DC_STUB_SITES : 1;
+	return bpf_map__set_max_entries(sess->o.maps.wrap_sites, n)
+		   ?: bpf_map__set_max_entries(sess->o.maps.wrap_byoff, n);
 }
 
 /*
@@ -391,8 +394,8 @@ static int size_wrap_maps(struct dc_rt *rt)
  * initialized data in the file, and the one offset where they hold 8, 4
  * and 1 is the field. 0 (MPI-IO bytes then unknown) if there is none.
  */
-static __u32 ompi_size_off(struct dc_rt *rt, const struct dc_capture *caps,
-			   size_t n)
+static __u32 ompi_size_off(struct dc_session *sess,
+			   const struct dc_capture *caps, size_t n)
 {
 	static const struct {
 		const char *sym;
@@ -402,9 +405,9 @@ static __u32 ompi_size_off(struct dc_rt *rt, const struct dc_capture *caps,
 		      { "ompi_mpi_char", 1 } };
 	const char *lib = NULL;
 
-	for (size_t i = 0; i < n && i < rt->nprobes && !lib; i++)
+	for (size_t i = 0; i < n && i < sess->nprobes && !lib; i++)
 		if (caps[i].dtype_kind == DC_DTYPE_OMPI)
-			lib = rt->descs[i].path;
+			lib = sess->descs[i].path;
 	if (!lib)
 		return 0;
 	for (__u32 off = 8; off <= 128; off += 8) {
@@ -426,62 +429,62 @@ static __u32 ompi_size_off(struct dc_rt *rt, const struct dc_capture *caps,
 	return 0;
 }
 
-int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
-	    size_t ringbuf_size)
+int dc_load(struct dc_session *sess, const char *path)
 {
+	const struct dc_session_opts *opt = &sess->opt;
 	/* Streams are glibc's: the runtime is built against the same ABI. */
-	struct dc_config cfg = { .trace_all = trace_all,
+	struct dc_config cfg = { .trace_all = opt->trace_all,
 				 .self_pid = getpid(),
 				 .fileno_off = offsetof(FILE, _fileno),
-				 .profile = profile,
-				 .cgroups = rt->server,
-				 .min_dur_ns = rt->min_dur_ns,
+				 .profile = opt->profile,
+				 .cgroups = sess->opt.server,
+				 .min_dur_ns = sess->opt.min_dur_ns,
 				 .wrap_by_code = wrap_by_code(),
-				 .ring_size = ringbuf_size };
-	struct dc_obj *o = &rt->o;
+				 .ring_size = opt->ringbuf_size };
+	struct dc_obj *o = &sess->o;
 	const struct dc_obj_maps *m = &o->maps;
 	int err;
 
-	err = dc_probes_read(rt, path) ?: dc_uprobes_prepare(rt) ?:
+	err = dc_probes_read(sess, path) ?: dc_uprobes_prepare(sess) ?:
 	      dc_obj_open(o, path);
 	if (err)
 		return err;
-	cfg.ompi_size_off = ompi_size_off(rt, o->caps, o->ncaps);
+	cfg.ompi_size_off = ompi_size_off(sess, o->caps, o->ncaps);
 	*o->cfg = cfg;
-	classify_caps(rt, o->caps, o->ncaps);
-	disable_numbered(rt, o->sysnr, o->nsysnr);
-	disable_numbered(rt, o->uring_ops, o->nuring_ops);
-	disable_numbered(rt, o->aio_ops, o->naio_ops);
+	classify_caps(sess, o->caps, o->ncaps);
+	disable_numbered(sess, o->sysnr, o->nsysnr);
+	disable_numbered(sess, o->uring_ops, o->nuring_ops);
+	disable_numbered(sess, o->aio_ops, o->naio_ops);
 	/* Per-CPU aggregates are preallocated: 120 ms of start-up that
 	 * trace mode never uses; fd generations are profile mode's too. */
-	if (!profile) {
+	if (!opt->profile) {
 		err = shrink_map(m->agg[0]) ?: shrink_map(m->agg[1]) ?:
 		      shrink_map(m->fdgen);
 		if (err)
 			return err;
 	}
-	if (!has_mech(rt, DC_MECH_IO_URING) &&
+	if (!has_mech(sess, DC_MECH_IO_URING) &&
 	    (err = shrink_map(m->uring_pending)))
 		return err;
-	if (!has_mech(rt, DC_MECH_LIBAIO) &&
+	if (!has_mech(sess, DC_MECH_LIBAIO) &&
 	    (err = shrink_map(m->aio_pending) ?: shrink_map(m->aio_reaping)))
 		return err;
-	if (!has_mech(rt, DC_MECH_TRACEPOINT) &&
+	if (!has_mech(sess, DC_MECH_TRACEPOINT) &&
 	    (err = shrink_map(m->tpcfg) ?: shrink_map(m->tp_pending)))
 		return err;
-	rt->profiling = profile;
-	choose_programs(rt);
-	err = size_wrap_maps(rt) ?: size_traced_bits(m->traced_bits);
+	choose_programs(sess);
+	err = size_wrap_maps(sess) ?: size_traced_bits(m->traced_bits);
 	if (err)
 		return err;
-	if (rt->max_procs &&
-	    (err = bpf_map__set_max_entries(m->pids, rt->max_procs))) {
-		dc_err("--max-procs %u: %s", rt->max_procs, strerror(-err));
+	if (sess->opt.max_procs &&
+	    (err = bpf_map__set_max_entries(m->pids, sess->opt.max_procs))) {
+		dc_err("--max-procs %u: %s", sess->opt.max_procs,
+		       strerror(-err));
 		return err;
 	}
-	err = bpf_map__set_max_entries(m->events, ringbuf_size);
+	err = bpf_map__set_max_entries(m->events, opt->ringbuf_size);
 	if (err) {
-		dc_err("ring buffer size %zu: %s", ringbuf_size,
+		dc_err("ring buffer size %zu: %s", opt->ringbuf_size,
 		       strerror(-err));
 		return err;
 	}
@@ -498,42 +501,42 @@ int dc_load(struct dc_rt *rt, const char *path, bool trace_all, bool profile,
 	return 0;
 }
 
-int dc_set_traced(struct dc_rt *rt, int pid, __u32 job, bool if_new)
+int dc_set_traced(struct dc_session *sess, int pid, __u32 job, bool if_new)
 {
 	struct dc_mark_args a = { .tgid = pid, .job = job, .if_new = if_new };
 	/* A syscall program's context is copied back into ctx_in. */
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &a,
 		    .ctx_size_in = sizeof(a));
 
-	if (bpf_prog_test_run_opts(bpf_program__fd(rt->o.progs.set_traced),
+	if (bpf_prog_test_run_opts(bpf_program__fd(sess->o.progs.set_traced),
 				   &opts))
 		return -errno;
 	return a.ret ? -ENOSPC : 0;
 }
 
-int dc_trace_pid(struct dc_rt *rt, int pid)
+int dc_trace_pid(struct dc_session *sess, int pid)
 {
 	/* A process named starts its own job. */
-	return dc_set_traced(rt, pid, pid, false);
+	return dc_set_traced(sess, pid, pid, false);
 }
 
-uint64_t dc_limit(struct dc_rt *rt, enum dc_limit which)
+uint64_t dc_limit(struct dc_session *sess, enum dc_limit which)
 {
 	__u32 key = which;
 	__u64 n = 0;
 
-	bpf_map_lookup_elem(bpf_map__fd(rt->o.maps.limits), &key, &n);
+	bpf_map_lookup_elem(bpf_map__fd(sess->o.maps.limits), &key, &n);
 	return n;
 }
 
-uint64_t dc_untraced_procs(struct dc_rt *rt)
+uint64_t dc_untraced_procs(struct dc_session *sess)
 {
-	return dc_limit(rt, DC_LIMIT_PROCS);
+	return dc_limit(sess, DC_LIMIT_PROCS);
 }
 
-bool dc_traced_alive(struct dc_rt *rt)
+bool dc_traced_alive(struct dc_session *sess)
 {
-	int fd = bpf_map__fd(rt->o.maps.pids);
+	int fd = bpf_map__fd(sess->o.maps.pids);
 	__u32 key, next;
 	void *prev = NULL;
 
@@ -548,9 +551,9 @@ bool dc_traced_alive(struct dc_rt *rt)
 	return false;
 }
 
-int dc_read_losses(struct dc_rt *rt)
+int dc_read_losses(struct dc_session *sess)
 {
-	struct bpf_map *m = rt->o.maps.lost;
+	struct bpf_map *m = sess->o.maps.lost;
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 n, done = 0, next, *keys = NULL;
 	__u64 *vals = NULL;
@@ -579,13 +582,13 @@ int dc_read_losses(struct dc_rt *rt)
 		}
 		in = &next;
 	}
-	for (size_t i = 0; i < rt->nprobes; i++)
-		memset(rt->probes[i].lost, 0, sizeof(rt->probes[i].lost));
+	for (size_t i = 0; i < sess->nprobes; i++)
+		memset(sess->probes[i].lost, 0, sizeof(sess->probes[i].lost));
 	for (__u32 j = 0; j < done; j++) {
 		size_t i = keys[j] / DC_LOSS_NR;
 
-		if (i < rt->nprobes)
-			rt->probes[i].lost[keys[j] % DC_LOSS_NR] = vals[j];
+		if (i < sess->nprobes)
+			sess->probes[i].lost[keys[j] % DC_LOSS_NR] = vals[j];
 	}
 cleanup:
 	free(keys);
@@ -593,31 +596,29 @@ cleanup:
 	return err;
 }
 
-uint64_t dc_lost_total(struct dc_rt *rt)
+uint64_t dc_lost_total(struct dc_session *sess)
 {
-	uint64_t total = dc_limit(rt, DC_LIMIT_VMA);
+	uint64_t total = dc_limit(sess, DC_LIMIT_VMA);
 
-	dc_read_losses(rt);
-	for (size_t i = 0; i < rt->nprobes; i++)
+	dc_read_losses(sess);
+	for (size_t i = 0; i < sess->nprobes; i++)
 		for (int r = 0; r < DC_LOSS_NR; r++)
 			if (r != DC_SKIP_SHORT)
-				total += rt->probes[i].lost[r];
+				total += sess->probes[i].lost[r];
 	return total;
 }
 
-void dc_unload(struct dc_rt *rt)
+void dc_unload(struct dc_session *sess)
 {
-	dc_uprobes_free(rt);
-	dc_detach_all(rt);
-	ring_buffer__free(rt->rb);
-	rt->rb = NULL;
-	dc_obj_close(&rt->o);
-	for (size_t i = 0; rt->probes && i < rt->nprobes; i++) {
-		free(rt->probes[i].name_json);
-		free(rt->probes[i].cat_json);
+	dc_uprobes_free(sess);
+	dc_detach_all(sess);
+	dc_obj_close(&sess->o);
+	for (size_t i = 0; sess->probes && i < sess->nprobes; i++) {
+		free(sess->probes[i].name_json);
+		free(sess->probes[i].cat_json);
 	}
-	free(rt->probes);
-	free(rt->descs);
-	rt->probes = NULL;
-	rt->descs = NULL;
+	free(sess->probes);
+	free(sess->descs);
+	sess->probes = NULL;
+	sess->descs = NULL;
 }

@@ -91,19 +91,19 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 		rt->detach_ns / 1e9);
 	/* Per layer, in the order layers first appear; O(probes x layers),
 	 * as there can be thousands of probes. */
-	seen = calloc(rt->nprobes, sizeof(*seen));
-	for (size_t i = 0; seen && i < rt->nprobes; i++) {
+	seen = calloc(rt->sess.nprobes, sizeof(*seen));
+	for (size_t i = 0; seen && i < rt->sess.nprobes; i++) {
 		uint64_t n = 0;
 
 		if (seen[i])
 			continue;
-		for (size_t j = i; j < rt->nprobes; j++)
-			if (!seen[j] && !strcmp(rt->probes[j].d->layer,
-						rt->probes[i].d->layer)) {
-				n += rt->probes[j].calls;
+		for (size_t j = i; j < rt->sess.nprobes; j++)
+			if (!seen[j] && !strcmp(rt->sess.probes[j].d->layer,
+						rt->sess.probes[i].d->layer)) {
+				n += rt->sess.probes[j].calls;
 				seen[j] = true;
 			}
-		dc_info("  %-8s %10llu events", rt->probes[i].d->layer,
+		dc_info("  %-8s %10llu events", rt->sess.probes[i].d->layer,
 			(unsigned long long)n);
 	}
 	free(seen);
@@ -135,7 +135,7 @@ static void reap(struct dc_rt *rt, const struct dc_opts *o)
 	last = now;
 	if (o->profile && o->interval * 3e9 > age)
 		age = o->interval * 3e9;
-	dc_procs_reap(&rt->ps, now, age, forget_fdgens, rt->o.maps.fdgen);
+	dc_procs_reap(&rt->ps, now, age, forget_fdgens, rt->sess.o.maps.fdgen);
 }
 
 /* A statically linked command has no shared library for the object's
@@ -145,10 +145,10 @@ static void hint_static(const struct dc_rt *rt, const char *cmd)
 	char path[PATH_MAX] = "";
 	const char *lib = NULL, *dirs = getenv("PATH");
 
-	for (size_t i = 0; i < rt->nprobes && !lib; i++)
-		if (rt->probes[i].d->mech == DC_MECH_UPROBE &&
-		    strstr(rt->probes[i].d->path, ".so"))
-			lib = rt->probes[i].d->target;
+	for (size_t i = 0; i < rt->sess.nprobes && !lib; i++)
+		if (rt->sess.probes[i].d->mech == DC_MECH_UPROBE &&
+		    strstr(rt->sess.probes[i].d->path, ".so"))
+			lib = rt->sess.probes[i].d->target;
 	if (!lib)
 		return;
 	if (strchr(cmd, '/')) {
@@ -186,7 +186,7 @@ static int trace_pid(struct dc_rt *rt, int pid, bool exec_next)
 		if (!exec_next)
 			dc_proc_facts(p);
 	}
-	return dc_trace_pid(rt, pid);
+	return dc_trace_pid(&rt->sess, pid);
 }
 
 /* Server mode: wait for events or a request; 2 when a request is there. */
@@ -215,14 +215,14 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 
 	/* No new events past this point; then take everything in flight.
 	 * Detaching is the kernel's work, not a cost per event. */
-	dc_detach_all(rt);
+	dc_detach_all(&rt->sess);
 	rt->detach_ns = now_ns() - t0;
 	rt->detach_cpu_ns = cpu_ns() - cpu0;
 	dc_ringbuf_drain(rt);
 	if (rt->profile && dc_profile_tick(rt, now_ns(), true))
 		dc_err("reading the profile maps failed; counters are missing");
 	lost = dc_rec_end(&args, rt, o->quiet);
-	if (rt->server)
+	if (rt->sess.opt.server)
 		dc_info("closed %zu job traces", dc_sinks_close(rt, args.p));
 	dc_pfw_marker(&rt->w, "end", now_ns(), args.p);
 	dc_buf_free(&args);
@@ -237,7 +237,7 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	dc_withheld_say(&rt->held, path);
 	if (!o->quiet)
 		summary(rt, path, lost);
-	if ((lost || dc_untraced_procs(rt)) && o->strict && !ret)
+	if ((lost || dc_untraced_procs(&rt->sess)) && o->strict && !ret)
 		ret = DC_EXIT_LOST;
 	return ret;
 }
@@ -257,11 +257,16 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	int exec_fd = -1;
 	pid_t child = 0;
 
-	rt.layers = o->layers;
-	rt.min_dur_ns = o->min_dur_ns;
-	rt.max_procs = o->max_procs;
-	rt.server = o->server;
-	rt.wrappers = !o->wrapper_uprobes;
+	rt.sess.opt = (struct dc_session_opts){
+		.layers = o->layers,
+		.trace_all = o->all,
+		.profile = o->profile,
+		.server = o->server,
+		.wrappers = !o->wrapper_uprobes,
+		.min_dur_ns = o->min_dur_ns,
+		.max_procs = o->max_procs,
+		.ringbuf_size = o->ringbuf_size,
+	};
 	rt.trace_owner = o->user.set ? o->user.uid : 0;
 	/* Refused before anything is loaded or started. */
 	if (o->ready_file && !lstat(o->ready_file, &rst)) {
@@ -270,8 +275,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		return 1;
 	}
 	t_load = now_ns();
-	if (dc_sysenv_check() ||
-	    dc_load(&rt, obj, o->all, o->profile, o->ringbuf_size) ||
+	if (dc_sysenv_check() || dc_load(&rt.sess, obj) ||
 	    dc_output_path(o->output,
 			   cmd	       ? cmd[0]
 			   : o->server ? "server"
@@ -289,7 +293,6 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	writer = !dc_pfw_open(&rt.w, fd, &wo);
 	rt.wo = wo;
 	rt.w_path = path;
-	rt.server = o->server;
 	/* Job traces go beside the server's own. */
 	snprintf(sink_dir, sizeof(sink_dir), "%s", path);
 	if (strrchr(sink_dir, '/'))
@@ -329,7 +332,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	 * the date is read before attaching. */
 	start_date(date, sizeof(date));
 	/* A server attaches the probes when a job starts. */
-	if (o->server ? dc_attach_tracking(&rt) : dc_attach_all(&rt))
+	if (o->server ? dc_attach_tracking(&rt.sess) : dc_attach_all(&rt.sess))
 		goto cleanup;
 	t_ready = now_ns();
 	/* Launched after attaching, so no breakpoint is installed in the
@@ -390,7 +393,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			cmd	 ? cmd[0]
 			: o->all ? "all processes"
 				 : "the given pids",
-			obj, rt.nprobes, (t_attach - t_load) / 1e6,
+			obj, rt.sess.nprobes, (t_attach - t_load) / 1e6,
 			(t_ready - t_attach) / 1e6);
 	if (o->profile &&
 	    dc_profile_init(&rt, (uint64_t)(o->interval * 1e9), now_ns()))
@@ -427,7 +430,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			       path, strerror(-err));
 			/* Tracing that cannot be written only costs. */
 			if (!o->server)
-				dc_detach_all(&rt);
+				dc_detach_all(&rt.sess);
 		}
 		if (rt.profile && dc_profile_due(&rt, now_ns()) &&
 		    ((err = dc_ringbuf_poll(&rt, 0)) < 0 ||
@@ -444,7 +447,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			timed_out = true;
 			break;
 		}
-		if (o->npids && !cmd && !o->all && !dc_traced_alive(&rt)) {
+		if (o->npids && !cmd && !o->all && !dc_traced_alive(&rt.sess)) {
 			if (!o->quiet)
 				dc_info("every traced process has exited");
 			break;
@@ -497,7 +500,8 @@ cleanup:
 		ret = 1;
 	}
 	dc_profile_free(&rt);
-	dc_unload(&rt);
+	dc_ringbuf_close(&rt);
+	dc_unload(&rt.sess);
 	dc_procs_free(&rt.ps);
 	dc_buf_free(&args);
 	return ret;

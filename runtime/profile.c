@@ -75,7 +75,7 @@ static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
 
 int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
 {
-	const struct dc_obj_maps *m = &rt->o.maps;
+	const struct dc_obj_maps *m = &rt->sess.o.maps;
 	struct dc_profile *pf;
 
 	pf = calloc(1, sizeof(*pf));
@@ -98,13 +98,13 @@ int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
 		return -ENOMEM;
 	}
 	rt->profile = pf;
-	pf->iter = bpf_program__attach_iter(rt->o.progs.agg_iter, NULL);
+	pf->iter = bpf_program__attach_iter(rt->sess.o.progs.agg_iter, NULL);
 	if (!pf->iter) {
 		int err = -errno;
 
 		dc_err("%s: cannot attach the task iterator of profile mode: "
 		       "%s",
-		       rt->obj_path, strerror(-err));
+		       rt->sess.path, strerror(-err));
 		return err;
 	}
 	return 0;
@@ -219,10 +219,10 @@ static int drain(struct dc_rt *rt, int map)
 			sum.size_sum += v->size_sum;
 		}
 		bpf_map_delete_elem(map, &keys[i]);
-		if (sum.count && keys[i].probe < rt->nprobes)
+		if (sum.count && keys[i].probe < rt->sess.nprobes)
 			add(pf, keys[i].pid, keys[i].tid,
-			    &rt->probes[keys[i].probe], agg_file(rt, &keys[i]),
-			    &sum);
+			    &rt->sess.probes[keys[i].probe],
+			    agg_file(rt, &keys[i]), &sum);
 	}
 	free(keys);
 	return 0;
@@ -237,7 +237,7 @@ static int drain_threads(struct dc_rt *rt, __u32 epoch)
 	int fd, err;
 	ssize_t n;
 
-	err = dc_obj_set_drain_epoch(&rt->o, epoch);
+	err = dc_obj_set_drain_epoch(&rt->sess.o, epoch);
 	if (err)
 		return err;
 	fd = bpf_iter_create(bpf_link__fd(pf->iter));
@@ -245,9 +245,9 @@ static int drain_threads(struct dc_rt *rt, __u32 epoch)
 		return -errno;
 	while ((n = read(fd, s, sizeof(s))) > 0)
 		for (size_t i = 0; i < n / sizeof(*s); i++)
-			if (s[i].v.count && s[i].k.probe < rt->nprobes)
+			if (s[i].v.count && s[i].k.probe < rt->sess.nprobes)
 				add(pf, s[i].k.pid, s[i].k.tid,
-				    &rt->probes[s[i].k.probe],
+				    &rt->sess.probes[s[i].k.probe],
 				    agg_file(rt, &s[i].k), &s[i].v);
 	err = n < 0 ? -errno : 0;
 	close(fd);

@@ -25,9 +25,10 @@ static size_t count_probes(const struct dc_rt *rt, bool via_sys)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < rt->nprobes; i++)
-		n += rt->probes[i].attached &&
-		     (via_sys ? rt->probes[i].via_sys : rt->probes[i].slow);
+	for (size_t i = 0; i < rt->sess.nprobes; i++)
+		n += rt->sess.probes[i].attached &&
+		     (via_sys ? rt->sess.probes[i].via_sys
+			      : rt->sess.probes[i].slow);
 	return n;
 }
 
@@ -38,9 +39,9 @@ void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
 
 	/* A server attaches them with its first job: it counts those it
 	 * will attach. */
-	for (size_t i = 0; i < rt->nprobes; i++)
-		attached += o->server ? !rt->probes[i].disabled
-				      : rt->probes[i].attached;
+	for (size_t i = 0; i < rt->sess.nprobes; i++)
+		attached += o->server ? !rt->sess.probes[i].disabled
+				      : rt->sess.probes[i].attached;
 	dc_buf_adds(b, "\"cmd\":");
 	if (cmd) {
 		struct dc_buf c = {};
@@ -61,7 +62,7 @@ void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
 		dc_buf_addf(b, ",\"interval_us\":%llu",
 			    (unsigned long long)(o->interval * 1e6));
 	dc_buf_addf(b, ",\"uprobes\":\"%s\"",
-		    rt->session ? "session" : "pairs");
+		    rt->sess.uprobe_session ? "session" : "pairs");
 	dc_buf_addf(b, ",\"wrappers_at_syscalls\":%zu,\"slow_uprobes\":%zu",
 		    count_probes(rt, true), count_probes(rt, false));
 	dc_buf_add(b, "", 1);
@@ -72,8 +73,8 @@ static uint64_t calls(const struct dc_rt *rt)
 {
 	uint64_t n = 0;
 
-	for (size_t i = 0; i < rt->nprobes; i++)
-		n += rt->probes[i].calls;
+	for (size_t i = 0; i < rt->sess.nprobes; i++)
+		n += rt->sess.probes[i].calls;
 	return n;
 }
 
@@ -81,9 +82,9 @@ uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 {
 	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0, untraced, unmatched;
 
-	dc_read_losses(rt);
-	for (size_t i = 0; i < rt->nprobes; i++) {
-		const struct dc_probe *p = &rt->probes[i];
+	dc_read_losses(&rt->sess);
+	for (size_t i = 0; i < rt->sess.nprobes; i++) {
+		const struct dc_probe *p = &rt->sess.probes[i];
 
 		for (int r = 0; r < DC_LOSS_NR; r++) {
 			if (!p->lost[r])
@@ -106,7 +107,7 @@ uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 			"trace's end record)",
 			(unsigned long long)total);
 	/* A wrapper's call not recognised is a call lost. */
-	unmatched = dc_limit(rt, DC_LIMIT_VMA);
+	unmatched = dc_limit(&rt->sess, DC_LIMIT_VMA);
 	if (unmatched)
 		dc_warn("lost %llu calls of syscall wrappers: their syscalls "
 			"could not be matched to them",
@@ -121,7 +122,7 @@ uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 		    (unsigned long long)rt->filter.filtered,
 		    (unsigned long long)rt->bad_records);
 	/* Not events, but a hole all the same: --strict counts it. */
-	untraced = dc_untraced_procs(rt);
+	untraced = dc_untraced_procs(&rt->sess);
 	dc_buf_addf(b, ",\"untraced_procs\":%llu",
 		    (unsigned long long)untraced);
 	if (untraced)
@@ -133,8 +134,8 @@ uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 	withheld_args(&rt->held, b);
 	/* Per probe, so a reader can add lost to written for each call. */
 	dc_buf_adds(b, ",\"lost\":{");
-	for (size_t i = 0, n = 0; i < rt->nprobes; i++) {
-		const struct dc_probe *p = &rt->probes[i];
+	for (size_t i = 0, n = 0; i < rt->sess.nprobes; i++) {
+		const struct dc_probe *p = &rt->sess.probes[i];
 		uint64_t sum = 0;
 
 		for (int r = 0; r < DC_LOSS_NR; r++)

@@ -11,8 +11,8 @@ static int on_record(void *ctx, void *data, size_t size)
 
 int dc_ringbuf_open(struct dc_rt *rt)
 {
-	rt->rb = ring_buffer__new(bpf_map__fd(rt->o.maps.events), on_record, rt,
-				  NULL);
+	rt->rb = ring_buffer__new(bpf_map__fd(rt->sess.o.maps.events),
+				  on_record, rt, NULL);
 	return rt->rb ? 0 : -errno;
 }
 
@@ -37,4 +37,10 @@ int dc_ringbuf_drain(struct dc_rt *rt)
 		;
 	dc_enrich_flush(rt);
 	return n < 0 ? n : 0;
+}
+
+void dc_ringbuf_close(struct dc_rt *rt)
+{
+	ring_buffer__free(rt->rb);
+	rt->rb = NULL;
 }

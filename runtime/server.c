@@ -95,12 +95,12 @@ static int set_pid(struct dc_rt *rt, int pid, bool on)
 	struct dc_proc *p;
 
 	if (!on)
-		return dc_set_traced(rt, pid, 0, false);
+		return dc_set_traced(&rt->sess, pid, 0, false);
 	/* Its name and facts now, while it surely runs: its first events
 	 * may be read after it has exited. */
 	if ((p = dc_proc_get(&rt->ps, pid)))
 		dc_proc_facts(p);
-	return dc_trace_pid(rt, pid);
+	return dc_trace_pid(&rt->sess, pid);
 }
 
 /* Trace every process already in cgroup @dir in @job; those that join
@@ -116,14 +116,14 @@ static int mark_cgroup(struct dc_rt *rt, const char *dir, __u32 job)
 	if (!f)
 		return -errno;
 	while (!err && fscanf(f, "%d", &pid) == 1)
-		err = dc_set_traced(rt, pid, job, false);
+		err = dc_set_traced(&rt->sess, pid, job, false);
 	fclose(f);
 	return err;
 }
 
 static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
 {
-	struct bpf_map *m = rt->o.maps.pids, *cg = rt->o.maps.cgroups;
+	struct bpf_map *m = rt->sess.o.maps.pids, *cg = rt->sess.o.maps.cgroups;
 	__u32 key, next;
 	__u64 ckey, cnext;
 	size_t n = 0, ncg = 0, len;
@@ -140,12 +140,13 @@ static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
 		ncg++;
 		ckey = cnext;
 	}
-	dc_read_losses(rt);
-	for (size_t i = 0; i < rt->nprobes; i++)
-		calls += rt->probes[i].calls;
-	for (size_t i = 0; i < rt->nprobes; i++)
+	dc_read_losses(&rt->sess);
+	for (size_t i = 0; i < rt->sess.nprobes; i++)
+		calls += rt->sess.probes[i].calls;
+	for (size_t i = 0; i < rt->sess.nprobes; i++)
 		for (int r = 0; r < DC_LOSS_NR; r++)
-			lost += r == DC_SKIP_SHORT ? 0 : rt->probes[i].lost[r];
+			lost +=
+			    r == DC_SKIP_SHORT ? 0 : rt->sess.probes[i].lost[r];
 	len = snprintf(out, size,
 		       "ok tracing %zu processes, %zu cgroups; %llu events, "
 		       "%llu lost; trace %s; pids",
@@ -164,8 +165,8 @@ static int job_starts(struct dc_rt *rt)
 {
 	int err = 0;
 
-	if (!rt->probes_attached) {
-		err = dc_attach_probes(rt);
+	if (!rt->sess.probes_attached) {
+		err = dc_attach_probes(&rt->sess);
 		dc_info("a job starts: probes %s",
 			err ? "could not be attached" : "attached");
 	}
@@ -177,7 +178,7 @@ static bool cgroups_followed(struct dc_rt *rt)
 {
 	__u64 key;
 
-	return !bpf_map_get_next_key(bpf_map__fd(rt->o.maps.cgroups), NULL,
+	return !bpf_map_get_next_key(bpf_map__fd(rt->sess.o.maps.cgroups), NULL,
 				     &key);
 }
 
@@ -187,7 +188,7 @@ void dc_server_jobs(struct dc_rt *rt, uint64_t now)
 		rt->want_probes = false;
 		job_starts(rt);
 	}
-	if (!rt->probes_attached || dc_traced_alive(rt) ||
+	if (!rt->sess.probes_attached || dc_traced_alive(&rt->sess) ||
 	    cgroups_followed(rt)) {
 		rt->idle_since = 0;
 		return;
@@ -197,7 +198,7 @@ void dc_server_jobs(struct dc_rt *rt, uint64_t now)
 	if (!rt->idle_since) {
 		rt->idle_since = now;
 	} else if (now - rt->idle_since >= 1000000000ull) {
-		dc_detach_probes(rt);
+		dc_detach_probes(&rt->sess);
 		rt->idle_since = 0;
 		dc_info("no job left: probes detached");
 	}
@@ -226,8 +227,9 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		/* Named while it waits for this answer (see set_pid). */
 		if (p)
 			dc_proc_facts(p);
-		err = job_starts(rt)
-			  ?: dc_set_traced(rt, cred->pid, cred->pid, true);
+		err =
+		    job_starts(rt)
+			?: dc_set_traced(&rt->sess, cred->pid, cred->pid, true);
 		if (err)
 			snprintf(out, size, "error: %s", strerror(-err));
 		else
@@ -263,7 +265,7 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		return;
 	}
 	if (!strcmp(line, "follow-cgroup")) {
-		struct bpf_map *cg = rt->o.maps.cgroups;
+		struct bpf_map *cg = rt->sess.o.maps.cgroups;
 		static __u32 jobs = DC_CGROUP_JOBS;
 		struct stat st;
 		__u32 job = ++jobs;
@@ -331,7 +333,7 @@ void dc_server_serve(struct dc_rt *rt, int lfd, const char *trace)
 
 int dc_server_attach_client(struct dc_rt *rt, const char *lib)
 {
-	struct bpf_program *p = rt->o.progs.client_join;
+	struct bpf_program *p = rt->sess.o.progs.client_join;
 	const struct dc_elf_sym *s;
 	struct dc_elf_syms syms;
 	struct bpf_link *l;
@@ -355,9 +357,9 @@ int dc_server_attach_client(struct dc_rt *rt, const char *lib)
 		dc_err("cannot attach to %s: %s", lib, strerror(errno));
 		return err;
 	}
-	err = dc_links_add(&rt->links, l, false);
+	err = dc_links_add(&rt->sess.links, l, false);
 	/* It stays while the probes come and go. */
-	dc_links_tracking(&rt->links);
+	dc_links_tracking(&rt->sess.links);
 	return err;
 }
 

@@ -90,7 +90,7 @@ struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p)
 	struct dc_buf args = {};
 	int err;
 
-	if (!rt->server || !p || !p->job)
+	if (!rt->sess.opt.server || !p || !p->job)
 		return &rt->w;
 	s = dc_map_get(&rt->sinks, p->job);
 	if (s && s->fd < 0)
@@ -136,8 +136,8 @@ static void sink_end(struct dc_rt *rt, struct dc_sink *s, uint64_t now,
 	struct dc_buf args = {};
 
 	if (s->fd >= 0) {
-		dc_rec_job_end(&args, end_args, s->w.calls, dc_lost_total(rt),
-			       &s->held);
+		dc_rec_job_end(&args, end_args, s->w.calls,
+			       dc_lost_total(&rt->sess), &s->held);
 		dc_pfw_marker(&s->w, "end", now, args.p);
 		dc_buf_free(&args);
 		dc_withheld_say(&s->held, s->path);
@@ -229,7 +229,7 @@ bool dc_withhold(struct dc_rt *rt, struct dc_proc *p)
 
 	if (!p || !p->owner_known)
 		return false;
-	if (rt->server && p->job) {
+	if (rt->sess.opt.server && p->job) {
 		dc_sink(rt, p);
 		s = dc_map_get(&rt->sinks, p->job);
 		if (!s || s->fd < 0 || !s->owner || p->euid == s->owner)

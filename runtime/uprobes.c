@@ -25,7 +25,7 @@
 #include "libpath.h"
 #include "log.h"
 #include "placement.h"
-#include "runtime.h"
+#include "session.h"
 #include "wrappers.h"
 
 struct batch {
@@ -46,7 +46,7 @@ static struct bpf_link *attach_multi(struct bpf_program *p, const char *path,
 }
 
 struct multi_ctx {
-	struct dc_rt *rt;
+	struct dc_session *sess;
 	struct bpf_program *entry, *exit;
 	const char *path;
 	struct batch *b;
@@ -78,14 +78,14 @@ static int multi_attach(void *arg, size_t from, size_t n)
 	struct bpf_link *lx, *le;
 	int err;
 
-	if (m->rt->session) {
+	if (m->sess->uprobe_session) {
 		int fd = session_link(m->entry, m->path, m->b, from, n);
 
 		if (fd < 0)
 			return fd;
 		for (size_t i = from; i < from + n; i++)
 			m->b->probes[i]->attached = true;
-		return dc_links_add_fd(&m->rt->links, fd);
+		return dc_links_add_fd(&m->sess->links, fd);
 	}
 
 	lx = attach_multi(m->exit, m->path, m->b, from, n, true);
@@ -99,8 +99,8 @@ static int multi_attach(void *arg, size_t from, size_t n)
 	}
 	for (size_t i = from; i < from + n; i++)
 		m->b->probes[i]->attached = true;
-	return dc_links_add(&m->rt->links, lx, false)
-		   ?: dc_links_add(&m->rt->links, le, false);
+	return dc_links_add(&m->sess->links, lx, false)
+		   ?: dc_links_add(&m->sess->links, le, false);
 }
 
 static void multi_refused(void *arg, size_t i, int err)
@@ -188,16 +188,16 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 
 /* Collect one binary's probes, from probe i on, at offsets computed from
  * the binary on this machine; cookies are probe ids. */
-static void group_target(struct dc_rt *rt, size_t i, bool *done,
+static void group_target(struct dc_session *sess, size_t i, bool *done,
 			 struct group *g)
 {
-	const struct dc_probe_info *d = rt->probes[i].d;
+	const struct dc_probe_info *d = sess->probes[i].d;
 	struct dc_code code = { 0 };
 	struct dc_elf_syms syms;
 	int err;
 
-	for (size_t j = i; j < rt->nprobes; j++)
-		if (!strcmp(rt->probes[j].d->target, d->target))
+	for (size_t j = i; j < sess->nprobes; j++)
+		if (!strcmp(sess->probes[j].d->target, d->target))
 			done[j] = true;
 	if (dc_probe_binary(d, g->path, sizeof(g->path))) {
 		dc_warn("%s: target %s not found; its probes are not traced",
@@ -217,8 +217,8 @@ static void group_target(struct dc_rt *rt, size_t i, bool *done,
 		dc_warn("%s: cannot read its code: %s; its uprobes stay on "
 			"their functions' first instruction",
 			g->path, strerror(-err));
-	for (size_t j = i; j < rt->nprobes; j++) {
-		struct dc_probe *pj = &rt->probes[j];
+	for (size_t j = i; j < sess->nprobes; j++) {
+		struct dc_probe *pj = &sess->probes[j];
 		const struct dc_elf_sym *s;
 		uint64_t off;
 
@@ -232,7 +232,8 @@ static void group_target(struct dc_rt *rt, size_t i, bool *done,
 				pj->d->symbol);
 			continue;
 		}
-		off = place(rt->uprobes, g->path, &code, pj, s, rt->wrappers);
+		off = place(sess->uprobes, g->path, &code, pj, s,
+			    sess->opt.wrappers);
 		if (pj->via_sys)
 			continue;
 		g->b.probes[g->b.n] = pj;
@@ -245,41 +246,41 @@ static void group_target(struct dc_rt *rt, size_t i, bool *done,
 
 static void *prepare(void *arg)
 {
-	struct dc_rt *rt = arg;
-	struct dc_uprobes *u = rt->uprobes;
+	struct dc_session *sess = arg;
+	struct dc_uprobes *u = sess->uprobes;
 	size_t used = 0;
 
-	for (size_t i = 0; i < rt->nprobes; i++) {
+	for (size_t i = 0; i < sess->nprobes; i++) {
 		struct group *g = &u->groups[u->ngroups];
 
-		if (u->done[i] || rt->probes[i].d->mech != DC_MECH_UPROBE ||
-		    rt->probes[i].disabled)
+		if (u->done[i] || sess->probes[i].d->mech != DC_MECH_UPROBE ||
+		    sess->probes[i].disabled)
 			continue;
 		g->b =
 		    (struct batch){ u->all.probes + used, u->all.offsets + used,
 				    u->all.cookies + used, 0 };
-		group_target(rt, i, u->done, g);
+		group_target(sess, i, u->done, g);
 		used += g->b.n;
 		u->ngroups += g->b.n > 0;
 	}
 	return NULL;
 }
 
-int dc_uprobes_prepare(struct dc_rt *rt)
+int dc_uprobes_prepare(struct dc_session *sess)
 {
 	struct dc_uprobes *u;
-	size_t n = rt->nprobes;
+	size_t n = sess->nprobes;
 	bool any = false;
 
 	for (size_t i = 0; i < n; i++)
-		any |= rt->probes[i].d->mech == DC_MECH_UPROBE &&
-		       !rt->probes[i].disabled;
+		any |= sess->probes[i].d->mech == DC_MECH_UPROBE &&
+		       !sess->probes[i].disabled;
 	if (!any)
 		return 0;
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return -ENOMEM;
-	rt->uprobes = u;
+	sess->uprobes = u;
 	u->done = calloc(n, sizeof(*u->done));
 	u->groups = calloc(n, sizeof(*u->groups));
 	u->all.probes = calloc(n, sizeof(*u->all.probes));
@@ -290,9 +291,9 @@ int dc_uprobes_prepare(struct dc_rt *rt)
 		return -ENOMEM;
 	/* The thread only reads the probe table and writes u; the main
 	 * thread leaves both alone until dc_uprobes_attach(). */
-	u->running = !pthread_create(&u->thread, NULL, prepare, rt);
+	u->running = !pthread_create(&u->thread, NULL, prepare, sess);
 	if (!u->running)
-		prepare(rt);
+		prepare(sess);
 	return 0;
 }
 
@@ -303,9 +304,9 @@ static void wait_prepared(struct dc_uprobes *u)
 	u->running = false;
 }
 
-int dc_uprobes_attach(struct dc_rt *rt)
+int dc_uprobes_attach(struct dc_session *sess)
 {
-	struct dc_uprobes *u = rt->uprobes;
+	struct dc_uprobes *u = sess->uprobes;
 	struct bpf_program *entry, *exit;
 	int err = 0;
 
@@ -317,23 +318,23 @@ int dc_uprobes_attach(struct dc_rt *rt)
 	if (u->wrappers.nsites) {
 		struct dc_wrap_libs libs;
 
-		err = dc_wrappers_install(&u->wrappers, &rt->o, &libs)
-			  ?: dc_obj_set_wraps(&rt->o, &libs);
+		err = dc_wrappers_install(&u->wrappers, &sess->o, &libs)
+			  ?: dc_obj_set_wraps(&sess->o, &libs);
 		if (err) {
 			dc_err("%s: cannot set up the wrappers' syscall sites: "
 			       "%s",
-			       rt->obj_path, strerror(-err));
+			       sess->path, strerror(-err));
 			return err;
 		}
-		for (size_t i = 0; i < rt->nprobes; i++)
-			rt->probes[i].attached |= rt->probes[i].via_sys;
+		for (size_t i = 0; i < sess->nprobes; i++)
+			sess->probes[i].attached |= sess->probes[i].via_sys;
 	}
-	rt->nwrap_sites = u->wrappers.nsites;
-	entry =
-	    rt->session ? rt->o.progs.uprobe_session : rt->o.progs.uprobe_entry;
-	exit = rt->o.progs.uprobe_exit;
+	sess->nwrap_sites = u->wrappers.nsites;
+	entry = sess->uprobe_session ? sess->o.progs.uprobe_session
+				     : sess->o.progs.uprobe_entry;
+	exit = sess->o.progs.uprobe_exit;
 	for (size_t k = 0; k < u->ngroups && !err; k++) {
-		struct multi_ctx m = { rt, entry, exit, u->groups[k].path,
+		struct multi_ctx m = { sess, entry, exit, u->groups[k].path,
 				       &u->groups[k].b };
 
 		err = dc_attach_bisect(&multi_ops, &m, 0, u->groups[k].b.n);
@@ -341,9 +342,9 @@ int dc_uprobes_attach(struct dc_rt *rt)
 	return err;
 }
 
-void dc_uprobes_free(struct dc_rt *rt)
+void dc_uprobes_free(struct dc_session *sess)
 {
-	struct dc_uprobes *u = rt->uprobes;
+	struct dc_uprobes *u = sess->uprobes;
 
 	if (!u)
 		return;
@@ -355,5 +356,5 @@ void dc_uprobes_free(struct dc_rt *rt)
 	free(u->all.offsets);
 	free(u->all.cookies);
 	free(u);
-	rt->uprobes = NULL;
+	sess->uprobes = NULL;
 }

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_SESSION_H
+#define DC_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "links.h"
+#include "object.h"
+#include "trace.h"
+
+/* What a session is asked for, from the command line. */
+struct dc_session_opts {
+	const char *layers;  /* --layers: comma-separated, or NULL */
+	bool trace_all;	     /* --all */
+	bool profile;	     /* --mode profile */
+	bool server;	     /* probes attached per job; cgroups followed */
+	bool wrappers;	     /* thin syscall wrappers traced at sys_enter */
+	uint64_t min_dur_ns; /* --min-duration */
+	uint32_t max_procs;  /* --max-procs: processes traced at once */
+	size_t ringbuf_size; /* --ringbuf-size */
+};
+
+/*
+ * The session: a generated object, loaded, its probes and what of it is
+ * attached (loader.c loads, attach.c and uprobes.c attach). The stages
+ * downstream read its probes; only these three files change it.
+ */
+struct dc_session {
+	struct dc_session_opts opt;
+	const char *path;
+	struct dc_obj o;
+	struct dc_probe_info *descs; /* the object's probe table */
+	struct dc_probe *probes;     /* ... as the runtime sees each */
+	size_t nprobes;
+	struct dc_links links;
+	bool probes_attached; /* server mode: only while a job runs */
+	bool uprobe_session;  /* uprobes as one uprobe.session link a batch */
+	size_t nwrap_sites;   /* wrappers traced at this many syscall sites */
+	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
+};
+
+/* loader.c */
+/* The object's probe table, without loading anything (bench/replay). */
+int dc_probes_read(struct dc_session *sess, const char *path);
+/* Read, open, configure from @sess->opt and load @path: 0 or -errno
+ * (said). */
+int dc_load(struct dc_session *sess, const char *path);
+/* Start tracing process @pid in @job, or stop (@job 0); @if_new: leave
+ * it in its job if it is traced already. 0, -ENOSPC when --max-procs are
+ * traced already, or another -errno. */
+int dc_set_traced(struct dc_session *sess, int pid, __u32 job, bool if_new);
+int dc_trace_pid(struct dc_session *sess, int pid);
+/* Whether any traced process (given, or a descendant) still runs. */
+bool dc_traced_alive(struct dc_session *sess);
+/* Whether --layers lets @layer be traced. */
+bool dc_layer_enabled(const struct dc_session *sess, const char *layer);
+/* A limit hit outside any probe (enum dc_limit), counted by the BPF side. */
+uint64_t dc_limit(struct dc_session *sess, enum dc_limit which);
+/* Processes left untraced because --max-procs were traced already. */
+uint64_t dc_untraced_procs(struct dc_session *sess);
+/* Sum the per-CPU loss counters into probes[].lost. */
+int dc_read_losses(struct dc_session *sess);
+/* Every event lost so far, as the end record's dropped counts them. */
+uint64_t dc_lost_total(struct dc_session *sess);
+void dc_unload(struct dc_session *sess);
+
+/* attach.c */
+/* Forks, execs, exits (and cgroup moves): which processes are traced. */
+int dc_attach_tracking(struct dc_session *sess);
+/* The probes themselves; a no-op while they are attached. */
+int dc_attach_probes(struct dc_session *sess);
+int dc_attach_all(struct dc_session *sess);
+/* Detach the probes, leaving process tracking: a server with no job
+ * costs the processes on the machine nothing. */
+void dc_detach_probes(struct dc_session *sess);
+void dc_detach_all(struct dc_session *sess);
+
+/* uprobes.c */
+/* Where a probe's binary is on this machine: 0 or -errno. */
+int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
+/* Start finding every uprobe's offset, in a thread: 0 or -ENOMEM. */
+int dc_uprobes_prepare(struct dc_session *sess);
+/* Wait for that, then attach: 0 or -errno. */
+int dc_uprobes_attach(struct dc_session *sess);
+void dc_uprobes_free(struct dc_session *sess);
+
+#endif
