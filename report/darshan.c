@@ -866,3 +866,31 @@ int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 	err |= dc_buf_adds(b, "}");
 	return err ? -ENOMEM : 0;
 }
+
+int dc_dcounter(int m, const char *name)
+{
+	for (int k = 0; k < dmods[m].n; k++)
+		if (!strcmp(dmods[m].names[k], name))
+			return k;
+	return -1;
+}
+
+const char *dc_dmod_prefix(int m)
+{
+	return dmods[m].prefix;
+}
+
+bool dc_dlogged(const struct dc_darshan *d, const struct drec *x, int64_t *c,
+		double *f)
+{
+	if (x->sharers < 2) {
+		memcpy(c, x->c, sizeof(x->c));
+		memcpy(f, x->f, sizeof(x->f));
+		return true;
+	}
+	if (!group_first(d, x))
+		return false;
+	reduce(dc_map_get(&d->byfile, x->fhash ? x->fhash : 1), x->module,
+	       x->ohash, c, f);
+	return true;
+}

@@ -55,4 +55,10 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 		    struct dc_buf *b);
 
+/* Darshan's job summary per module (darshan-parser --total, --file and
+ * --perf's figures) as text, or as a section of the HTML page. 0 or
+ * -errno. */
+int dc_darshan_summary_text(const struct dc_darshan *d, FILE *out);
+int dc_darshan_summary_html(const struct dc_darshan *d, struct dc_buf *b);
+
 #endif

@@ -180,4 +180,14 @@ void dc_h5f_reduce(const struct drec *first, int64_t *c, double *f);
 void dc_h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c,
 		   double *f);
 
+/* The index of module @m's counter @name ("READS"), or -1. */
+int dc_dcounter(int m, const char *name);
+/* Its counters' prefix and --json key: "POSIX", "MPIIO". */
+const char *dc_dmod_prefix(int m);
+/* Into @c and @f, record @x as Darshan logs it: itself, or for a record
+ * several processes share, their reduction (rank -1), given for the
+ * first of them only. Returns whether @x is logged. */
+bool dc_dlogged(const struct dc_darshan *d, const struct drec *x, int64_t *c,
+		double *f);
+
 #endif

@@ -100,6 +100,107 @@ def darshan_f(text):
     return out
 
 
+def our_summary(text):
+    """{module: {"files": {kind: [count, bytes, max offset]}, "c": {counter:
+    int}, "perf": {key: str}, "hist": {"read"|"write": [10 ints]},
+    "access": {counter: int}}} of datacrumbs-report --summary's text."""
+    mods, m = {}, None
+    for line in text.splitlines():
+        if line.startswith("Darshan job summary: "):
+            m = mods.setdefault(line.split(": ")[1], {"files": {}, "c": {}, "perf": {},
+                                                     "hist": {}, "access": {}})
+            continue
+        if m is None or not line.startswith("  "):
+            continue
+        f = line.split()
+        if len(f) == 4 and f[0].endswith(":") and f[0][:-1] in KINDS:
+            m["files"][f[0][:-1]] = [int(x) for x in f[1:]]
+        elif f[0] in ("read", "write") and len(f) == 11:
+            m["hist"][f[0]] = [int(x) for x in f[1:]]
+        elif ": " in line and line.startswith("    ") and f[0] in ("unique", "shared", "agg_time_by_slowest:",
+                                                             "agg_perf_by_slowest:"):
+            k, v = line.strip().rsplit(": ", 1)
+            m["perf"][k] = v.split(" #")[0]
+        elif "most common access sizes" in line:
+            for i in range(4, len(f), 4):
+                # "POSIX_ACCESS1_ACCESS 100 x 10": the size and its count.
+                m["access"][f[i]] = int(f[i + 1])
+                m["access"][f[i][:-len("ACCESS")] + "COUNT"] = int(f[i + 3])
+        else:
+            for i in range(len(f) - 1):
+                if f[i].isupper() and "_" in f[i] and f[i + 1].replace(".", "").isdigit():
+                    m["c"][f[i]] = float(f[i + 1]) if "." in f[i + 1] else int(f[i + 1])
+    return mods
+
+
+def parser_summary(text):
+    """The same of darshan-parser --total --file --perf's output."""
+    mods, m = {}, None
+    for line in text.splitlines():
+        if line.endswith(" module data"):
+            m = mods.setdefault(line.split()[1].replace("-", ""),
+                                {"files": {}, "c": {}, "perf": {}})
+        elif m is not None and line.startswith("total_"):
+            k, v = line[len("total_"):].split(": ")
+            m["c"][k] = float(v) if "_F_" in k else int(v)
+        elif m is not None and line.startswith("# ") and ": " in line:
+            k, v = line[2:].rsplit(": ", 1)
+            if k in KINDS:
+                m["files"][k] = [int(x) for x in v.split()]
+            elif k.startswith(("unique files", "shared files", "agg_")):
+                m["perf"][k] = v.split(" #")[0]
+    return mods
+
+
+KINDS = ("total", "read_only", "write_only", "read_write", "unique", "shared")
+BUCKETS = ("0_100", "100_1K", "1K_10K", "10K_100K", "100K_1M", "1M_4M", "4M_10M", "10M_100M",
+           "100M_1G", "1G_PLUS")
+
+
+def check_summary(ours, files_json, parser, mod, what):
+    """@mod's summary: its counters are the sums of the files' (--json),
+    its histogram their buckets, and each equals darshan-parser's total
+    where Darshan has one; the file counts equal darshan-parser's."""
+    s = ours.get(mod)
+    check(s is not None, "%s: a %s summary in %s" % (what, mod, sorted(ours)))
+    summed = {}
+    for f in files_json:
+        for c, v in f.get("darshan", {}).get(mod, {}).items():
+            summed[c] = summed.get(c, 0) + v
+    ints = {c: v for c, v in s["c"].items() if "_F_" not in c}
+    check(ints and all(summed.get(c) == v for c, v in ints.items()),
+          "%s %s: summary %s, files' sums %s" % (what, mod, ints, {c: summed.get(c) for c in ints}))
+    for c, v in s["c"].items():
+        if "_F_" in c:
+            check(near(v, summed.get(c, -1), 1e-6 * len(files_json)),
+                  "%s %s: %s %s, files' sum %s" % (what, mod, c, v, summed.get(c)))
+    for w in s["hist"]:
+        first = "%s_SIZE_%s%s_" % (mod, w.upper(), "_AGG" if mod != "POSIX" else "")
+        check(s["hist"][w] == [summed.get(first + b, 0) for b in BUCKETS],
+              "%s %s: %s sizes %s" % (what, mod, w, s["hist"][w]))
+    theirs = parser.get(mod, {})
+    # Calls Darshan 3.4.7 does not see (test_e2e_darshan, docs/report.md).
+    both = [c for c in ints if c in theirs.get("c", {}) and c not in ("POSIX_STATS", "POSIX_MMAPS")]
+    check(len(both) >= 4 and all(theirs["c"][c] == ints[c] for c in both),
+          "%s %s: equal to darshan-parser --total: %s"
+          % (what, mod, {c: (ints[c], theirs["c"][c]) for c in both if ints[c] != theirs["c"][c]}))
+    for w in s["hist"]:
+        first = "%s_SIZE_%s%s_" % (mod, w.upper(), "_AGG" if mod != "POSIX" else "")
+        check(s["hist"][w] == [theirs["c"].get(first + b) for b in BUCKETS],
+              "%s %s: %s sizes as darshan-parser's" % (what, mod, w))
+    for c, v in s["access"].items():
+        check(theirs["c"].get(c) == v, "%s: %s %s, darshan-parser %s" % (what, c, v, theirs["c"].get(c)))
+    check(s["files"] == theirs.get("files"), "%s %s: files %s, darshan-parser --file %s"
+          % (what, mod, s["files"], theirs.get("files")))
+    # Darshan's estimate: total bytes over the slowest rank's I/O time.
+    total = s["files"]["total"][1]
+    t = float(s["perf"]["agg_time_by_slowest"])
+    check(t > 0 and abs(float(s["perf"]["agg_perf_by_slowest"]) - total / 1048576 / t)
+          <= 1e-3 * total / 1048576 / t,
+          "%s %s: agg_perf_by_slowest %s for %d bytes in %s s" % (what, mod, s["perf"], total, t))
+    return s
+
+
 with tempfile.TemporaryDirectory() as tmp:
     od, dd = os.path.join(tmp, "ours"), os.path.join(tmp, "darshan")
     os.mkdir(od)
@@ -155,6 +256,23 @@ with tempfile.TemporaryDirectory() as tmp:
     for k in times:
         check(k in ours and same_order(ours[k], theirs[k]),
               "%s of %s: ours %s, Darshan's %.6f" % (k[2], k[1], ours.get(k), theirs[k]))
+
+    # The job summary (--summary) of the same trace, against the files'
+    # counters and darshan-parser --total --file --perf of Darshan's run.
+    r = run([REPORT, "--summary", trace])
+    check(r.returncode == 0 and "Darshan job summary" in r.stdout, "--summary: " + r.stderr)
+    summ = our_summary(r.stdout)
+    r = run([REPORT, "--json", "--darshan", trace])
+    files_json = json.loads(r.stdout)["files"]
+    r = run([os.path.join(pre, "bin", "darshan-parser"), "--total", "--file", "--perf", log])
+    check(r.returncode == 0, "darshan-parser --total --file --perf: " + r.stderr)
+    psumm = parser_summary(r.stdout)
+    for mod in ("POSIX", "STDIO"):
+        s = check_summary(summ, files_json, psumm, mod, "darshan_mix")
+        io = sum(f["darshan"][mod]["%s_F_%s_TIME" % (mod, k)] for f in files_json
+                 if mod in f.get("darshan", {}) for k in ("READ", "WRITE", "META"))
+        check(near(float(s["perf"]["unique files: slowest_rank_io_time"]), io),
+              "%s: the one process's I/O time %s, its files' %.6f" % (mod, s["perf"], io))
 
     # Four ranks on one file (mpiio_calls.c): the shared record's timing.
     check(os.path.exists(MPI) and shutil.which("mpirun"), "OpenMPI and tests/mpiio_calls are here")
@@ -229,6 +347,22 @@ with tempfile.TemporaryDirectory() as tmp:
                     if k[0] == "MPI-IO" and k[1] == "-1"}
         if dmpi:
             break
+    r = run([os.path.join(pre, "bin", "darshan-parser"), "--total", "--file", "--perf", log])
+    psumm = parser_summary(r.stdout)
+    r = run([REPORT, "--summary", trace])
+    summ = our_summary(r.stdout)
+    r = run([REPORT, "--json", "--darshan", trace])
+    s = check_summary(summ, json.loads(r.stdout)["files"], psumm, "MPIIO", "mpiio_calls")
+    check(s["files"]["shared"][0] == 1 and near(float(s["perf"]["shared files: time_by_slowest"]),
+                                                mine["MPIIO_F_SLOWEST_RANK_TIME"]),
+          "the shared file's slowest rank is the job's: %s" % s["perf"])
+    # The HTML page has the summary as a section.
+    page = os.path.join(tmp, "mpi.html")
+    r = run([REPORT, "-q", "--summary", "--html", page, trace])
+    html = open(page).read() if os.path.exists(page) else ""
+    check(r.returncode == 0 and "<h2>Darshan job summary</h2>" in html
+          and "<td>MPIIO_COLL_WRITES</td><td>4</td>" in html and "{{" not in html,
+          "the HTML page's Darshan job summary: " + r.stderr)
     want = ["MPIIO_F_%s" % c for c in ("READ_TIME", "WRITE_TIME", "META_TIME", "MAX_READ_TIME",
                                        "MAX_WRITE_TIME", "FASTEST_RANK_TIME", "SLOWEST_RANK_TIME")]
     check(all(c in dmpi for c in want), "Darshan's shared MPI-IO record: %s" % sorted(dmpi))
