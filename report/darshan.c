@@ -31,6 +31,8 @@ enum op {
 	OP_SFLUSH,
 	OP_SSEEK,
 	OP_REWIND,
+	OP_CLOSE,
+	OP_SCLOSE,
 };
 
 static const struct {
@@ -73,6 +75,7 @@ static const struct {
 	{ "vprintf", OP_SWRITE },   { "fflush", OP_SFLUSH },
 	{ "fseek", OP_SSEEK },	    { "fseeko", OP_SSEEK },
 	{ "fseeko64", OP_SSEEK },   { "rewind", OP_REWIND },
+	{ "close", OP_CLOSE },	    { "fclose", OP_SCLOSE },
 };
 
 /* Darshan's counters of one module, in darshan-parser's order. */
@@ -96,6 +99,8 @@ static const char *const posix_names[] = {
 	"SEQ_READS",
 	"SEQ_WRITES",
 	"RW_SWITCHES",
+	"MAX_READ_TIME_SIZE",
+	"MAX_WRITE_TIME_SIZE",
 	DC_DSIZE_NAMES("SIZE_READ"),
 	DC_DSIZE_NAMES("SIZE_WRITE"),
 	"STRIDE1_STRIDE",
@@ -107,6 +112,10 @@ static const char *const posix_names[] = {
 	"STRIDE3_COUNT",
 	"STRIDE4_COUNT",
 	DC_DACCESS_NAMES,
+	"FASTEST_RANK",
+	"FASTEST_RANK_BYTES",
+	"SLOWEST_RANK",
+	"SLOWEST_RANK_BYTES",
 };
 
 enum {
@@ -129,19 +138,32 @@ enum {
 	P_SEQ_READS,
 	P_SEQ_WRITES,
 	P_RW_SWITCHES,
+	P_MAX_READ_TIME_SIZE,
+	P_MAX_WRITE_TIME_SIZE,
 	P_SIZE_READ,
 	P_SIZE_WRITE = P_SIZE_READ + 10,
 	P_STRIDE = P_SIZE_WRITE + 10,
 	P_STRIDE_COUNT = P_STRIDE + 4,
 	P_ACCESS = P_STRIDE_COUNT + 4,
 	P_ACCESS_COUNT = P_ACCESS + 4,
-	P_N = P_ACCESS_COUNT + 4,
+	P_FASTEST_RANK = P_ACCESS_COUNT + 4,
+	P_N = P_FASTEST_RANK + 4,
 };
 
 static const char *const stdio_names[] = {
-	"OPENS",      "READS",	       "WRITES",
-	"SEEKS",      "FLUSHES",       "BYTES_WRITTEN",
-	"BYTES_READ", "MAX_BYTE_READ", "MAX_BYTE_WRITTEN",
+	"OPENS",
+	"READS",
+	"WRITES",
+	"SEEKS",
+	"FLUSHES",
+	"BYTES_WRITTEN",
+	"BYTES_READ",
+	"MAX_BYTE_READ",
+	"MAX_BYTE_WRITTEN",
+	"FASTEST_RANK",
+	"FASTEST_RANK_BYTES",
+	"SLOWEST_RANK",
+	"SLOWEST_RANK_BYTES",
 };
 
 enum {
@@ -154,10 +176,54 @@ enum {
 	S_BYTES_READ,
 	S_MAX_BYTE_READ,
 	S_MAX_BYTE_WRITTEN,
-	S_N,
+	S_FASTEST_RANK,
+	S_N = S_FASTEST_RANK + 4,
 };
 
 _Static_assert(P_N <= DC_DREC_MAX, "a POSIX record fits a drec");
+_Static_assert(sizeof(posix_names) / sizeof(*posix_names) == P_N,
+	       "posix_names has every counter");
+_Static_assert(sizeof(stdio_names) / sizeof(*stdio_names) == S_N,
+	       "stdio_names has every counter");
+
+static const struct dc_dtime_layout posix_layout = {
+	P_MAX_READ_TIME_SIZE,
+	P_MAX_WRITE_TIME_SIZE,
+	P_FASTEST_RANK,
+};
+/* Darshan's STDIO module keeps no slowest call. */
+static const struct dc_dtime_layout stdio_layout = { -1, -1, S_FASTEST_RANK };
+
+/* Each module's timing counters, in darshan-parser's order. */
+static const int8_t posix_times[] = {
+	T_OPEN_START,
+	T_READ_START,
+	T_WRITE_START,
+	T_CLOSE_START,
+	T_OPEN_END,
+	T_READ_END,
+	T_WRITE_END,
+	T_CLOSE_END,
+	T_READ_TIME,
+	T_WRITE_TIME,
+	T_META_TIME,
+	T_MAX_READ_TIME,
+	T_MAX_WRITE_TIME,
+	T_FASTEST_RANK_TIME,
+	T_SLOWEST_RANK_TIME,
+	T_VARIANCE_RANK_TIME,
+	T_VARIANCE_RANK_BYTES,
+};
+static const int8_t stdio_times[] = {
+	T_META_TIME,	     T_WRITE_TIME,	   T_READ_TIME,
+	T_OPEN_START,	     T_CLOSE_START,	   T_WRITE_START,
+	T_READ_START,	     T_OPEN_END,	   T_CLOSE_END,
+	T_WRITE_END,	     T_READ_END,	   T_FASTEST_RANK_TIME,
+	T_SLOWEST_RANK_TIME, T_VARIANCE_RANK_TIME, T_VARIANCE_RANK_BYTES,
+};
+static const int8_t h5f_times[] = {
+	T_OPEN_START, T_CLOSE_START, T_OPEN_END, T_CLOSE_END, T_META_TIME,
+};
 
 static enum op op_of(const struct dc_str *name)
 {
@@ -255,6 +321,7 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev)
 		.ohash = module == MOD_H5D ? ohash : 0,
 		.op = op,
 		.module = module,
+		.ts = ev->ts,
 		.size = ev->size,
 		.offset = ev->offset,
 		.ret = ev->ret,
@@ -273,8 +340,9 @@ void dc_darshan_trace_done(struct dc_darshan *d)
 	d->trace_no++;
 }
 
+/* @c's record of @module, made if @make; NULL if none or out of memory. */
 static struct drec *rec_get(struct dc_darshan *d, int module,
-			    const struct dc_dcall *c)
+			    const struct dc_dcall *c, bool make)
 {
 	uint64_t key = (c->fhash ^ c->hhash * 0x9e3779b97f4a7c15ull ^
 			(uint64_t)c->pid << 32 ^ c->ohash) +
@@ -288,6 +356,8 @@ static struct drec *rec_get(struct dc_darshan *d, int module,
 		    r->hhash == c->hhash && r->pid == c->pid &&
 		    r->ohash == c->ohash)
 			return r;
+	if (!make)
+		return NULL;
 	if (dc_grow((void **)&d->vrecs, d->nrecs, sizeof(*d->vrecs), 64))
 		return NULL;
 	r = calloc(1, sizeof(*r));
@@ -336,8 +406,27 @@ static void posix_io(struct drec *r, const struct dc_dcall *c, bool wr)
 	r->last_io = wr ? 'w' : 'r';
 }
 
-static void posix_call(struct drec *r, const struct dc_dcall *c)
+static int posix_kind(int op)
 {
+	switch (op) {
+	case OP_OPEN:
+	case OP_DUP:
+	case OP_FILENO: return DT_OPEN;
+	case OP_READ: return DT_READ;
+	case OP_WRITE: return DT_WRITE;
+	case OP_SEEK:
+	case OP_STAT: return DT_META;
+	case OP_FSYNC:
+	case OP_FDSYNC: return DT_SYNC;
+	case OP_CLOSE: return DT_CLOSE;
+	default: return DT_NONE;
+	}
+}
+
+static void posix_call(struct drec *r, const struct dc_dcall *c, double t1,
+		       double t2)
+{
+	dc_dtime_call(r, &posix_layout, posix_kind(c->op), t1, t2, c->ret);
 	switch (c->op) {
 	case OP_OPEN:
 		r->offset = r->last_read = r->last_written = 0;
@@ -365,11 +454,27 @@ static void posix_call(struct drec *r, const struct dc_dcall *c)
 	}
 }
 
-static void stdio_call(struct drec *r, const struct dc_dcall *c)
+static int stdio_kind(int op)
+{
+	switch (op) {
+	case OP_SOPEN: return DT_OPEN;
+	case OP_SREAD: return DT_READ;
+	case OP_SWRITE:
+	case OP_SFLUSH: return DT_WRITE;
+	case OP_SSEEK:
+	case OP_REWIND: return DT_META;
+	case OP_SCLOSE: return DT_CLOSE;
+	default: return DT_NONE;
+	}
+}
+
+static void stdio_call(struct drec *r, const struct dc_dcall *c, double t1,
+		       double t2)
 {
 	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
 	int64_t off = r->offset;
 
+	dc_dtime_call(r, &stdio_layout, stdio_kind(c->op), t1, t2, n);
 	switch (c->op) {
 	case OP_SOPEN:
 		r->offset = 0;
@@ -476,8 +581,21 @@ static int set_sharing(struct dc_darshan *d, const struct dc_report *rep)
 	return err;
 }
 
+/* What @c's time counts as in @module. */
+static int kind_of(int module, const struct dc_dcall *c)
+{
+	switch (module) {
+	case MOD_POSIX: return posix_kind(c->op);
+	case MOD_STDIO: return stdio_kind(c->op);
+	case MOD_MPIIO: return dc_mpiio_kind(c->op);
+	default: return dc_hdf5_kind(c->op);
+	}
+}
+
 int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 {
+	/* Darshan's times are seconds from the job's start. */
+	int64_t t0 = rep->run_start < rep->t_min ? rep->run_start : rep->t_min;
 	struct dc_map ix = {};
 	int err = 0;
 
@@ -491,6 +609,8 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 		int module = c->module == MOD_STDIO && c->op == OP_FILENO
 				 ? MOD_POSIX
 				 : c->module;
+		bool close;
+		double t1, t2;
 		struct drec *r;
 
 		/* Inside libc (fopen's open), or inside the library of its
@@ -502,16 +622,20 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 			continue;
 		if (!c->op || !(c->has & DC_EV_FHASH) || failed(c))
 			continue;
-		if (!(r = rec_get(d, module, c)))
-			err = -ENOMEM;
+		/* A close counts on a record that something else made. */
+		close = kind_of(module, c) == DT_CLOSE;
+		t1 = (double)(c->ts - t0) / 1e6;
+		t2 = (double)(c->ts + c->dur - t0) / 1e6;
+		if (!(r = rec_get(d, module, c, !close)))
+			err = close ? 0 : -ENOMEM;
 		else if (module == MOD_POSIX)
-			posix_call(r, c);
+			posix_call(r, c, t1, t2);
 		else if (module == MOD_STDIO)
-			stdio_call(r, c);
+			stdio_call(r, c, t1, t2);
 		else if (module == MOD_MPIIO)
-			dc_mpiio_call(r, c);
+			dc_mpiio_call(r, c, t1, t2);
 		else
-			dc_hdf5_call(r, c);
+			dc_hdf5_call(r, c, t1, t2);
 	}
 	dc_map_free(&ix, NULL);
 	/* Each file's records in one list, for --json's reduction. */
@@ -531,44 +655,37 @@ static const struct {
 	const char *label;  /* darshan-parser's module column */
 	const char *const *names;
 	int n;
+	const int8_t *times; /* its timing counters (T_*) */
+	int ntimes;
 } dmods[MOD_N] = {
-	[MOD_POSIX] = { "POSIX", "POSIX", posix_names, P_N },
-	[MOD_STDIO] = { "STDIO", "STDIO", stdio_names, S_N },
-	[MOD_MPIIO] = { "MPIIO", "MPI-IO", dc_mpiio_names, DC_MPIIO_N },
-	[MOD_H5F] = { "H5F", "H5F", dc_h5f_names, DC_H5F_N },
-	[MOD_H5D] = { "H5D", "H5D", dc_h5d_names, DC_H5D_N },
+#define TIMES(a) a, (int)sizeof(a)
+	[MOD_POSIX] = { "POSIX", "POSIX", posix_names, P_N,
+			TIMES(posix_times) },
+	[MOD_STDIO] = { "STDIO", "STDIO", stdio_names, S_N,
+			TIMES(stdio_times) },
+	[MOD_MPIIO] = { "MPIIO", "MPI-IO", dc_mpiio_names, DC_MPIIO_N,
+			TIMES(posix_times) },
+	[MOD_H5F] = { "H5F", "H5F", dc_h5f_names, DC_H5F_N, TIMES(h5f_times) },
+	[MOD_H5D] = { "H5D", "H5D", dc_h5d_names, DC_H5D_N,
+		      TIMES(posix_times) },
+#undef TIMES
 };
 
-int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
-		    FILE *out)
+static void print_rec(FILE *out, int m, const char *rank, const char *name,
+		      const char *object, const int64_t *c, const double *f)
 {
-	char buf[64], fesc[DC_NAME_MAX], oesc[DC_NAME_MAX];
+	const char *sep = object ? ":" : "";
 
-	fprintf(out, "#<module>\t<rank>\t<file>\t<counter>\t<value>\n");
-	for (size_t i = 0; i < d->nrecs; i++) {
-		const struct drec *x = d->vrecs[i];
-		/* Names may not break the lines or the columns. */
-		const char *name =
-		    dc_fmt_name(dc_file_name(r, x->fhash, buf, sizeof(buf)),
-				fesc, sizeof(fesc));
-		const char *object =
-		    x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
-		char rank[24];
-
-		if (object)
-			object = dc_fmt_name(object, oesc, sizeof(oesc));
-		if (x->rank >= 0)
-			snprintf(rank, sizeof(rank), "%d", x->rank);
-		else
-			snprintf(rank, sizeof(rank), "pid:%u", x->pid);
-		for (int k = 0; k < dmods[x->module].n; k++)
-			fprintf(out, "%s\t%s\t%s%s%s\t%s_%s\t%lld\n",
-				dmods[x->module].label, rank, name,
-				object ? ":" : "", object ? object : "",
-				dmods[x->module].prefix,
-				dmods[x->module].names[k], (long long)x->c[k]);
-	}
-	return ferror(out) ? -EIO : 0;
+	object = object ? object : "";
+	for (int k = 0; k < dmods[m].n; k++)
+		fprintf(out, "%s\t%s\t%s%s%s\t%s_%s\t%lld\n", dmods[m].label,
+			rank, name, sep, object, dmods[m].prefix,
+			dmods[m].names[k], (long long)c[k]);
+	for (int k = 0; k < dmods[m].ntimes; k++)
+		fprintf(out, "%s\t%s\t%s%s%s\t%s_%s\t%f\n", dmods[m].label,
+			rank, name, sep, object, dmods[m].prefix,
+			dc_dtime_names[dmods[m].times[k]],
+			f[dmods[m].times[k]]);
 }
 
 static bool is_max(bool posix, int k)
@@ -577,21 +694,24 @@ static bool is_max(bool posix, int k)
 		     : k == S_MAX_BYTE_READ || k == S_MAX_BYTE_WRITTEN;
 }
 
-/* One module's counters of a file, reduced over its processes as
- * Darshan reduces a shared file: sums, maxima, and the common access
- * sizes and strides merged. */
-static void reduce(const struct drec *first, int module, int64_t *c)
+/* A file's POSIX or STDIO records reduced over its processes as Darshan
+ * reduces a shared file: sums, maxima, the common access sizes and
+ * strides merged, and the timing. */
+static void reduce_ps(const struct drec *first, int module, int64_t *c,
+		      double *f)
 {
 	bool posix = module == MOD_POSIX;
-	int n = posix ? P_N : S_N;
+	/* Sums and maxima come before these. */
+	int end = posix ? P_STRIDE : S_FASTEST_RANK;
 
-	memset(c, 0, sizeof(int64_t) * P_N);
+	memset(c, 0, sizeof(int64_t) * DC_DREC_MAX);
 	for (const struct drec *x = first; x; x = x->next) {
 		if (x->module != module)
 			continue;
-		for (int k = 0; k < n; k++) {
-			if (posix && k >= P_STRIDE)
-				break;
+		for (int k = 0; k < end; k++) {
+			if (posix && (k == P_MAX_READ_TIME_SIZE ||
+				      k == P_MAX_WRITE_TIME_SIZE))
+				continue;
 			c[k] = is_max(posix, k) ? dc_max64(c[k], x->c[k])
 						: c[k] + x->c[k];
 		}
@@ -604,10 +724,77 @@ static void reduce(const struct drec *first, int module, int64_t *c)
 					x->c[P_STRIDE_COUNT + j], true);
 		}
 	}
+	dc_dtime_reduce(first, module, 0, posix ? &posix_layout : &stdio_layout,
+			c, f);
 }
 
-/* Module @m's counters @c as "PREFIX_NAME":value members. */
-static int counters_json(struct dc_buf *b, int m, const int64_t *c)
+/* Module @m's records of dataset @ohash in @first's list, reduced. */
+static void reduce(const struct drec *first, int m, uint64_t ohash, int64_t *c,
+		   double *f)
+{
+	switch (m) {
+	case MOD_MPIIO: dc_mpiio_reduce(first, c, f); break;
+	case MOD_H5F: dc_h5f_reduce(first, c, f); break;
+	case MOD_H5D: dc_h5d_reduce(first, ohash, c, f); break;
+	default: reduce_ps(first, m, c, f); break;
+	}
+}
+
+/* Whether @x is the first record of its module and dataset in its
+ * file's list: the one its group is listed or reduced with. */
+static bool group_first(const struct dc_darshan *d, const struct drec *x)
+{
+	const struct drec *y = dc_map_get(&d->byfile, x->fhash ? x->fhash : 1);
+
+	while (y && y != x && (y->module != x->module || y->ohash != x->ohash))
+		y = y->next;
+	return y == x;
+}
+
+int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
+		    FILE *out)
+{
+	char buf[64], fesc[DC_NAME_MAX], oesc[DC_NAME_MAX];
+	int64_t c[DC_DREC_MAX];
+	double f[T_N];
+
+	fprintf(out, "#<module>\t<rank>\t<file>\t<counter>\t<value>\n");
+	/* Each process's records, then, for a record several processes
+	 * share, their reduction as Darshan logs it (rank -1). */
+	for (size_t i = 0; i < 2 * d->nrecs; i++) {
+		const struct drec *x = d->vrecs[i % d->nrecs];
+		bool shared = i >= d->nrecs;
+		/* Names may not break the lines or the columns. */
+		const char *name =
+		    dc_fmt_name(dc_file_name(r, x->fhash, buf, sizeof(buf)),
+				fesc, sizeof(fesc));
+		const char *object =
+		    x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
+		char rank[24];
+
+		if (shared && (x->sharers < 2 || !group_first(d, x)))
+			continue;
+		if (object)
+			object = dc_fmt_name(object, oesc, sizeof(oesc));
+		if (shared)
+			snprintf(rank, sizeof(rank), "-1");
+		else if (x->rank >= 0)
+			snprintf(rank, sizeof(rank), "%d", x->rank);
+		else
+			snprintf(rank, sizeof(rank), "pid:%u", x->pid);
+		if (shared)
+			reduce(dc_map_get(&d->byfile, x->fhash ? x->fhash : 1),
+			       x->module, x->ohash, c, f);
+		print_rec(out, x->module, rank, name, object, shared ? c : x->c,
+			  shared ? f : x->f);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* Module @m's counters @c and @f as "PREFIX_NAME":value members, the
+ * times to the last bit (a variance of microseconds is below %f's). */
+static int counters_json(struct dc_buf *b, int m, const int64_t *c,
+			 const double *f)
 {
 	int err = 0;
 
@@ -615,6 +802,10 @@ static int counters_json(struct dc_buf *b, int m, const int64_t *c)
 		err |= dc_buf_addf(b, "%s\"%s_%s\":%lld", k ? "," : "",
 				   dmods[m].prefix, dmods[m].names[k],
 				   (long long)c[k]);
+	for (int k = 0; k < dmods[m].ntimes; k++)
+		err |= dc_buf_addf(b, ",\"%s_%s\":%.17g", dmods[m].prefix,
+				   dc_dtime_names[dmods[m].times[k]],
+				   f[dmods[m].times[k]]);
 	return err;
 }
 
@@ -624,26 +815,22 @@ static int datasets_json(const struct dc_darshan *d, const struct drec *first,
 			 struct dc_buf *b)
 {
 	int64_t c[DC_DREC_MAX];
+	double f[T_N];
 	int err = 0, n = 0;
 
 	err |= dc_buf_adds(b, "\"H5D\":{");
 	for (const struct drec *x = first; x; x = x->next) {
-		const struct drec *y = first;
 		const char *name;
 
-		if (x->module != MOD_H5D)
+		if (x->module != MOD_H5D || !group_first(d, x))
 			continue;
-		while (y != x && (y->module != MOD_H5D || y->ohash != x->ohash))
-			y = y->next;
-		if (y != x)
-			continue; /* listed with an earlier record */
 		name = x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
-		dc_h5d_reduce(first, x->ohash, c);
+		dc_h5d_reduce(first, x->ohash, c, f);
 		err |= dc_buf_adds(b, n++ ? "," : "");
 		err |=
 		    dc_json_str(b, name ? name : "", name ? strlen(name) : 0);
 		err |= dc_buf_adds(b, ":{");
-		err |= counters_json(b, MOD_H5D, c);
+		err |= counters_json(b, MOD_H5D, c, f);
 		err |= dc_buf_adds(b, "}");
 	}
 	return err | dc_buf_adds(b, "}");
@@ -654,6 +841,7 @@ int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 {
 	const struct drec *first = dc_map_get(&d->byfile, fhash ? fhash : 1);
 	int64_t c[DC_DREC_MAX];
+	double f[T_N];
 	bool any[MOD_N] = {};
 	const char *sep = "";
 	int err = 0;
@@ -670,16 +858,39 @@ int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 			err |= datasets_json(d, first, b);
 			continue;
 		}
-		if (m == MOD_MPIIO)
-			dc_mpiio_reduce(first, c);
-		else if (m == MOD_H5F)
-			dc_h5f_reduce(first, c);
-		else
-			reduce(first, m, c);
+		reduce(first, m, 0, c, f);
 		err |= dc_buf_addf(b, "\"%s\":{", dmods[m].prefix);
-		err |= counters_json(b, m, c);
+		err |= counters_json(b, m, c, f);
 		err |= dc_buf_adds(b, "}");
 	}
 	err |= dc_buf_adds(b, "}");
 	return err ? -ENOMEM : 0;
+}
+
+int dc_dcounter(int m, const char *name)
+{
+	for (int k = 0; k < dmods[m].n; k++)
+		if (!strcmp(dmods[m].names[k], name))
+			return k;
+	return -1;
+}
+
+const char *dc_dmod_prefix(int m)
+{
+	return dmods[m].prefix;
+}
+
+bool dc_dlogged(const struct dc_darshan *d, const struct drec *x, int64_t *c,
+		double *f)
+{
+	if (x->sharers < 2) {
+		memcpy(c, x->c, sizeof(x->c));
+		memcpy(f, x->f, sizeof(x->f));
+		return true;
+	}
+	if (!group_first(d, x))
+		return false;
+	reduce(dc_map_get(&d->byfile, x->fhash ? x->fhash : 1), x->module,
+	       x->ohash, c, f);
+	return true;
 }

@@ -24,7 +24,7 @@ struct dc_dcall {
 	uint64_t ohash; /* args.object's name hash, 0 if none */
 	uint32_t pid;
 	uint8_t op, module;
-	int64_t size, offset, ret, whence, flags, dur;
+	int64_t size, offset, ret, whence, flags, ts, dur;
 	uint32_t has;
 };
 
@@ -54,5 +54,11 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
  * records reduced over processes. 0 or -ENOMEM. */
 int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 		    struct dc_buf *b);
+
+/* Darshan's job summary per module (darshan-parser --total, --file and
+ * --perf's figures) as text, or as a section of the HTML page. 0 or
+ * -errno. */
+int dc_darshan_summary_text(const struct dc_darshan *d, FILE *out);
+int dc_darshan_summary_html(const struct dc_darshan *d, struct dc_buf *b);
 
 #endif

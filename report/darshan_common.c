@@ -74,10 +74,8 @@ void dc_dcommon_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq,
 }
 
 void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
-		 int64_t dur, bool wr)
+		 bool wr)
 {
-	int64_t *slowest = wr ? &r->max_wdur : &r->max_rdur;
-
 	r->c[(wr ? l->size_write : l->size_read) + dc_dbucket(n)]++;
 	dc_dcommon_top4(&r->c[l->access], &r->c[l->access_count], n,
 			dc_dcommon_seen(&r->access, n), false);
@@ -85,58 +83,22 @@ void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
 	if (r->last_io && r->last_io != (wr ? 'w' : 'r'))
 		r->c[l->rw_switches]++;
 	r->last_io = wr ? 'w' : 'r';
-	/* The size of the slowest call, the first of equals; kept as its
-	 * duration + 1, so 0 is none yet. */
-	if (dur + 1 > *slowest) {
-		*slowest = dur + 1;
-		r->c[wr ? l->max_write_size : l->max_read_size] = n;
-	}
-}
-
-/* The bytes a record moved, by which Darshan ranks the processes of a
- * shared record. */
-static int64_t moved(const struct drec *r, const struct dc_dio_layout *l)
-{
-	return r->c[l->bytes_read] + r->c[l->bytes_written];
 }
 
 void dc_dio_reduce(const struct drec *first, int module, uint64_t ohash,
-		   const struct dc_dio_layout *l, int64_t *c)
+		   const struct dc_dio_layout *l, int64_t *c, double *f)
 {
-	const struct drec *fast = NULL, *slow = NULL, *rmax = NULL,
-			  *wmax = NULL;
-	int nrecs = 0;
-
 	memset(c, 0, sizeof(int64_t) * DC_DREC_MAX);
 	for (const struct drec *r = first; r; r = r->next) {
 		if (r->module != module || r->ohash != ohash)
 			continue;
-		nrecs++;
 		for (int k = 0; k < l->access; k++)
-			if (k != l->max_read_size && k != l->max_write_size)
+			if (k != l->t.max_read_size && k != l->t.max_write_size)
 				c[k] += r->c[k];
 		for (int j = 0; j < 4; j++)
 			dc_dcommon_top4(&c[l->access], &c[l->access_count],
 					r->c[l->access + j],
 					r->c[l->access_count + j], true);
-		if (!rmax || r->max_rdur > rmax->max_rdur)
-			rmax = r;
-		if (!wmax || r->max_wdur > wmax->max_wdur)
-			wmax = r;
-		if (!fast || r->time < fast->time)
-			fast = r;
-		if (!slow || r->time > slow->time)
-			slow = r;
 	}
-	if (!nrecs)
-		return;
-	c[l->max_read_size] = rmax->c[l->max_read_size];
-	c[l->max_write_size] = wmax->c[l->max_write_size];
-	/* Only a record shared by processes has a fastest and slowest. */
-	if (nrecs > 1) {
-		c[l->fastest_rank] = fast->rank;
-		c[l->fastest_rank + 1] = moved(fast, l);
-		c[l->fastest_rank + 2] = slow->rank;
-		c[l->fastest_rank + 3] = moved(slow, l);
-	}
+	dc_dtime_reduce(first, module, ohash, &l->t, c, f);
 }

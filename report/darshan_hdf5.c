@@ -70,6 +70,8 @@ enum hop {
 	HOP_DREAD,
 	HOP_DWRITE,
 	HOP_DFLUSH,
+	HOP_FCLOSE,
+	HOP_DCLOSE,
 };
 
 static const struct {
@@ -86,6 +88,8 @@ static const struct {
 	{ "H5Dread", HOP_DREAD },
 	{ "H5Dwrite", HOP_DWRITE },
 	{ "H5Dflush", HOP_DFLUSH },
+	{ "H5Fclose", HOP_FCLOSE },
+	{ "H5Dclose", HOP_DCLOSE },
 };
 
 int dc_hdf5_op(const char *name, size_t n)
@@ -98,32 +102,53 @@ int dc_hdf5_op(const char *name, size_t n)
 
 int dc_hdf5_module(int op)
 {
-	return op == HOP_FOPEN || op == HOP_FFLUSH ? MOD_H5F : op ? MOD_H5D : 0;
+	return op == HOP_FOPEN || op == HOP_FFLUSH || op == HOP_FCLOSE ? MOD_H5F
+	       : op						       ? MOD_H5D
+								       : 0;
+}
+
+int dc_hdf5_kind(int op)
+{
+	switch (op) {
+	case HOP_FOPEN:
+	case HOP_DOPEN:
+	case HOP_DOPEN_DEPRECATED: return DT_OPEN;
+	case HOP_FCLOSE:
+	case HOP_DCLOSE: return DT_CLOSE;
+	case HOP_FFLUSH:
+	case HOP_DFLUSH: return DT_META;
+	case HOP_DREAD: return DT_READ;
+	case HOP_DWRITE: return DT_WRITE;
+	default: return DT_NONE;
+	}
 }
 
 static const struct dc_dio_layout layout = {
 	.bytes_read = D_BYTES_READ,
 	.bytes_written = D_BYTES_WRITTEN,
 	.rw_switches = D_RW_SWITCHES,
-	.max_read_size = D_MAX_READ_TIME_SIZE,
-	.max_write_size = D_MAX_WRITE_TIME_SIZE,
 	.size_read = D_SIZE_READ,
 	.size_write = D_SIZE_WRITE,
 	.access = D_ACCESS,
 	.access_count = D_ACCESS_COUNT,
-	.fastest_rank = D_FASTEST_RANK,
+	.t = { D_MAX_READ_TIME_SIZE, D_MAX_WRITE_TIME_SIZE, D_FASTEST_RANK },
 };
+
+/* H5F records have no slowest call and no fastest rank. */
+static const struct dc_dtime_layout h5f_layout = { -1, -1, -1 };
 
 static void io(struct drec *r, const struct dc_dcall *c, bool wr)
 {
 	r->c[wr ? D_WRITES : D_READS]++;
-	dc_dio_call(r, &layout, (c->has & DC_EV_SIZE) ? c->size : 0, c->dur,
-		    wr);
+	dc_dio_call(r, &layout, (c->has & DC_EV_SIZE) ? c->size : 0, wr);
 }
 
-void dc_hdf5_call(struct drec *r, const struct dc_dcall *c)
+void dc_hdf5_call(struct drec *r, const struct dc_dcall *c, double t1,
+		  double t2)
 {
-	r->time += c->dur;
+	dc_dtime_call(r, r->module == MOD_H5F ? &h5f_layout : &layout.t,
+		      dc_hdf5_kind(c->op), t1, t2,
+		      (c->has & DC_EV_SIZE) ? c->size : 0);
 	switch (c->op) {
 	case HOP_FOPEN: r->c[F_OPENS]++; break;
 	case HOP_FFLUSH: r->c[F_FLUSHES]++; break;
@@ -138,17 +163,19 @@ void dc_hdf5_call(struct drec *r, const struct dc_dcall *c)
 	}
 }
 
-void dc_h5f_reduce(const struct drec *first, int64_t *c)
+void dc_h5f_reduce(const struct drec *first, int64_t *c, double *f)
 {
 	memset(c, 0, sizeof(int64_t) * DC_H5F_N);
 	for (const struct drec *r = first; r; r = r->next)
 		for (int k = 0; r->module == MOD_H5F && k < DC_H5F_N; k++)
 			c[k] += r->c[k];
+	dc_dtime_reduce(first, MOD_H5F, 0, &h5f_layout, c, f);
 }
 
-void dc_h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c)
+void dc_h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c,
+		   double *f)
 {
-	dc_dio_reduce(first, MOD_H5D, ohash, &layout, c);
+	dc_dio_reduce(first, MOD_H5D, ohash, &layout, c, f);
 	/* Whether any process used the deprecated calls. */
 	for (const struct drec *r = first; r; r = r->next)
 		if (r->module == MOD_H5D && r->ohash == ohash)

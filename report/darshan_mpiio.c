@@ -129,13 +129,11 @@ static const struct dc_dio_layout layout = {
 	.bytes_read = M_BYTES_READ,
 	.bytes_written = M_BYTES_WRITTEN,
 	.rw_switches = M_RW_SWITCHES,
-	.max_read_size = M_MAX_READ_TIME_SIZE,
-	.max_write_size = M_MAX_WRITE_TIME_SIZE,
 	.size_read = M_SIZE_READ,
 	.size_write = M_SIZE_WRITE,
 	.access = M_ACCESS,
 	.access_count = M_ACCESS_COUNT,
-	.fastest_rank = M_FASTEST_RANK,
+	.t = { M_MAX_READ_TIME_SIZE, M_MAX_WRITE_TIME_SIZE, M_FASTEST_RANK },
 };
 
 static bool is_write(int counter)
@@ -144,9 +142,25 @@ static bool is_write(int counter)
 	       counter == M_SPLIT_WRITES || counter == M_NB_WRITES;
 }
 
-void dc_mpiio_call(struct drec *r, const struct dc_dcall *c)
+int dc_mpiio_kind(int op)
 {
-	r->time += c->dur;
+	switch (op) {
+	case MOP_OPEN: return DT_OPEN;
+	case MOP_SYNC: return DT_SYNC;
+	case MOP_VIEW: return DT_META;
+	case MOP_CLOSE: return DT_CLOSE;
+	default:
+		return op < MOP_IO	       ? DT_NONE
+		       : is_write(op - MOP_IO) ? DT_WRITE
+					       : DT_READ;
+	}
+}
+
+void dc_mpiio_call(struct drec *r, const struct dc_dcall *c, double t1,
+		   double t2)
+{
+	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
+
 	switch (c->op) {
 	case MOP_OPEN:
 		r->opens++;
@@ -159,12 +173,11 @@ void dc_mpiio_call(struct drec *r, const struct dc_dcall *c)
 	default:
 		if (c->op >= MOP_IO) {
 			r->c[c->op - MOP_IO]++;
-			dc_dio_call(r, &layout,
-				    (c->has & DC_EV_SIZE) ? c->size : 0, c->dur,
-				    is_write(c->op - MOP_IO));
+			dc_dio_call(r, &layout, n, is_write(c->op - MOP_IO));
 		}
 		break;
 	}
+	dc_dtime_call(r, &layout.t, dc_mpiio_kind(c->op), t1, t2, n);
 }
 
 void dc_mpiio_finish(struct drec *r)
@@ -175,9 +188,9 @@ void dc_mpiio_finish(struct drec *r)
 	r->c[r->sharers > 1 ? M_COLL_OPENS : M_INDEP_OPENS] = r->opens;
 }
 
-void dc_mpiio_reduce(const struct drec *first, int64_t *c)
+void dc_mpiio_reduce(const struct drec *first, int64_t *c, double *f)
 {
-	dc_dio_reduce(first, MOD_MPIIO, 0, &layout, c);
+	dc_dio_reduce(first, MOD_MPIIO, 0, &layout, c, f);
 	/* The mode is the file's, not a sum. */
 	for (const struct drec *r = first; r; r = r->next)
 		if (r->module == MOD_MPIIO)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "darshan.h"
 #include "fileio.h"
 #include "plots.h"
 #include "report.h"
@@ -260,6 +261,8 @@ static int fill(const struct dc_report *r, const char *name, size_t n,
 		return dc_flame_svg(r, b, 1200);
 	else if (IS("LOST"))
 		lost(r, b);
+	else if (IS("DARSHAN_SUMMARY"))
+		return r->darshan ? dc_darshan_summary_html(r->darshan, b) : 0;
 	else
 		return 1;
 	return 0;

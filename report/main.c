@@ -26,6 +26,9 @@ static const char usage[] =
     "  -d, --darshan           Darshan's POSIX and STDIO counters per file "
     "and\n"
     "                          process, as darshan-parser prints them\n"
+    "  -S, --summary           Darshan's job summary per module after the "
+    "text\n"
+    "                          report (and in the HTML page)\n"
     "  -g, --flamegraph FILE   draw the I/O flame graph as SVG\n"
     "  -H, --html FILE         one self-contained page with the plots\n"
     "  -f, --file PATTERN      everything about the files matching PATTERN\n"
@@ -98,6 +101,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "folded", no_argument, NULL, 'F' },
 		{ "darshan", no_argument, NULL, 'd' },
+		{ "summary", no_argument, NULL, 'S' },
 		{ "flamegraph", required_argument, NULL, 'g' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "file", required_argument, NULL, 'f' },
@@ -110,7 +114,8 @@ int main(int argc, char **argv)
 		{},
 	};
 	const char *flame = NULL, *html = NULL, *tmpl = NULL;
-	bool json = false, folded = false, quiet = false, darshan = false;
+	bool json = false, folded = false, quiet = false, darshan = false,
+	     summary = false;
 	struct dc_darshan dsh;
 	struct dc_read_opts ro = {};
 	struct progress prog = {};
@@ -122,12 +127,13 @@ int main(int argc, char **argv)
 	dc_log_init(argv[0]);
 	dc_report_init(&r);
 	dc_darshan_init(&dsh);
-	while ((c = getopt_long(argc, argv, "jFdg:H:f:n:t:qT:h", longopts,
+	while ((c = getopt_long(argc, argv, "jFdSg:H:f:n:t:qT:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'F': folded = true; break;
 		case 'd': darshan = true; break;
+		case 'S': summary = true; break;
 		case 'g': flame = optarg; break;
 		case 'H': html = optarg; break;
 		case 'f': r.file_pattern = optarg; break;
@@ -146,8 +152,8 @@ int main(int argc, char **argv)
 		default: fputs(usage, stderr); goto cleanup;
 		}
 	}
-	if (optind >= argc || (json && folded) || (darshan && folded) ||
-	    top < 1) {
+	if (optind >= argc || (json && folded) ||
+	    ((darshan || summary) && folded) || (summary && json) || top < 1) {
 		fputs(usage, stderr);
 		goto cleanup;
 	}
@@ -161,7 +167,7 @@ int main(int argc, char **argv)
 	/* Small inputs finish before a bar would be read. */
 	prog.on = prog.on && prog.total >= (16u << 20);
 	prog.r = &r;
-	r.darshan = darshan ? &dsh : NULL;
+	r.darshan = darshan || summary ? &dsh : NULL;
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	pc = (struct prog_ctx){ &r, &prog };
 	ro.line = line_cb;
@@ -198,7 +204,7 @@ int main(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	dc_report_finish(&r);
 	problems += r.bad_lines + r.unknown_hashes;
-	err = darshan ? dc_darshan_finish(&dsh, &r) : 0;
+	err = r.darshan ? dc_darshan_finish(&dsh, &r) : 0;
 	if (err)
 		dc_err("computing Darshan's counters: %s", strerror(-err));
 	else if (darshan && !json)
@@ -209,6 +215,8 @@ int main(int argc, char **argv)
 		err = dc_folded_report(&r, stdout);
 	else
 		err = dc_text_report(&r, stdout, top);
+	if (!err && summary)
+		err = dc_darshan_summary_text(&dsh, stdout);
 	if (err) {
 		dc_err("writing the report failed: %s", strerror(-err));
 		goto cleanup;
