@@ -486,9 +486,15 @@ static __always_inline int dc_usdt_end(__u32 end, __u32 probe, const __u64 *v,
 	const volatile struct dc_capture *c = dc_cap(probe);
 	__u64 now = bpf_ktime_get_ns();
 	struct dc_thread *t = dc_thread_get();
-	struct dc_frame *f = t ? dc_pop_match(t, probe, c->text_mask, v) : 0;
+	struct dc_frame *f;
 
-	if (!t || !f) {
+	/* A call too deep to keep was counted at its entry. */
+	if (t && t->depth > DC_MAX_DEPTH) {
+		t->depth--;
+		return 0;
+	}
+	f = t ? dc_pop_match(t, probe, c->text_mask, v) : 0;
+	if (!f) {
 		dc_lose(end, DC_LOSS_NOENTRY);
 		return 0;
 	}

@@ -66,6 +66,15 @@ def main():
 
 main()
 '''
+REC = '''
+def rec(n):
+    return rec(n - 1) if n else 0
+
+def main():
+    rec(int(sys.argv[1]))
+
+main()
+'''
 CALLS = {"write_one": 100, "helper": 37, "gen": 5, "boom": 5, "main": 1}
 
 
@@ -118,6 +127,25 @@ with tempfile.TemporaryDirectory() as tmp:
     check(funcs.get(("PYTHON", "write_one")) == 100 and funcs.get(("PYTHON", "helper")) == 37,
           "report: write_one and helper under PYTHON: %s" %
           {k: v for k, v in funcs.items() if k[0] == "PYTHON"})
+    # Deeper than 16 traced calls: the deeper ones are counted as too
+    # deep at entry and their returns leave the rest paired; a return
+    # is never counted twice (no_entry stays the same at any depth).
+    rec = os.path.join(tmp, "rec.py")
+    open(rec, "w").write(WORKLOAD.split("\ndef ")[0] + REC)
+    seen = []
+    for depth in (10, 20):
+        rtrace = os.path.join(tmp, "rec%d.pfw.gz" % depth)
+        r = run([RUNTIME, "-q", "-o", rtrace, obj, "--", PYTHON, rec, str(depth)])
+        rt = Trace(rtrace)
+        check(r.returncode == 0 and not rt.errors, "recursion %d: %s" % (depth, r.stderr[-500:]))
+        # main at level 1, rec(depth) .. rec(0) under it: 15 kept.
+        kept = min(depth + 1, 15)
+        n = len(rt.select(cat="PYTHON", name="rec"))
+        check(n == kept, "recursion %d: %d rec events, %d kept" % (depth, n, kept))
+        check(rt.end["args"]["too_deep"] == depth + 1 - kept,
+              "recursion %d: too_deep %d" % (depth, rt.end["args"]["too_deep"]))
+        seen.append(rt.end["args"]["no_entry"])
+    check(seen[0] == seen[1], "no_entry the same at any depth: %s" % seen)
     # Profile mode aggregates by probe: every call counted as python_call.
     prof = os.path.join(tmp, "prof.pfw.gz")
     r = run([RUNTIME, "-m", "profile", "-o", prof, obj, "--", PYTHON, prog, out])
