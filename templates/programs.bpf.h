@@ -297,7 +297,7 @@ int dc_sys_exit(unsigned long long *ctx)
 				now);
 	}
 	if (dc_wraps.n)
-		dc_wrap_exit(t, ret, regs->ip, t->job, id, now);
+		dc_wrap_exit(t, ret, regs->ip, regs->orig_ax, t->job, id, now);
 	return 0;
 }
 
