@@ -116,17 +116,20 @@ static int dtype_kind(const char *target)
 	return DC_DTYPE_NONE;
 }
 
+/* A USDT pair is two entries: the begin (@pair 1) pushes the call, the
+ * end (@pair 2, right after it) completes it. */
 static int render_capture(struct dc_buf *out, const char *tmpl,
 			  const struct dc_spec_probe *p,
 			  const struct dc_slots *s, int id, int feeds,
-			  const char *target)
+			  const char *target, int pair)
 {
 	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16],
 	    ret_int[16], d_entry[16], d_exit[16], stream_slot[16],
 	    ret_stream[16], dt_mask[16], dt_kind[16], s_mask[16], s_exit[16],
-	    fed_slot[16], feeds_s[16], d_off[64];
+	    fed_slot[16], feeds_s[16], d_off[64], text_s[16], opens_s[8],
+	    ends_s[16];
 	int mask = 0, path = -1, stream = -1, dentry = 0, dexit = 0, dtype = 0;
-	int str = 0, str_exit = 0;
+	int str = 0, str_exit = 0, text = 0;
 
 	for (int i = 0; i < s->n; i++) {
 		/* A word read through a pointer is whole, not a C int. */
@@ -149,7 +152,12 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			str |= 1 << i;
 		if (s->role[i] == DC_ROLE_STR_OUT)
 			str_exit |= 1 << i;
+		if (s->role[i] == DC_ROLE_FUNC || s->role[i] == DC_ROLE_SRCFILE)
+			text |= 1 << i;
 	}
+	snprintf(text_s, sizeof(text_s), "0x%x", text);
+	snprintf(opens_s, sizeof(opens_s), "%d", pair == 1);
+	snprintf(ends_s, sizeof(ends_s), "%d", pair == 2 ? id : 0);
 	snprintf(s_mask, sizeof(s_mask), "0x%x", str);
 	snprintf(s_exit, sizeof(s_exit), "0x%x", str_exit);
 	snprintf(dt_mask, sizeof(dt_mask), "0x%x", dtype);
@@ -210,8 +218,20 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			     feeds_s,
 			     "DEREF_OFF",
 			     d_off,
+			     "TEXT_MASK",
+			     text_s,
+			     "OPENS",
+			     opens_s,
+			     "ENDS",
+			     ends_s,
 			     NULL };
 	return dc_expand(out, tmpl, kv);
+}
+
+/* A USDT probe with an end: 1, else 0. */
+static int usdt_pair(const struct dc_spec *spec, const struct dc_spec_probe *p)
+{
+	return spec->groups[p->group].mech == DC_MECH_USDT && p->end;
 }
 
 /* Store @s in the pool and append its offset to @out. */
@@ -326,6 +346,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 				 spec->groups[p->group].skipped
 			     ? -1
 			     : nprobes++;
+		nprobes += ids[i] >= 0 && usdt_pair(spec, p);
 	}
 	nprobes = 0;
 	err = read_file(tmpl_dir, "object.bpf.c.in", &t_obj) ?:
@@ -344,9 +365,22 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		dc_slots_of(p, &s);
 		err = render_capture(&caps, t_cap, p, &s, nprobes,
 				     p->feeds_idx >= 0 ? ids[p->feeds_idx] : -1,
-				     spec->groups[p->group].target)
+				     spec->groups[p->group].target,
+				     usdt_pair(spec, p))
 			  ?: render_desc(&descs, t_desc, &pool, spec, p, &s,
 					 nprobes);
+		if (!err && usdt_pair(spec, p)) {
+			/* The end: its own entry, named by its probe. */
+			struct dc_spec_probe e = *p;
+
+			e.name = e.symbol = p->end;
+			e.end = NULL;
+			err =
+			    render_capture(&caps, t_cap, &e, &s, ++nprobes, -1,
+					   spec->groups[p->group].target, 2)
+				?: render_desc(&descs, t_desc, &pool, spec, &e,
+					       &s, nprobes);
+		}
 		/* Numbered probes: their number's entry in its table. */
 		table = mech == DC_MECH_SYSCALL	   ? &sysnr
 			: mech == DC_MECH_IO_URING ? &uring

@@ -31,6 +31,9 @@ static const char *const role_names[DC_ROLE_NR] = {
 	[DC_ROLE_ELEMENTS] = "elements",
 	[DC_ROLE_NAME] = "name",
 	[DC_ROLE_FED] = "fed",
+	[DC_ROLE_FUNC] = "func",
+	[DC_ROLE_SRCFILE] = "srcfile",
+	[DC_ROLE_LINE] = "line",
 };
 
 static const char *const ret_names[DC_RET_NR] = {
@@ -57,6 +60,7 @@ static const char *const loss_names[DC_LOSS_NR] = {
 	[DC_LOSS_DEPTH] = "too_deep",
 	[DC_LOSS_NORETURN] = "no_return",
 	[DC_LOSS_AGG_FULL] = "profile_map_full",
+	[DC_LOSS_NOENTRY] = "no_entry",
 	[DC_SKIP_SHORT] = "filtered_short",
 };
 
@@ -157,5 +161,5 @@ bool dc_role_is_int(int role)
 	return role == DC_ROLE_FD || role == DC_ROLE_NEWFD ||
 	       role == DC_ROLE_DIRFD || role == DC_ROLE_FLAGS ||
 	       role == DC_ROLE_MODE || role == DC_ROLE_WHENCE ||
-	       role == DC_ROLE_ITEMS;
+	       role == DC_ROLE_ITEMS || role == DC_ROLE_LINE;
 }

@@ -318,7 +318,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 {
 	struct dc_loc loc = loc_of(p, n);
-	int captured = 0, paths = 0;
+	int captured = 0, paths = 0, texts = 0;
 
 	if (n->type != YAML_SEQUENCE_NODE) {
 		dc_spec_error(p->spec, &loc,
@@ -362,6 +362,22 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 				      "'path' or 'name'");
 			return -EINVAL;
 		}
+		/* The strings an event carries: one path or name, or a
+		 * function's name and its source file. */
+		if ((role == DC_ROLE_FUNC && (texts & 1)) ||
+		    (role == DC_ROLE_SRCFILE && (texts & 2)) ||
+		    ((role == DC_ROLE_FUNC || role == DC_ROLE_SRCFILE) &&
+		     paths) ||
+		    ((role == DC_ROLE_PATH || role == DC_ROLE_NAME) && texts)) {
+			dc_spec_error(p->spec, &aloc,
+				      "a probe's strings are one 'path' or "
+				      "'name', or one 'func' and one "
+				      "'srcfile'");
+			return -EINVAL;
+		}
+		texts |= role == DC_ROLE_FUNC	   ? 1
+			 : role == DC_ROLE_SRCFILE ? 2
+						   : 0;
 		pr->arg_role[pr->nargs++] = role;
 	}
 	return 0;
@@ -384,6 +400,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 				    .alias_of = -1,
 				    .feeds_idx = -1 };
 	bool tp = spec->groups[group].mech == DC_MECH_TRACEPOINT;
+	bool usdt = spec->groups[group].mech == DC_MECH_USDT;
 	yaml_node_t *name_node = NULL;
 	const char *v;
 	int errs = spec->nerrors;
@@ -426,7 +443,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 			pr.event_loc = loc_of(p, val);
 			if ((v = scalar(p, val, "'event'")))
 				pr.event = dup_or_fail(p, v);
-		} else if (tp && !strcmp(key, "end")) {
+		} else if ((tp || usdt) && !strcmp(key, "end")) {
 			pr.end_loc = loc_of(p, val);
 			if ((v = scalar(p, val, "'end'")))
 				pr.end = dup_or_fail(p, v);
@@ -461,12 +478,14 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 					    v, known);
 			}
 		} else {
-			dc_spec_error(spec, &kloc,
-				      "unknown key '%s' in a probe (known: %s)",
-				      key,
-				      tp ? "name, event, end, key, fields, size"
-					 : "name, symbol, aliases, args, ret, "
-					   "feeds, proto");
+			dc_spec_error(
+			    spec, &kloc,
+			    "unknown key '%s' in a probe (known: %s)", key,
+			    tp	   ? "name, event, end, key, fields, size"
+			    : usdt ? "name, symbol, end, aliases, args, "
+				     "ret, feeds, proto"
+				   : "name, symbol, aliases, args, ret, "
+				     "feeds, proto");
 		}
 	}
 	if (!name_node)
@@ -491,6 +510,9 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		    "digits, '_', '.' or '@'",
 		    pr.symbol, DC_SYMBOL_MAX - 1);
 	}
+	if (pr.end && usdt && !valid_ident(pr.end, DC_SYMBOL_MAX))
+		dc_spec_error(spec, &pr.end_loc,
+			      "'end' must name a USDT probe as provider:name");
 	if (spec->nerrors != errs) {
 		free_probe(&pr);
 		return -EINVAL;
@@ -897,8 +919,35 @@ static int expand_patterns(struct dc_spec *spec, size_t gi,
 	return 0;
 }
 
+/* @sym ("provider:name") is a note of the target with at least the
+ * arguments @pr names. */
+static void check_usdt_note(struct dc_spec *spec, const struct dc_spec_group *g,
+			    const struct dc_usdt_note *notes, size_t n,
+			    const struct dc_spec_probe *pr, const char *sym,
+			    const struct dc_loc *loc)
+{
+	const char *colon = strchr(sym, ':');
+	int nargs = -1;
+
+	for (size_t k = 0; colon && k < n && nargs < 0; k++)
+		if (!strncmp(notes[k].provider, sym, colon - sym) &&
+		    !notes[k].provider[colon - sym] &&
+		    !strcmp(notes[k].name, colon + 1))
+			nargs = dc_usdt_nargs(&notes[k]);
+	if (nargs < 0)
+		dc_spec_error(spec, loc,
+			      "no USDT probe '%s' in %s (name it "
+			      "provider:name; %zu notes there)",
+			      sym, g->path, n);
+	else if (pr->nargs > nargs)
+		dc_spec_error(spec, &pr->loc,
+			      "USDT probe '%s' has %d arguments, the "
+			      "spec names %d",
+			      sym, nargs, pr->nargs);
+}
+
 /* Each probe names "provider:name" of a note in the target, and captures
- * no more arguments than the note has. */
+ * no more arguments than the note has; so does its end. */
 static void check_usdt_group(struct dc_spec *spec, size_t gi)
 {
 	const struct dc_spec_group *g = &spec->groups[gi];
@@ -915,27 +964,15 @@ static void check_usdt_group(struct dc_spec *spec, size_t gi)
 	}
 	for (size_t i = 0; i < spec->nprobes; i++) {
 		const struct dc_spec_probe *pr = &spec->probes[i];
-		const char *colon = strchr(pr->symbol, ':');
-		int nargs = -1;
 
 		if (pr->group != gi)
 			continue;
-		for (size_t k = 0; colon && k < n && nargs < 0; k++)
-			if (!strncmp(notes[k].provider, pr->symbol,
-				     colon - pr->symbol) &&
-			    !notes[k].provider[colon - pr->symbol] &&
-			    !strcmp(notes[k].name, colon + 1))
-				nargs = dc_usdt_nargs(&notes[k]);
-		if (nargs < 0)
-			dc_spec_error(spec, &pr->symbol_loc,
-				      "no USDT probe '%s' in %s (name it "
-				      "provider:name; %zu notes there)",
-				      pr->symbol, g->path, n);
-		else if (pr->nargs > nargs)
-			dc_spec_error(spec, &pr->loc,
-				      "USDT probe '%s' has %d arguments, the "
-				      "spec names %d",
-				      pr->symbol, nargs, pr->nargs);
+		check_usdt_note(spec, g, notes, n, pr, pr->symbol,
+				&pr->symbol_loc);
+		/* The end takes the same arguments, in the same roles. */
+		if (pr->end)
+			check_usdt_note(spec, g, notes, n, pr, pr->end,
+					&pr->end_loc);
 	}
 	free(notes);
 }

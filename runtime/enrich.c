@@ -74,6 +74,25 @@ static const char *object_of(struct dc_rt *rt, struct dc_proc *p,
 	return NULL;
 }
 
+/* The strings that follow a call whose probe captures a function's name
+ * and source file, in slot order. */
+static void texts_of(struct dc_rt *rt, const struct dc_probe *pr,
+		     const struct dc_event *e, struct dc_call *c)
+{
+	const char *s = (const char *)(e + 1), *end = s + e->path_len;
+
+	for (int i = 0; i < pr->d->nslots && s < end; i++) {
+		int role = pr->d->slot_role[i];
+
+		if (role == DC_ROLE_FUNC && s[0])
+			c->func = dc_name_intern(&rt->ps, s);
+		else if (role == DC_ROLE_SRCFILE && s[0])
+			c->srcfile = dc_name_intern(&rt->ps, s);
+		if (role == DC_ROLE_FUNC || role == DC_ROLE_SRCFILE)
+			s += strlen(s) + 1;
+	}
+}
+
 /* The name of the block device in the call's first device slot. */
 static const char *device_of(struct dc_rt *rt, const struct dc_probe *pr,
 			     const struct dc_event *e)
@@ -195,6 +214,8 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	memcpy(c.val, e->val, sizeof(c.val));
 	c.object = object_of(rt, p, pr, e);
 	c.device = device_of(rt, pr, e);
+	if (pr->texts)
+		texts_of(rt, pr, e, &c);
 	track(p, pr, e, c.file, rt->profile);
 	if (e->job)
 		p->job = e->job;

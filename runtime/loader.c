@@ -97,6 +97,9 @@ static int init_probes(struct dc_session *sess)
 				pr->fed_slot = s;
 			else if (role == DC_ROLE_NAME)
 				pr->name_slot = s;
+			else if (role == DC_ROLE_FUNC ||
+				 role == DC_ROLE_SRCFILE)
+				pr->texts = true;
 			else if ((role == DC_ROLE_HANDLE ||
 				  role == DC_ROLE_HANDLE_REF ||
 				  role == DC_ROLE_HANDLE_OUT) &&

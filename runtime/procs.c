@@ -284,7 +284,7 @@ const char *dc_handle_object(struct dc_proc *p, uint64_t h)
 }
 
 /* One copy of each object name, whoever opens it. */
-static const char *name_intern(struct dc_procs *ps, const char *name)
+const char *dc_name_intern(struct dc_procs *ps, const char *name)
 {
 	uint64_t h = dc_hash(name, strlen(name)) | 1;
 	char *n = dc_map_get(&ps->names, h);
@@ -315,7 +315,7 @@ const char *dc_handle_set_object(struct dc_procs *ps, struct dc_proc *p,
 	else
 		snprintf(full, sizeof(full), "%s/%s",
 			 parent && strcmp(parent, "/") ? parent : "", name);
-	n = name_intern(ps, n);
+	n = dc_name_intern(ps, n);
 	if (!n || dc_map_put(&p->objects, h, (void *)n))
 		return NULL;
 	return n;

@@ -105,6 +105,9 @@ void dc_handle_close(struct dc_proc *p, uint64_t h);
 /* The name of the object handle @h stands for in its file (an HDF5
  * dataset or group, "/grp/data"), or NULL. */
 const char *dc_handle_object(struct dc_proc *p, uint64_t h);
+/* One copy of each name (an object's, a Python function's), kept to the
+ * end; NULL when out of memory or on a hash collision. */
+const char *dc_name_intern(struct dc_procs *ps, const char *name);
 /* Handle @h stands for the object @name, which is relative to the object
  * of handle @base unless it starts with '/'. Returns the full name, or
  * NULL when it cannot be kept. */

@@ -44,6 +44,7 @@ struct dc_probe {
 	int items_slot;	    /* a count of items (MPI), or -1 */
 	int dtype_slot;	    /* the items' size (an MPI datatype's), or -1 */
 	int str_slot;	    /* a string's length (fputs, fgets), or -1 */
+	bool texts;	    /* strings follow its events: func, srcfile */
 	int dupfd_cmd_slot; /* fcntl's command, for DC_FD_DUPFD */
 	bool closes;	    /* the call ends its fd, stream or handle */
 	enum dc_fd_effect fd_effect;
@@ -61,9 +62,11 @@ struct dc_call {
 	struct dc_proc *proc; /* described (dc_proc_describe) */
 	struct dc_thread *thread;
 	struct dc_file *file;
-	const char *device; /* a block request's device ("vda"), or NULL */
-	bool filtered;	    /* left out by --paths: it takes an id only */
-	const char *object; /* its object in the file ("/grp/data"), or NULL */
+	const char *device;  /* a block request's device ("vda"), or NULL */
+	bool filtered;	     /* left out by --paths: it takes an id only */
+	const char *object;  /* its object in the file ("/grp/data"), or NULL */
+	const char *func;    /* its name, when its probe captures one */
+	const char *srcfile; /* the source file of func, or NULL */
 	uint32_t pid, tid;
 	uint16_t level;
 	uint64_t ts, dur;

@@ -249,7 +249,7 @@ static const char *role_key(int role)
 	 * names are named through fhash and object. */
 	return role == DC_ROLE_PATH || role == DC_ROLE_STR ||
 		       role == DC_ROLE_STR_OUT || role == DC_ROLE_FED ||
-		       role == DC_ROLE_NAME
+		       role == DC_ROLE_NAME || role == DC_ROLE_FUNC
 		   ? NULL
 	       : role == DC_ROLE_DATATYPE ? "type_size"
 					  : dc_role_name(role);
@@ -288,7 +288,11 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	dc_buf_adds(b, "{\"id\":");
 	dc_buf_add_u64(b, id);
 	dc_buf_adds(b, ",\"name\":");
-	dc_buf_adds(b, c->probe->name_json);
+	/* A Python function's call is named by the function. */
+	if (c->func)
+		dc_json_str(b, c->func, strlen(c->func));
+	else
+		dc_buf_adds(b, c->probe->name_json);
 	dc_buf_adds(b, ",\"cat\":");
 	dc_buf_adds(b, c->probe->cat_json);
 	dc_buf_adds(b, ",\"pid\":");
@@ -324,6 +328,12 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 
 			memcpy(text, &c->val[i], 8);
 			dc_json_str(b, text, strlen(text));
+			continue;
+		}
+		if (d->slot_role[i] == DC_ROLE_SRCFILE) {
+			const char *sf = c->srcfile ? c->srcfile : "";
+
+			dc_json_str(b, sf, strlen(sf));
 			continue;
 		}
 		if (c->probe->dev_slots & 1u << i && device) {

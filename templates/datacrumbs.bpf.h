@@ -348,12 +348,25 @@ static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
 	return dc_push(probe, v, sfd);
 }
 
+/* Whether frame @f holds @v in the slots of @mask. */
+static __always_inline bool dc_same(const struct dc_frame *f, __u8 mask,
+				    const __u64 *v)
+{
+	for (int i = 0; i < DC_CAPTURE; i++)
+		if ((mask & (1 << i)) && f->val[i] != v[i])
+			return false;
+	return true;
+}
+
 /*
- * Pop the frame of @probe. Frames above it belong to calls whose return
- * was never seen (longjmp, a probe the kernel skipped): they are dropped
- * and counted, so one lost return cannot shift every later match.
+ * Pop the innermost frame of @probe holding @v in the slots of @mask.
+ * Frames above it belong to calls whose return was never seen (longjmp,
+ * a probe the kernel skipped): they are dropped and counted, so one lost
+ * return cannot shift every later match. NULL, with the stack as it
+ * was, when no frame matches.
  */
-static __always_inline struct dc_frame *dc_pop(struct dc_thread *t, __u32 probe)
+static __always_inline struct dc_frame *
+dc_pop_match(struct dc_thread *t, __u32 probe, __u8 mask, const __u64 *v)
 {
 	__u32 d = t->depth, top, found = DC_MAX_DEPTH;
 
@@ -365,7 +378,7 @@ static __always_inline struct dc_frame *dc_pop(struct dc_thread *t, __u32 probe)
 	}
 	for (int i = 0; i < DC_MAX_DEPTH && i < d; i++) {
 		top = (d - 1 - i) & (DC_MAX_DEPTH - 1);
-		if (t->f[top].probe == probe) {
+		if (t->f[top].probe == probe && dc_same(&t->f[top], mask, v)) {
 			found = top;
 			break;
 		}
@@ -377,6 +390,11 @@ static __always_inline struct dc_frame *dc_pop(struct dc_thread *t, __u32 probe)
 			DC_LOSS_NORETURN);
 	t->depth = found;
 	return &t->f[found];
+}
+
+static __always_inline struct dc_frame *dc_pop(struct dc_thread *t, __u32 probe)
+{
+	return dc_pop_match(t, probe, 0, 0);
 }
 
 static __always_inline void dc_fill(struct dc_event *e, struct dc_thread *t,
@@ -675,6 +693,46 @@ static __always_inline __u32 dc_track_gen(const volatile struct dc_capture *c,
 	return 0;
 }
 
+/* The first string of a call's text (a function's name) takes at most
+ * this much of the buffer, the second (its source file) the rest. */
+#define DC_TEXT_FIRST 256
+
+/* The strings of the slots of @mask, at most two, each NUL-terminated
+ * (empty when unreadable), one after the other in @buf: their length. */
+static __always_inline __u32 dc_read_texts(char *buf, __u8 mask,
+					   const struct dc_frame *f)
+{
+	__u64 p[2] = {};
+	__u32 len, got = 0;
+	long n;
+
+	for (int i = 0; i < DC_CAPTURE; i++) {
+		if (!(mask & (1 << i)))
+			continue;
+		if (got == 0)
+			p[0] = f->val[i];
+		else if (got == 1)
+			p[1] = f->val[i];
+		got++;
+	}
+	n = bpf_probe_read_user_str(buf, DC_TEXT_FIRST, (const void *)p[0]);
+	if (n <= 0) {
+		buf[0] = 0;
+		n = 1;
+	}
+	if (got < 2)
+		return n;
+	/* The mask tells the verifier the second read stays in @buf. */
+	len = n & (2 * DC_TEXT_FIRST - 1);
+	n = bpf_probe_read_user_str(buf + len, DC_PATH_MAX - 2 * DC_TEXT_FIRST,
+				    (const void *)p[1]);
+	if (n <= 0) {
+		buf[len] = 0;
+		n = 1;
+	}
+	return len + (n & (DC_PATH_MAX - 1));
+}
+
 /* A traced call returns: its frame, popped from @t, becomes an event
  * (or an aggregate). */
 static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
@@ -700,7 +758,7 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 		gen = dc_track_gen(c, f, id, ret);
 	}
 
-	if (path_slot < 0) {
+	if (path_slot < 0 && !c->text_mask) {
 		struct dc_event *e;
 
 		e = bpf_ringbuf_reserve(&dc_events, sizeof(*e), 0);
@@ -725,13 +783,18 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 	dc_fill(&pe->ev, t, f, id, now, ret);
 	pe->ev.gen = gen;
 	pe->ev.job = job;
-	/* Read at return: the kernel has faulted the string in by now. */
-	n = bpf_probe_read_user_str(
-	    pe->path, sizeof(pe->path),
-	    (const void *)f->val[path_slot & (DC_CAPTURE - 1)]);
-	len = n > 0 ? n : 0;
-	if (len > DC_PATH_MAX)
-		len = DC_PATH_MAX;
+	if (c->text_mask) {
+		len = dc_read_texts(pe->path, c->text_mask, f);
+	} else {
+		/* Read at return: the kernel has faulted the string in by
+		 * now. */
+		n = bpf_probe_read_user_str(
+		    pe->path, sizeof(pe->path),
+		    (const void *)f->val[path_slot & (DC_CAPTURE - 1)]);
+		len = n > 0 ? n : 0;
+		if (len > DC_PATH_MAX)
+			len = DC_PATH_MAX;
+	}
 	pe->ev.path_len = len;
 	if (bpf_ringbuf_output(&dc_events, pe, sizeof(pe->ev) + len,
 			       dc_wakeup()))

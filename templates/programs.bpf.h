@@ -297,7 +297,7 @@ int dc_sys_exit(unsigned long long *ctx)
 				now);
 	}
 	if (dc_wraps.n)
-		dc_wrap_exit(t, ret, regs->ip, t->job, id, now);
+		dc_wrap_exit(t, ret, regs->ip, regs->orig_ax, t->job, id, now);
 	return 0;
 }
 
@@ -472,8 +472,38 @@ int dc_tracepoint(void *ctx)
 #include "uring.bpf.h"
 #include "libaio.bpf.h"
 
+/*
+ * The end @end of a USDT pair completes the innermost open call of its
+ * begin @probe whose strings are at the same addresses as its own (a
+ * Python function's name and file): a return whose entry was not seen
+ * (a frame entered before tracing began, or on CPython 3.11 before a
+ * profile function was set) finds none, is counted and leaves the stack
+ * as it was.
+ */
+static __always_inline int dc_usdt_end(__u32 end, __u32 probe, const __u64 *v,
+				       __u64 id)
+{
+	const volatile struct dc_capture *c = dc_cap(probe);
+	__u64 now = bpf_ktime_get_ns();
+	struct dc_thread *t = dc_thread_get();
+	struct dc_frame *f;
+
+	/* A call too deep to keep was counted at its entry. */
+	if (t && t->depth > DC_MAX_DEPTH) {
+		t->depth--;
+		return 0;
+	}
+	f = t ? dc_pop_match(t, probe, c->text_mask, v) : 0;
+	if (!f) {
+		dc_lose(end, DC_LOSS_NOENTRY);
+		return 0;
+	}
+	return dc_emit(t, f, probe, 0, c, t->job, id, now);
+}
+
 /* A USDT probe is a point, not a call: one event of no duration, nested
- * under the traced call it fires in. */
+ * under the traced call it fires in. A pair's begin and end make a call
+ * like a function's entry and return. */
 SEC("usdt")
 int dc_usdt(struct pt_regs *ctx)
 {
@@ -484,7 +514,6 @@ int dc_usdt(struct pt_regs *ctx)
 	long v;
 	if (probe >= DC_NPROBES || !dc_traced(id >> 32))
 		return 0;
-	o.job = dc_job_of(id >> 32);
 	c = dc_cap(probe);
 	for (int i = 0; i < DC_CAPTURE; i++) {
 		if (i >= c->nslots)
@@ -492,6 +521,11 @@ int dc_usdt(struct pt_regs *ctx)
 		if (!bpf_usdt_arg(ctx, c->slot_arg[i], &v))
 			o.val[i] = v;
 	}
+	if (c->ends)
+		return dc_usdt_end(probe, c->ends - 1, o.val, id);
+	if (c->opens)
+		return dc_push(probe, o.val, -1);
+	o.job = dc_job_of(id >> 32);
 	dc_point_open(&o, id, bpf_ktime_get_ns());
 	dc_tp_emit(&o, probe, o.ts);
 	return 0;

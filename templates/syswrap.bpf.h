@@ -184,13 +184,22 @@ static __always_inline void dc_wrap_enter(struct dc_thread *t,
  * system call, -errno becoming -1 as the C library returns it. Another
  * syscall's exit (rt_sigreturn after a handler) is not its return. */
 static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
-					 __u64 ip, __u32 job, __u64 id,
+					 __u64 ip, long nr, __u32 job, __u64 id,
 					 __u64 now)
 {
 	__u32 d = t->depth, probe;
+	const struct dc_wrap_site *w;
 	struct dc_frame *f;
 
-	if (d == 0 || d > DC_MAX_DEPTH)
+	/* Too deep to be kept (a deep Python stack): its sys_enter counted
+	 * it, every time, restarts included; its exit uncounts it. */
+	if (d > DC_MAX_DEPTH) {
+		w = dc_wrap_site_of(t, ip, nr);
+		if (w && w->probe < DC_NPROBES)
+			t->depth = d - 1;
+		return;
+	}
+	if (d == 0)
 		return;
 	f = &t->f[(d - 1) & (DC_MAX_DEPTH - 1)];
 	if (!(f->flags & DC_FRAME_SYS) || f->site != ip)

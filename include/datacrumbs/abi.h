@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     7 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     8 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -77,6 +77,10 @@ enum dc_role {
 	DC_ROLE_FED,	    /* bytes the call moved, added by the inner
 			       functions that feed it; given by the
 			       generator, never by a spec */
+	DC_ROLE_FUNC,	    /* const char * naming the call (a Python
+			       function): the event's name */
+	DC_ROLE_SRCFILE,    /* const char * source file of that function */
+	DC_ROLE_LINE,	    /* a source line number, a C int */
 	DC_ROLE_NR,
 };
 
@@ -102,6 +106,7 @@ enum dc_loss {
 	DC_LOSS_DEPTH,	     /* nesting deeper than DC_MAX_DEPTH */
 	DC_LOSS_NORETURN,    /* entry seen, its return never came */
 	DC_LOSS_AGG_FULL,    /* profile mode: aggregation map full */
+	DC_LOSS_NOENTRY,     /* the end of a USDT pair matched no open call */
 	DC_SKIP_SHORT,	     /* not a loss: shorter than --min-duration */
 	DC_LOSS_NR,
 };
@@ -135,7 +140,9 @@ struct dc_event {
 	__u64 parent_seq; /* seq of the enclosing traced call, 0 if none */
 	__s64 ret;
 	__u64 val[DC_CAPTURE]; /* captured slots, roles in the probe table */
-	__u16 path_len; /* bytes of path that follow, NUL included; 0: none */
+	__u16 path_len;	       /* bytes of path that follow, NUL included, or of
+				  the text_mask strings, each NUL-terminated;
+				  0: none */
 	__u16 pad;
 	__s32 sfd; /* descriptor behind the call's FILE *, or -1 */
 	__u32 gen; /* profile mode: the generation given to a new fd */
@@ -185,6 +192,12 @@ struct dc_capture {
 	__u32 feeds;	    /* probe id + 1 of the call this one feeds its bytes
 			       to (no event of its own); 0: none */
 	__u16 deref_off[DC_CAPTURE]; /* byte offset of a deref_entry read */
+	__u8 text_mask; /* slots holding a string copied into the event at
+			   return (func, srcfile), in slot order */
+	__u8 opens;	/* the begin of a USDT pair: pushes a call */
+	__u16 pad;
+	__u32 ends; /* the end of a USDT pair: probe id + 1 of the call
+		       it completes; 0: none */
 };
 
 /* How an MPI library's datatypes give their size. */
