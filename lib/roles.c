@@ -114,6 +114,11 @@ const char *dc_loss_name(int reason)
 	return name_of(loss_names, N(loss_names), reason);
 }
 
+bool dc_loss_is_lost(int reason)
+{
+	return reason != DC_SKIP_SHORT && reason != DC_LOSS_NOENTRY;
+}
+
 /* @names as "a, b, c" into @buf, leaving out entry @skip. */
 static int list_of(const char *const *names, int n, int skip, char *buf,
 		   size_t size)

@@ -14,6 +14,10 @@ int dc_ret_parse(const char *name);
 const char *dc_mech_name(int mech);
 int dc_mech_parse(const char *name);
 const char *dc_loss_name(int reason);
+/* Whether events counted under @reason were lost (end.dropped, --strict):
+ * not calls left out on purpose, nor returns of calls begun before
+ * tracing could see them. */
+bool dc_loss_is_lost(int reason);
 /* The roles a spec may give, as "_, fd, path, ...", into @buf: 0, or
  * -ENOSPC. */
 int dc_role_list(char *buf, size_t size);

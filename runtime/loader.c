@@ -15,6 +15,7 @@
 #include "elfsym.h"
 #include "json.h"
 #include "log.h"
+#include "roles.h"
 #include "probetab.h"
 #include "session.h"
 #include "sysstub.h"
@@ -606,7 +607,7 @@ uint64_t dc_lost_total(struct dc_session *sess)
 	dc_read_losses(sess);
 	for (size_t i = 0; i < sess->nprobes; i++)
 		for (int r = 0; r < DC_LOSS_NR; r++)
-			if (r != DC_SKIP_SHORT)
+			if (dc_loss_is_lost(r))
 				total += sess->probes[i].lost[r];
 	return total;
 }

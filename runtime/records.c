@@ -90,8 +90,10 @@ uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 			if (!p->lost[r])
 				continue;
 			by_reason[r] += p->lost[r];
-			/* Calls dropped by --min-duration were asked for. */
-			if (r == DC_SKIP_SHORT)
+			/* Calls left out by --min-duration were asked for;
+			 * returns of calls begun before tracing saw them
+			 * are no calls lost. */
+			if (!dc_loss_is_lost(r))
 				continue;
 			total += p->lost[r];
 			if (!quiet)
@@ -139,7 +141,7 @@ uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 		uint64_t sum = 0;
 
 		for (int r = 0; r < DC_LOSS_NR; r++)
-			sum += r == DC_SKIP_SHORT ? 0 : p->lost[r];
+			sum += dc_loss_is_lost(r) ? p->lost[r] : 0;
 		if (!sum)
 			continue;
 		dc_buf_addf(b, "%s\"%s/%s\":%llu", n++ ? "," : "", p->d->layer,

@@ -13,6 +13,7 @@
 
 #include "elfsym.h"
 #include "log.h"
+#include "roles.h"
 #include "runtime.h"
 #include "server.h"
 
@@ -146,7 +147,7 @@ static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
 	for (size_t i = 0; i < rt->sess.nprobes; i++)
 		for (int r = 0; r < DC_LOSS_NR; r++)
 			lost +=
-			    r == DC_SKIP_SHORT ? 0 : rt->sess.probes[i].lost[r];
+			    dc_loss_is_lost(r) ? rt->sess.probes[i].lost[r] : 0;
 	len = snprintf(out, size,
 		       "ok tracing %zu processes, %zu cgroups; %llu events, "
 		       "%llu lost; trace %s; pids",

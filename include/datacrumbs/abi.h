@@ -16,7 +16,7 @@
 
 #define DC_CAPTURE   4	  /* argument slots captured per call */
 #define DC_MAX_ARGS  6	  /* argument positions a spec may name */
-#define DC_MAX_DEPTH 16	  /* nesting depth of traced calls per thread */
+#define DC_MAX_DEPTH 32	  /* nesting depth of traced calls per thread */
 #define DC_PATH_MAX  4096 /* longest path copied from user memory */
 
 #define DC_SYSNR_MAX 512 /* syscall numbers below this can be traced */
