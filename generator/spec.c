@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <bpf/btf.h>
 #include <yaml.h>
 
 #include "buf.h"
 #include "elfsym.h"
+#include "fileio.h"
 #include "hash.h"
 #include "libpath.h"
 #include "log.h"
@@ -644,19 +644,6 @@ static int check_flow_depth(struct parse *p, const struct dc_buf *b)
 	return 0;
 }
 
-static int read_all(FILE *f, struct dc_buf *b)
-{
-	size_t n;
-
-	do {
-		if (dc_buf_reserve(b, 65536))
-			return -ENOMEM;
-		n = fread(b->p + b->len, 1, b->cap - b->len, f);
-		b->len += n;
-	} while (n);
-	return ferror(f) ? -EIO : 0;
-}
-
 int dc_spec_load(struct dc_spec *spec, const char *file)
 {
 	int errs = spec->nerrors, err = 0, docs = 0;
@@ -664,9 +651,7 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 	bool parser_ok = false;
 	struct dc_buf text = {};
 	struct parse p;
-	struct stat st;
 	char **files;
-	FILE *f;
 
 	files = realloc(spec->files, (spec->nfiles + 1) * sizeof(*files));
 	if (!files)
@@ -677,29 +662,20 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 		return -ENOMEM;
 	p = (struct parse){ .spec = spec, .file = files[spec->nfiles++] };
 
-	f = fopen(file, "rb");
-	if (!f) {
-		err = -errno;
-		fprintf(stderr, "%s: error: cannot open: %s\n", file,
-			strerror(errno));
-		spec->nerrors++;
-		return err;
-	}
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+	err = dc_read_file(file, &text.p, &text.len);
+	if (err == -EISDIR) {
 		fprintf(stderr,
 			"%s: error: a directory, not a spec file (give its "
 			"files: %s/*.yaml)\n",
 			file, file);
 		spec->nerrors++;
-		fclose(f);
-		return -EISDIR;
+		return err;
 	}
-	err = read_all(f, &text);
 	if (err) {
-		fprintf(stderr, "%s: error: cannot read: %s\n", file,
+		fprintf(stderr, "%s: error: cannot open: %s\n", file,
 			strerror(-err));
 		spec->nerrors++;
-		goto cleanup;
+		return err;
 	}
 	if (check_flow_depth(&p, &text))
 		goto cleanup;
@@ -748,7 +724,6 @@ cleanup:
 	if (parser_ok)
 		yaml_parser_delete(&parser);
 	dc_buf_free(&text);
-	fclose(f);
 	if (err)
 		return err;
 	return spec->nerrors == errs ? 0 : -EINVAL;
