@@ -10,7 +10,8 @@
 #include "strpool.h"
 #include "template.h"
 
-int dc_c_escape(struct dc_buf *out, const char *s)
+/* Append @s as the body of a C string literal. */
+static int c_escape(struct dc_buf *out, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = *s;
@@ -237,7 +238,7 @@ static int render_strings(struct dc_buf *out, const struct dc_strpool *pool)
 		const char *s = pool->s.p + off;
 
 		err = dc_buf_addf(out, "\t\t/* %zu */ \"", off) ?:
-		      dc_c_escape(out, s) ?: dc_buf_adds(out, "\\000\"\n");
+		      c_escape(out, s) ?: dc_buf_adds(out, "\\000\"\n");
 		off += strlen(s) + 1;
 	}
 	/* No newline before the template's closing comma. */

@@ -26,7 +26,4 @@ struct dc_slots {
 
 void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s);
 
-/* Append @s as the body of a C string literal. */
-int dc_c_escape(struct dc_buf *out, const char *s);
-
 #endif

@@ -104,11 +104,6 @@ const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
 	return buf;
 }
 
-double dc_bin_width(const struct dc_report *r)
-{
-	return (double)r->width;
-}
-
 /* One stack a line: a name may not end it. Apart from the recursion, so
  * that its buffer is not on every level's frame. */
 static __attribute__((noinline)) int add_name(struct dc_buf *b,

@@ -156,7 +156,6 @@ void dc_report_finish(struct dc_report *r);
 
 const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
 			 size_t n);
-double dc_bin_width(const struct dc_report *r);
 /* "layer;func;layer;func" of a node into @b. */
 int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b);
 
