@@ -78,7 +78,7 @@ static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		else if (dc_role_is_int(s->role[i]))
 			mask |= 1 << i;
 		/* Both strings travel in the event's path buffer. */
-		if (s->role[i] == DC_ROLE_PATH || s->role[i] == DC_ROLE_NAME)
+		if (dc_role_is_path(s->role[i]))
 			path = i;
 		if (s->role[i] == DC_ROLE_STREAM)
 			stream = i;

@@ -260,14 +260,6 @@ static void free_probe(struct dc_spec_probe *pr)
 	free(pr->aliases);
 }
 
-/* Roles that are quantities: factors of a feeder's bytes, and the ones
- * whose value may be read from memory (ROLE@N). */
-static bool is_factor(int role)
-{
-	return role == DC_ROLE_COUNT || role == DC_ROLE_ITEMS ||
-	       role == DC_ROLE_ITEMSIZE || role == DC_ROLE_ELEMENTS;
-}
-
 /* "ROLE" or "ROLE@N" (the word at byte N of what the argument points
  * to); returns the role, or -1 after saying what is wrong. */
 static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
@@ -296,11 +288,12 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		return role;
 	errno = 0;
 	o = strtol(at + 1, &end, 10);
-	if (!is_factor(role)) {
+	if (!dc_role_is_quantity(role)) {
+		dc_quantity_list(" and ", known, sizeof(known));
 		spec_error(p->spec, loc,
-			   "'%s': only count, items, itemsize and elements "
-			   "can be read through a pointer (ROLE@OFFSET)",
-			   v);
+			   "'%s': only %s can be read through a pointer "
+			   "(ROLE@OFFSET)",
+			   v, known);
 		return -1;
 	}
 	if (end == at + 1 || *end || errno || o < 0 || o > 4088) {
@@ -354,8 +347,7 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 				   DC_CAPTURE);
 			return -EINVAL;
 		}
-		if ((role == DC_ROLE_PATH || role == DC_ROLE_NAME) &&
-		    ++paths > 1) {
+		if (dc_role_is_path(role) && ++paths > 1) {
 			spec_error(p->spec, &aloc,
 				   "only one argument can have the role "
 				   "'path' or 'name'");
@@ -1163,15 +1155,13 @@ static void check_kfuncs(struct dc_spec *spec)
 			    "no kernel function '%s' in this kernel's BTF",
 			    pr->symbol);
 		for (int a = 0; a < pr->nargs; a++)
-			if (pr->arg_role[a] == DC_ROLE_PATH ||
-			    pr->arg_role[a] == DC_ROLE_NAME ||
-			    pr->arg_role[a] == DC_ROLE_STREAM ||
-			    pr->arg_role[a] == DC_ROLE_HANDLE_OUT ||
-			    pr->arg_role[a] == DC_ROLE_HANDLE_REF)
+			if (dc_role_reads_user(pr->arg_role[a]) ||
+			    pr->arg_off[a] >= 0)
 				spec_error(spec, &pr->loc,
-					   "role '%s' reads user memory: "
+					   "role '%s%s' reads user memory: "
 					   "not for kernel function '%s'",
 					   dc_role_name(pr->arg_role[a]),
+					   pr->arg_off[a] >= 0 ? "@N" : "",
 					   pr->symbol);
 	}
 }
@@ -1188,6 +1178,7 @@ static void check_feeds(struct dc_spec *spec)
 		struct dc_spec_probe *pr = &spec->probes[i];
 		struct dc_spec_probe *t = NULL;
 		int captured = 0, slots = 0;
+		char known[64];
 
 		if (!pr->feeds || spec->groups[pr->group].skipped)
 			continue;
@@ -1219,15 +1210,15 @@ static void check_feeds(struct dc_spec *spec)
 			t = &spec->probes[t->alias_of];
 		for (int a = 0; a < pr->nargs; a++)
 			if (pr->arg_role[a] != DC_ROLE_NONE &&
-			    !is_factor(pr->arg_role[a]))
-				spec_error(
-				    spec, &pr->loc,
-				    "'%s' feeds '%s': its arguments must be "
-				    "factors of the bytes (count, items, "
-				    "itemsize, elements), not '%s'",
-				    pr->name, pr->feeds,
-				    dc_role_name(pr->arg_role[a]));
-			else if (pr->arg_role[a] != DC_ROLE_NONE)
+			    !dc_role_is_quantity(pr->arg_role[a])) {
+				dc_quantity_list(", ", known, sizeof(known));
+				spec_error(spec, &pr->loc,
+					   "'%s' feeds '%s': its arguments "
+					   "must be factors of the bytes (%s), "
+					   "not '%s'",
+					   pr->name, pr->feeds, known,
+					   dc_role_name(pr->arg_role[a]));
+			} else if (pr->arg_role[a] != DC_ROLE_NONE)
 				slots++;
 		for (int a = 0; a < t->nargs; a++)
 			captured += t->arg_role[a] != DC_ROLE_NONE;
