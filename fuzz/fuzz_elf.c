@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The ELF readers (lib/elfsym.c, lib/usdt.c, lib/probetab.c) on arbitrary
+/* The ELF readers (lib/elfsym.c, lib/usdt.c, runtime/probetab.c) on arbitrary
  * bytes: symbols with their file offsets, USDT notes with their argument
  * counts, and a generated object's probe table. */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The spec parser and validator (lib/spec.c) on arbitrary bytes, as
+/* The spec parser and validator (generator/spec.c) on arbitrary bytes, as
  * datacrumbs-gen runs them: load, then check what loaded cleanly. */
 #include "file.h"
 #include "spec.h"

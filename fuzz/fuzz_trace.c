@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The report's trace reader (lib/traceread.c, lib/event.c) on arbitrary
+/* The report's trace reader (report/traceread.c, report/event.c) on arbitrary
  * bytes, read as datacrumbs-report reads a trace: gzip members found and
  * inflated on two threads, every line parsed, the args of each event
  * walked member by member. */

@@ -12,28 +12,23 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fileio.h"
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The whole file in a buffer of its own size, so ASan sees overreads. */
+/* The whole file in a buffer of its own size, so ASan sees overreads
+ * (the NUL dc_read_file() adds would hide the first). */
 static char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *data = NULL;
-	long size = -1;
+	char *text, *data;
 
-	if (!f)
+	if (dc_read_file(path, &text, len))
 		return NULL;
-	if (!fseek(f, 0, SEEK_END))
-		size = ftell(f);
-	if (size >= 0 && !fseek(f, 0, SEEK_SET))
-		data = malloc(size ? size : 1);
-	if (data && fread(data, 1, size, f) != (size_t)size) {
-		free(data);
-		data = NULL;
-	}
-	*len = size;
-	fclose(f);
+	data = malloc(*len ? *len : 1);
+	if (data)
+		memcpy(data, text, *len);
+	free(text);
 	return data;
 }
 

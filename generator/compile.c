@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "config.h"
 #include "log.h"
 #include "subproc.h"
 
@@ -47,6 +48,14 @@ int dc_compile(const char *clang, const char *src, const char *obj,
 	       const char *tmpl_dir, const char *inc_dir)
 {
 	char tmp[PATH_MAX], itmpl[PATH_MAX + 2], iinc[PATH_MAX + 2];
+	char *argv[] = { (char *)clang, "-target", "bpf", "-O2", "-g",
+			 "-D__TARGET_ARCH_" DC_BPF_ARCH, "-Wall", "-Werror",
+			 "-Wno-unused-function", itmpl, iinc, "-c", (char *)src,
+			 "-o", tmp,
+			 /* Debian keeps asm/ per architecture. */
+			 DC_MULTIARCH[0] ? "-I/usr/include/" DC_MULTIARCH
+					 : NULL,
+			 NULL };
 	int err;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", obj, getpid()) >=
@@ -54,14 +63,6 @@ int dc_compile(const char *clang, const char *src, const char *obj,
 		return -ENAMETOOLONG;
 	snprintf(itmpl, sizeof(itmpl), "-I%s", tmpl_dir);
 	snprintf(iinc, sizeof(iinc), "-I%s", inc_dir);
-	char *const argv[] = {
-		(char *)clang, "-target",   "bpf",
-		"-O2",	       "-g",	    "-D__TARGET_ARCH_x86",
-		"-Wall",       "-Werror",   "-Wno-unused-function",
-		itmpl,	       iinc,	    "-I/usr/include/x86_64-linux-gnu",
-		"-c",	       (char *)src, "-o",
-		tmp,	       NULL
-	};
 	err = dc_spawn(argv, NULL, 0);
 	if (err) {
 		unlink(tmp);

@@ -8,67 +8,10 @@
 #include "render.h"
 #include "roles.h"
 #include "strpool.h"
+#include "template.h"
 
-/* Which arguments a probe captures, slot by slot. */
-static int read_file(const char *dir, const char *name, char **out)
-{
-	struct dc_buf b = {};
-	char path[4096], chunk[8192];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (!f) {
-		dc_err("cannot read template %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)))
-		if (dc_buf_add(&b, chunk, n)) {
-			fclose(f);
-			dc_buf_free(&b);
-			return -ENOMEM;
-		}
-	fclose(f);
-	if (dc_buf_add(&b, "", 1)) {
-		dc_buf_free(&b);
-		return -ENOMEM;
-	}
-	*out = b.p;
-	return 0;
-}
-
-int dc_expand(struct dc_buf *out, const char *tmpl, const char *const *kv)
-{
-	const char *p = tmpl, *at, *end;
-
-	while ((at = strchr(p, '@'))) {
-		const char *const *k;
-		size_t klen;
-
-		end = strchr(at + 1, '@');
-		if (!end) {
-			dc_err("template: unterminated '@' placeholder");
-			return -EINVAL;
-		}
-		klen = end - at - 1;
-		for (k = kv; *k; k += 2)
-			if (strlen(k[0]) == klen &&
-			    !strncmp(k[0], at + 1, klen))
-				break;
-		if (!*k) {
-			dc_err("template: unknown placeholder @%.*s@",
-			       (int)klen, at + 1);
-			return -EINVAL;
-		}
-		if (dc_buf_add(out, p, at - p) || dc_buf_adds(out, k[1]))
-			return -ENOMEM;
-		p = end + 1;
-	}
-	return dc_buf_adds(out, p);
-}
-
-int dc_c_escape(struct dc_buf *out, const char *s)
+/* Append @s as the body of a C string literal. */
+static int c_escape(struct dc_buf *out, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = *s;
@@ -118,7 +61,7 @@ static int dtype_kind(const char *target)
 
 /* A USDT pair is two entries: the begin (@pair 1) pushes the call, the
  * end (@pair 2, right after it) completes it. */
-static int render_capture(struct dc_buf *out, const char *tmpl,
+static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 			  const struct dc_spec_probe *p,
 			  const struct dc_slots *s, int id, int feeds,
 			  const char *target, int pair)
@@ -138,7 +81,7 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 		else if (dc_role_is_int(s->role[i]))
 			mask |= 1 << i;
 		/* Both strings travel in the event's path buffer. */
-		if (s->role[i] == DC_ROLE_PATH || s->role[i] == DC_ROLE_NAME)
+		if (dc_role_is_path(s->role[i]))
 			path = i;
 		if (s->role[i] == DC_ROLE_STREAM)
 			stream = i;
@@ -225,7 +168,7 @@ static int render_capture(struct dc_buf *out, const char *tmpl,
 			     "ENDS",
 			     ends_s,
 			     NULL };
-	return dc_expand(out, tmpl, kv);
+	return dc_tmpl_expand(out, tmpl, kv);
 }
 
 /* A USDT probe with an end: 1, else 0. */
@@ -244,7 +187,7 @@ static int add_str(struct dc_buf *out, struct dc_strpool *pool, const char *s,
 		   ?: dc_buf_addf(out, "%s%u", sep, off);
 }
 
-static int render_desc(struct dc_buf *out, const char *tmpl,
+static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		       struct dc_strpool *pool, const struct dc_spec *spec,
 		       const struct dc_spec_probe *p, const struct dc_slots *s,
 		       int id)
@@ -297,7 +240,7 @@ static int render_desc(struct dc_buf *out, const char *tmpl,
 				     "END",    str[5].p, "FIELDS",    fields.p,
 				     "KEYS",   keys.p,	 "SIZE_SLOT", size_slot,
 				     NULL };
-		err = dc_expand(out, tmpl, kv);
+		err = dc_tmpl_expand(out, tmpl, kv);
 	}
 	for (int i = 0; i < 6; i++)
 		dc_buf_free(&str[i]);
@@ -315,7 +258,7 @@ static int render_strings(struct dc_buf *out, const struct dc_strpool *pool)
 		const char *s = pool->s.p + off;
 
 		err = dc_buf_addf(out, "\t\t/* %zu */ \"", off) ?:
-		      dc_c_escape(out, s) ?: dc_buf_adds(out, "\\000\"\n");
+		      c_escape(out, s) ?: dc_buf_adds(out, "\\000\"\n");
 		off += strlen(s) + 1;
 	}
 	/* No newline before the template's closing comma. */
@@ -327,7 +270,7 @@ static int render_strings(struct dc_buf *out, const struct dc_strpool *pool)
 int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	      const char *sources, struct dc_buf *out)
 {
-	char *t_obj = NULL, *t_cap = NULL, *t_desc = NULL;
+	struct dc_tmpl t_obj = {}, t_cap = {}, t_desc = {};
 	struct dc_buf caps = {}, descs = {}, sysnr = {}, uring = {},
 		      libaio = {}, strings = {};
 	char nprobes_s[16], caps_size_s[16], strings_size_s[16];
@@ -349,9 +292,9 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		nprobes += ids[i] >= 0 && usdt_pair(spec, p);
 	}
 	nprobes = 0;
-	err = read_file(tmpl_dir, "object.bpf.c.in", &t_obj) ?:
-	      read_file(tmpl_dir, "capture.c.in", &t_cap) ?:
-	      read_file(tmpl_dir, "probe_desc.c.in", &t_desc);
+	err = dc_tmpl_read(&t_obj, tmpl_dir, "object.bpf.c.in") ?:
+	      dc_tmpl_read(&t_cap, tmpl_dir, "capture.c.in") ?:
+	      dc_tmpl_read(&t_desc, tmpl_dir, "probe_desc.c.in");
 	for (size_t i = 0; i < spec->nprobes && !err; i++) {
 		const struct dc_spec_probe *p = &spec->probes[i];
 		int mech = spec->groups[p->group].mech;
@@ -363,11 +306,11 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		    spec->groups[p->group].skipped)
 			continue;
 		dc_slots_of(p, &s);
-		err = render_capture(&caps, t_cap, p, &s, nprobes,
+		err = render_capture(&caps, &t_cap, p, &s, nprobes,
 				     p->feeds_idx >= 0 ? ids[p->feeds_idx] : -1,
 				     spec->groups[p->group].target,
 				     usdt_pair(spec, p))
-			  ?: render_desc(&descs, t_desc, &pool, spec, p, &s,
+			  ?: render_desc(&descs, &t_desc, &pool, spec, p, &s,
 					 nprobes);
 		if (!err && usdt_pair(spec, p)) {
 			/* The end: its own entry, named by its probe. */
@@ -376,9 +319,9 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 			e.name = e.symbol = p->end;
 			e.end = NULL;
 			err =
-			    render_capture(&caps, t_cap, &e, &s, ++nprobes, -1,
+			    render_capture(&caps, &t_cap, &e, &s, ++nprobes, -1,
 					   spec->groups[p->group].target, 2)
-				?: render_desc(&descs, t_desc, &pool, spec, &e,
+				?: render_desc(&descs, &t_desc, &pool, spec, &e,
 					       &s, nprobes);
 		}
 		/* Numbered probes: their number's entry in its table. */
@@ -419,12 +362,12 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 			     "STRINGS",	     strings.p,	  "STRINGS_SIZE",
 			     strings_size_s, "URING",	  uring.p,
 			     "LIBAIO",	     libaio.p,	  NULL };
-	err = dc_expand(out, t_obj, kv);
+	err = dc_tmpl_expand(out, &t_obj, kv);
 cleanup:
 	free(ids);
-	free(t_obj);
-	free(t_cap);
-	free(t_desc);
+	dc_tmpl_free(&t_obj);
+	dc_tmpl_free(&t_cap);
+	dc_tmpl_free(&t_desc);
 	dc_buf_free(&caps);
 	dc_buf_free(&descs);
 	dc_buf_free(&sysnr);

@@ -26,11 +26,4 @@ struct dc_slots {
 
 void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s);
 
-/* Replace each @KEY@ in @tmpl by its value from @kv (KEY, value, ...,
- * NULL). An unknown key is an error (-EINVAL), naming it on stderr. */
-int dc_expand(struct dc_buf *out, const char *tmpl, const char *const *kv);
-
-/* Append @s as the body of a C string literal. */
-int dc_c_escape(struct dc_buf *out, const char *s);
-
 #endif

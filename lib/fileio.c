@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "fileio.h"
 
 int dc_write_atomic(const char *path, const void *data, size_t len)
@@ -26,5 +29,57 @@ int dc_write_atomic(const char *path, const void *data, size_t len)
 		err = -errno;
 	if (err)
 		unlink(tmp);
+	return err;
+}
+
+int dc_read_file(const char *path, char **data, size_t *len)
+{
+	struct dc_buf b = {};
+	struct stat st;
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto cleanup;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = -EISDIR;
+		goto cleanup;
+	}
+	/* The size is a first guess: one byte more holds the NUL, another
+	 * finds the end without growing. */
+	if (dc_buf_reserve(&b,
+			   st.st_size > 0 ? (size_t)st.st_size + 2 : 4096)) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (;;) {
+		if (b.len + 1 == b.cap && dc_buf_reserve(&b, b.cap)) {
+			err = -ENOMEM;
+			goto cleanup;
+		}
+		n = read(fd, b.p + b.len, b.cap - b.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			goto cleanup;
+		}
+		if (!n)
+			break;
+		b.len += n;
+	}
+	b.p[b.len] = '\0';
+	*data = b.p;
+	if (len)
+		*len = b.len;
+	b.p = NULL;
+cleanup:
+	dc_buf_free(&b);
+	close(fd);
 	return err;
 }

@@ -11,12 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "libpath.h"
 #include "subproc.h"
 
+/* DC_MULTIARCH: Debian's per-architecture directories (just /lib and
+ * /usr/lib again where there are none). */
 static const char *const default_dirs[] = {
-	"/lib/x86_64-linux-gnu",
-	"/usr/lib/x86_64-linux-gnu",
+	"/lib/" DC_MULTIARCH,
+	"/usr/lib/" DC_MULTIARCH,
 	"/lib64",
 	"/usr/lib64",
 	"/lib",
@@ -138,7 +141,8 @@ static int cache_foreach(const char *name, size_t prefix, char *out,
 		    !memchr(key, 0, st.st_size - e[i].key) ||
 		    !memchr(val, 0, st.st_size - e[i].value))
 			continue;
-		/* Flag 0x0300 is x86-64 ELF; skip 32-bit entries. */
+		/* Flag 0x0300 is x86-64 ELF (the only architecture
+		 * meson.build accepts); skip 32-bit entries. */
 		if ((e[i].flags & 0xff00) != 0x0300)
 			continue;
 		if (fn && !strncmp(key, name, prefix)) {

@@ -24,7 +24,7 @@ void dc_version(void)
 	printf("%s %s\n", prog_name, DC_VERSION);
 }
 
-void dc_vlog(const char *level, const char *fmt, va_list ap)
+static void vlog(const char *level, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", prog_name, level);
 	vfprintf(stderr, fmt, ap);
@@ -36,7 +36,7 @@ void dc_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	dc_vlog("error: ", fmt, ap);
+	vlog("error: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -45,7 +45,7 @@ void dc_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	dc_vlog("warning: ", fmt, ap);
+	vlog("warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -54,6 +54,6 @@ void dc_info(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	dc_vlog("", fmt, ap);
+	vlog("", fmt, ap);
 	va_end(ap);
 }

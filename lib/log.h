@@ -12,6 +12,5 @@ void dc_version(void);
 void dc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void dc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void dc_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void dc_vlog(const char *level, const char *fmt, va_list ap);
 
 #endif

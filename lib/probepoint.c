@@ -35,7 +35,7 @@ static bool legacy_prefix(uint8_t b)
  * an operand-size prefix), and push of a register (push_setup_xol_ops:
  * one byte, or two with REX.B 0x41). Anything else is single-stepped.
  */
-bool dc_insn_emulated(const uint8_t *b, size_t n)
+static bool insn_emulated(const uint8_t *b, size_t n)
 {
 	static const uint8_t nops[9][8] = {
 		{ 0 },
@@ -177,7 +177,7 @@ void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
 			pp->slow = true;
 			break;
 		}
-		if (dc_insn_emulated(insn[k].bytes, insn[k].size)) {
+		if (insn_emulated(insn[k].bytes, insn[k].size)) {
 			skip = insn[k].address - off;
 			break;
 		}

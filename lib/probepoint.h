@@ -30,8 +30,4 @@ struct dc_probe_point {
 void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
 		    unsigned args, struct dc_probe_point *pp);
 
-/* Whether Linux x86-64 emulates this instruction at a uprobe rather
- * than single-stepping it. */
-bool dc_insn_emulated(const uint8_t *b, size_t n);
-
 #endif

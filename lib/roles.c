@@ -7,33 +7,44 @@
 
 #include "roles.h"
 
-static const char *const role_names[DC_ROLE_NR] = {
-	[DC_ROLE_NONE] = "_",
-	[DC_ROLE_FD] = "fd",
-	[DC_ROLE_PATH] = "path",
-	[DC_ROLE_COUNT] = "count",
-	[DC_ROLE_OFFSET] = "offset",
-	[DC_ROLE_FLAGS] = "flags",
-	[DC_ROLE_MODE] = "mode",
-	[DC_ROLE_WHENCE] = "whence",
-	[DC_ROLE_NEWFD] = "newfd",
-	[DC_ROLE_DIRFD] = "dirfd",
-	[DC_ROLE_STREAM] = "stream",
-	[DC_ROLE_HANDLE] = "handle",
-	[DC_ROLE_BUF] = "buf",
-	[DC_ROLE_HANDLE_OUT] = "handle_out",
-	[DC_ROLE_HANDLE_REF] = "handle_ref",
-	[DC_ROLE_ITEMS] = "items",
-	[DC_ROLE_ITEMSIZE] = "itemsize",
-	[DC_ROLE_DATATYPE] = "datatype",
-	[DC_ROLE_STR] = "str",
-	[DC_ROLE_STR_OUT] = "str_out",
-	[DC_ROLE_ELEMENTS] = "elements",
-	[DC_ROLE_NAME] = "name",
-	[DC_ROLE_FED] = "fed",
-	[DC_ROLE_FUNC] = "func",
-	[DC_ROLE_SRCFILE] = "srcfile",
-	[DC_ROLE_LINE] = "line",
+/* What the programs do with an argument of each role. */
+enum {
+	INT = 1 << 0,	   /* a C int, sign-extended from the low 32 bits */
+	QUANTITY = 1 << 1, /* a number of bytes or items */
+	USER = 1 << 2,	   /* read from the user memory it points to */
+	PATH = 1 << 3,	   /* a string sent in the event's one path buffer */
+};
+
+static const struct {
+	const char *name;
+	unsigned what;
+} roles[DC_ROLE_NR] = {
+	[DC_ROLE_NONE] = { "_", 0 },
+	[DC_ROLE_FD] = { "fd", INT },
+	[DC_ROLE_PATH] = { "path", USER | PATH },
+	[DC_ROLE_COUNT] = { "count", QUANTITY },
+	[DC_ROLE_OFFSET] = { "offset", 0 },
+	[DC_ROLE_FLAGS] = { "flags", INT },
+	[DC_ROLE_MODE] = { "mode", INT },
+	[DC_ROLE_WHENCE] = { "whence", INT },
+	[DC_ROLE_NEWFD] = { "newfd", INT },
+	[DC_ROLE_DIRFD] = { "dirfd", INT },
+	[DC_ROLE_STREAM] = { "stream", USER },
+	[DC_ROLE_HANDLE] = { "handle", 0 },
+	[DC_ROLE_BUF] = { "buf", 0 },
+	[DC_ROLE_HANDLE_OUT] = { "handle_out", USER },
+	[DC_ROLE_HANDLE_REF] = { "handle_ref", USER },
+	[DC_ROLE_ITEMS] = { "items", INT | QUANTITY },
+	[DC_ROLE_ITEMSIZE] = { "itemsize", QUANTITY },
+	[DC_ROLE_DATATYPE] = { "datatype", USER },
+	[DC_ROLE_STR] = { "str", USER },
+	[DC_ROLE_STR_OUT] = { "str_out", USER },
+	[DC_ROLE_ELEMENTS] = { "elements", QUANTITY },
+	[DC_ROLE_NAME] = { "name", USER | PATH },
+	[DC_ROLE_FED] = { "fed", 0 },
+	[DC_ROLE_FUNC] = { "func", USER },
+	[DC_ROLE_SRCFILE] = { "srcfile", USER },
+	[DC_ROLE_LINE] = { "line", INT },
 };
 
 static const char *const ret_names[DC_RET_NR] = {
@@ -81,12 +92,17 @@ static const char *name_of(const char *const *names, int n, int i)
 
 const char *dc_role_name(int role)
 {
-	return name_of(role_names, N(role_names), role);
+	return role >= 0 && role < DC_ROLE_NR && roles[role].name
+		   ? roles[role].name
+		   : "?";
 }
 
 int dc_role_parse(const char *name)
 {
-	return lookup(role_names, N(role_names), name);
+	for (int i = 0; i < DC_ROLE_NR; i++)
+		if (roles[i].name && !strcmp(roles[i].name, name))
+			return i;
+	return -1;
 }
 
 const char *dc_ret_name(int ret)
@@ -119,20 +135,24 @@ bool dc_loss_is_lost(int reason)
 	return reason != DC_SKIP_SHORT && reason != DC_LOSS_NOENTRY;
 }
 
-/* @names as "a, b, c" into @buf, leaving out entry @skip. */
-static int list_of(const char *const *names, int n, int skip, char *buf,
-		   size_t size)
+/* @names as "a, b, c" (or "a, b@lastc") into @buf, leaving out entry
+ * @skip and the NULL ones. */
+static int list_of(const char *const *names, int n, int skip, const char *last,
+		   char *buf, size_t size)
 {
 	size_t len = 0;
+	int end = n;
 
+	while (end > 0 && (end - 1 == skip || !names[end - 1]))
+		end--;
 	buf[0] = '\0';
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < end; i++) {
+		const char *sep = !len ? "" : i == end - 1 ? last : ", ";
 		int w;
 
 		if (i == skip || !names[i])
 			continue;
-		w = snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
-			     names[i]);
+		w = snprintf(buf + len, size - len, "%s%s", sep, names[i]);
 		if (w < 0 || (size_t)w >= size - len)
 			return -ENOSPC;
 		len += w;
@@ -140,19 +160,35 @@ static int list_of(const char *const *names, int n, int skip, char *buf,
 	return 0;
 }
 
+/* The names of the roles that are all of @what. */
+static int roles_list(unsigned what, const char *last, char *buf, size_t size)
+{
+	const char *names[DC_ROLE_NR];
+
+	for (int i = 0; i < DC_ROLE_NR; i++)
+		names[i] =
+		    (roles[i].what & what) == what ? roles[i].name : NULL;
+	return list_of(names, DC_ROLE_NR, DC_ROLE_FED, last, buf, size);
+}
+
 int dc_role_list(char *buf, size_t size)
 {
-	return list_of(role_names, N(role_names), DC_ROLE_FED, buf, size);
+	return roles_list(0, ", ", buf, size);
+}
+
+int dc_quantity_list(const char *last, char *buf, size_t size)
+{
+	return roles_list(QUANTITY, last, buf, size);
 }
 
 int dc_ret_list(char *buf, size_t size)
 {
-	return list_of(ret_names, N(ret_names), -1, buf, size);
+	return list_of(ret_names, N(ret_names), -1, ", ", buf, size);
 }
 
 int dc_mech_list(char *buf, size_t size)
 {
-	return list_of(mech_names, N(mech_names), -1, buf, size);
+	return list_of(mech_names, N(mech_names), -1, ", ", buf, size);
 }
 
 bool dc_mech_numbered(int mech)
@@ -161,10 +197,27 @@ bool dc_mech_numbered(int mech)
 	       mech == DC_MECH_LIBAIO;
 }
 
+static bool role_is(int role, unsigned what)
+{
+	return role >= 0 && role < DC_ROLE_NR && (roles[role].what & what);
+}
+
 bool dc_role_is_int(int role)
 {
-	return role == DC_ROLE_FD || role == DC_ROLE_NEWFD ||
-	       role == DC_ROLE_DIRFD || role == DC_ROLE_FLAGS ||
-	       role == DC_ROLE_MODE || role == DC_ROLE_WHENCE ||
-	       role == DC_ROLE_ITEMS || role == DC_ROLE_LINE;
+	return role_is(role, INT);
+}
+
+bool dc_role_is_quantity(int role)
+{
+	return role_is(role, QUANTITY);
+}
+
+bool dc_role_reads_user(int role)
+{
+	return role_is(role, USER);
+}
+
+bool dc_role_is_path(int role)
+{
+	return role_is(role, PATH);
 }

@@ -23,10 +23,21 @@ bool dc_loss_is_lost(int reason);
 int dc_role_list(char *buf, size_t size);
 int dc_ret_list(char *buf, size_t size);
 int dc_mech_list(char *buf, size_t size);
+/* The quantity roles, as "count, items@LAST..." with @last before the
+ * final one (", " or " and "): 0, or -ENOSPC. */
+int dc_quantity_list(const char *last, char *buf, size_t size);
 /* Mechanisms whose probes are numbers (a syscall's, an io_uring opcode, an
  * AIO command) looked up in a table, not places attached one by one. */
 bool dc_mech_numbered(int mech);
 /* Roles whose value is a C int, sign-extended from the low 32 bits. */
 bool dc_role_is_int(int role);
+/* Roles that are quantities: factors of a feeder's bytes, and the ones
+ * whose value may be read from memory (ROLE@N). */
+bool dc_role_is_quantity(int role);
+/* Roles whose argument points to user memory the programs read: not for
+ * kernel functions. */
+bool dc_role_reads_user(int role);
+/* Roles whose string travels in the event's path buffer: one a probe. */
+bool dc_role_is_path(int role);
 
 #endif

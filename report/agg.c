@@ -104,11 +104,6 @@ const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
 	return buf;
 }
 
-double dc_bin_width(const struct dc_report *r)
-{
-	return (double)r->width;
-}
-
 /* One stack a line: a name may not end it. Apart from the recursion, so
  * that its buffer is not on every level's frame. */
 static __attribute__((noinline)) int add_name(struct dc_buf *b,
@@ -179,7 +174,7 @@ static bool same(const struct dc_str *s, const char *p, uint32_t n)
 	return true;
 }
 
-static int func_get(struct dc_report *r, const struct dc_event *ev)
+static int func_get(struct dc_report *r, const struct dc_trace_event *ev)
 {
 	/* Most calls repeat one of a few functions: remember the last ones
 	 * by their text before hashing it. */
@@ -385,7 +380,7 @@ static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
 	return 0;
 }
 
-static int64_t bytes_of(const struct dc_event *ev, char dir)
+static int64_t bytes_of(const struct dc_trace_event *ev, char dir)
 {
 	if (ev->ph == 'C')
 		return ev->has & DC_EV_SIZE_SUM ? (int64_t)ev->size_sum : -1;
@@ -397,7 +392,7 @@ static int64_t bytes_of(const struct dc_event *ev, char dir)
 	return -1;
 }
 
-static void slowest_add(struct dc_report *r, const struct dc_event *ev,
+static void slowest_add(struct dc_report *r, const struct dc_trace_event *ev,
 			int func, int64_t bytes)
 {
 	int i = r->nslowest;
@@ -428,7 +423,8 @@ static int size_bin(int64_t bytes)
 	return b < DC_SIZE_BINS ? b : DC_SIZE_BINS - 1;
 }
 
-static int call(struct dc_report *r, const struct dc_event *ev, uint64_t lineno)
+static int call(struct dc_report *r, const struct dc_trace_event *ev,
+		uint64_t lineno)
 {
 	int fi = func_get(r, ev);
 	struct dc_nest_info ni = { .root = true,
@@ -541,7 +537,7 @@ static int end_add(struct dc_report *r, const struct dc_str *k, int64_t v)
 }
 
 /* The start and end records: the run's span, its command, its losses. */
-static int marker(struct dc_report *r, const struct dc_event *ev)
+static int marker(struct dc_report *r, const struct dc_trace_event *ev)
 {
 	struct dc_str k, v;
 	size_t pos = 0;
@@ -576,7 +572,7 @@ static int str_is(const struct dc_str *s, const char *w)
 	return same(s, w, strlen(w));
 }
 
-static int meta(struct dc_report *r, const struct dc_event *ev)
+static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 {
 	struct dc_map *m = NULL;
 	struct dc_proc *p;
@@ -623,7 +619,7 @@ static int meta(struct dc_report *r, const struct dc_event *ev)
 }
 
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
-		   const struct dc_event *ev)
+		   const struct dc_trace_event *ev)
 {
 	r->lines++;
 	if (status == DC_EVENT_SKIP)
@@ -632,11 +628,12 @@ int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 	 * parser checks it) and, if it is timed, a ts. */
 	if (status == 0 && !ev->ph) {
 		status = -EINVAL;
-		((struct dc_event *)ev)->err = "no ph, or ph is not a string";
+		((struct dc_trace_event *)ev)->err =
+		    "no ph, or ph is not a string";
 	} else if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
 		   !(ev->has & DC_EV_TS)) {
 		status = -EINVAL;
-		((struct dc_event *)ev)->err = "no ts";
+		((struct dc_trace_event *)ev)->err = "no ts";
 	}
 	if (status < 0) {
 		if (r->bad_lines++ < MAX_LINE_ERRORS)

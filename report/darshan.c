@@ -266,7 +266,7 @@ void dc_darshan_free(struct dc_darshan *d)
 
 /* The hash of @ev's object ("/grp/data"), its name kept in @d; 0 if it
  * names none. */
-static int object_of(struct dc_darshan *d, const struct dc_event *ev,
+static int object_of(struct dc_darshan *d, const struct dc_trace_event *ev,
 		     uint64_t *ohash)
 {
 	char name[DC_OBJECT_MAX], *copy;
@@ -290,7 +290,7 @@ static int object_of(struct dc_darshan *d, const struct dc_event *ev,
 	return 0;
 }
 
-int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev)
+int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 {
 	int module = module_of(&ev->cat), op;
 	struct dc_dcall *c;

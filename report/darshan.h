@@ -42,7 +42,7 @@ struct dc_darshan {
 void dc_darshan_init(struct dc_darshan *d);
 void dc_darshan_free(struct dc_darshan *d);
 /* A call event; @cat its layer. Returns 0 or -ENOMEM. */
-int dc_darshan_call(struct dc_darshan *d, const struct dc_event *ev);
+int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev);
 void dc_darshan_trace_done(struct dc_darshan *d);
 /* Compute the counters once every trace is read. 0 or -ENOMEM. */
 int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The HTML page: templates/report.html with its {{NAME}} slots filled
- * with tables and inline SVG plots. */
+/* The HTML page: templates/report.html with its @NAME@ placeholders
+ * filled with tables and inline SVG plots. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,30 +11,11 @@
 #include "plots.h"
 #include "report.h"
 #include "sort.h"
+#include "template.h"
 
 #define TOP_FILES 50
 #define TOP_FUNCS 30
 #define TOP_PROCS 48
-
-static int read_all(const char *path, struct dc_buf *b)
-{
-	FILE *f = fopen(path, "r");
-	char chunk[65536];
-	size_t n;
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		if (dc_buf_add(b, chunk, n)) {
-			err = -ENOMEM;
-			break;
-		}
-	if (!err && ferror(f))
-		err = -EIO;
-	fclose(f);
-	return err;
-}
 
 static void stat_cells(struct dc_buf *b, const struct dc_stat *s)
 {
@@ -234,10 +215,11 @@ static void lost(const struct dc_report *r, struct dc_buf *b)
 	}
 }
 
-/* One slot's contents. */
-static int fill(const struct dc_report *r, const char *name, size_t n,
-		struct dc_buf *b)
+/* One placeholder's contents. */
+static int fill(void *ctx, const char *name, size_t n, struct dc_buf *b)
 {
+	const struct dc_report *r = ctx;
+
 #define IS(s) (n == sizeof(s) - 1 && !memcmp(name, s, n))
 	if (IS("TITLE"))
 		dc_html_esc(b, r->cmd ? r->cmd : r->trace ? r->trace : "");
@@ -272,39 +254,14 @@ static int fill(const struct dc_report *r, const char *name, size_t n,
 int dc_html_report(const struct dc_report *r, const char *tmpl_dir,
 		   const char *path)
 {
-	struct dc_buf t = {}, out = {};
-	char tp[4096];
-	size_t i = 0;
+	struct dc_tmpl t = {};
+	struct dc_buf out = {};
 	int err;
 
-	snprintf(tp, sizeof(tp), "%s/report.html", tmpl_dir);
-	err = read_all(tp, &t);
-	if (err)
-		goto cleanup;
-	while (i < t.len) {
-		char *open = memmem(t.p + i, t.len - i, "{{", 2), *close;
-
-		if (!open) {
-			dc_buf_add(&out, t.p + i, t.len - i);
-			break;
-		}
-		close = memmem(open, t.p + t.len - open, "}}", 2);
-		if (!close) {
-			dc_buf_add(&out, t.p + i, t.len - i);
-			break;
-		}
-		dc_buf_add(&out, t.p + i, open - (t.p + i));
-		err = fill(r, open + 2, close - open - 2, &out);
-		if (err < 0)
-			goto cleanup;
-		/* Not a slot of ours: keep it as it is. */
-		if (err)
-			dc_buf_add(&out, open, close + 2 - open);
-		i = close + 2 - t.p;
-	}
-	err = dc_write_atomic(path, out.p, out.len);
-cleanup:
-	dc_buf_free(&t);
+	err = dc_tmpl_read(&t, tmpl_dir, "report.html") ?:
+	      dc_tmpl_fill(&out, &t, fill, (void *)r) ?:
+	      dc_write_atomic(path, out.p, out.len);
+	dc_tmpl_free(&t);
 	dc_buf_free(&out);
 	return err;
 }

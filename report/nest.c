@@ -127,8 +127,8 @@ static struct thread *thread_get(struct dc_report *r, uint32_t pid,
 	return t;
 }
 
-int dc_nest_event(struct dc_report *r, const struct dc_event *ev, int func,
-		  bool match, int64_t bytes, struct dc_nest_info *out)
+int dc_nest_event(struct dc_report *r, const struct dc_trace_event *ev,
+		  int func, bool match, int64_t bytes, struct dc_nest_info *out)
 {
 	struct thread *t = thread_get(r, ev->pid, ev->tid);
 	struct open_call *c;

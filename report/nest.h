@@ -15,8 +15,9 @@ struct dc_nest_info {
 
 /* Open @ev (of function @func; @bytes < 0 if it moved none) on its
  * thread, closing the calls that returned before it. */
-int dc_nest_event(struct dc_report *r, const struct dc_event *ev, int func,
-		  bool match, int64_t bytes, struct dc_nest_info *out);
+int dc_nest_event(struct dc_report *r, const struct dc_trace_event *ev,
+		  int func, bool match, int64_t bytes,
+		  struct dc_nest_info *out);
 /* Close every open call (the end of a trace). */
 void dc_nest_flush(struct dc_report *r);
 void dc_nest_free(struct dc_report *r);

@@ -148,7 +148,7 @@ int dc_report_init(struct dc_report *r);
 void dc_report_free(struct dc_report *r);
 /* Feed one line of the trace named r->trace. */
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
-		   const struct dc_event *ev);
+		   const struct dc_trace_event *ev);
 /* After each trace: close the calls still open. */
 void dc_report_trace_done(struct dc_report *r);
 /* After all traces: report hashes never defined. */
@@ -156,7 +156,6 @@ void dc_report_finish(struct dc_report *r);
 
 const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
 			 size_t n);
-double dc_bin_width(const struct dc_report *r);
 /* "layer;func;layer;func" of a node into @b. */
 int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b);
 

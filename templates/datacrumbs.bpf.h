@@ -683,11 +683,13 @@ static __always_inline __u32 dc_track_gen(const volatile struct dc_capture *c,
 		    id >> 32, (__s32)f->val[c->gen_slot & (DC_CAPTURE - 1)]);
 	case DC_GEN_SFD: return ret ? dc_gen_bump(id >> 32, f->sfd) : 0;
 	case DC_GEN_RET_IF_DUP: {
-		/* fcntl: F_DUPFD (0) and F_DUPFD_CLOEXEC (1030) return a new
-		 * fd; other commands return flags, not an fd. */
+		/* fcntl: F_DUPFD and F_DUPFD_CLOEXEC return a new fd; other
+		 * commands return flags, not an fd. */
 		__u64 cmd = f->val[c->gen_slot & (DC_CAPTURE - 1)];
 
-		return cmd == 0 || cmd == 1030 ? dc_gen_bump(id >> 32, ret) : 0;
+		return cmd == DC_F_DUPFD || cmd == DC_F_DUPFD_CLOEXEC
+			   ? dc_gen_bump(id >> 32, ret)
+			   : 0;
 	}
 	}
 	return 0;

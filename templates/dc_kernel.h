@@ -83,4 +83,9 @@ struct vm_area_struct {
 	struct file *vm_file;
 } __attribute__((preserve_access_index));
 
+/* fcntl commands that return a new fd (uapi asm-generic/fcntl.h; the
+ * second is F_LINUX_SPECIFIC_BASE + 6). */
+#define DC_F_DUPFD	   0
+#define DC_F_DUPFD_CLOEXEC 1030
+
 #endif /* DC_KERNEL_H */

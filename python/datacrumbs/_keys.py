@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """The keys datacrumbs-report files things under, computed the same way:
-FNV-1a hashes (lib/hash.c), hash values of metadata (lib/event.c) and
+FNV-1a hashes (lib/hash.c), hash values of metadata (report/event.c) and
 the visiting order of its open-addressing map (lib/map.c), which is the
 order the report lists hosts in and closes threads' calls in."""
 import re

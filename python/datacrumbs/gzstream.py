@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The text of a trace, read the way lib/traceread.c reads it.
+"""The text of a trace, read the way report/traceread.c reads it.
 
 A .pfw.gz is a sequence of gzip members. Members are found by their
 headers; a header-like pattern inside a member already read is ignored;
@@ -13,7 +13,7 @@ import os
 import zlib
 
 MAGIC = b"\x1f\x8b\x08"
-MEMBER_CAP = 64 << 20  # lib/traceread.c: bigger members stream
+MEMBER_CAP = 64 << 20  # report/traceread.c: bigger members stream
 FEED = 16 << 10  # compressed bytes per inflate call: output <= 16.5 MiB
 PLAIN_CHUNK = 4 << 20
 

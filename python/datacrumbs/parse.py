@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Lines of a trace into records, with the rules of lib/event.c and
+"""Lines of a trace into records, with the rules of report/event.c and
 report/agg.c: which lines are events, which are skipped ("[", "]",
 blank) and which are bad (not JSON, no name, a field of the wrong type,
 no string ph, a timed event without ts), each bad one with its reason."""

@@ -36,7 +36,7 @@ int main(void)
 	    "{\"id\":2,\"name\":\"FH\",\"cat\":\"dftracer\",\"pid\":1,"
 	    "\"tid\":1,\"ph\":\"M\",\"args\":{\"hhash\":\"08cf3707b570dbec\","
 	    "\"name\":\"/a\\\"b\\u00e9\\n\",\"value\":\"6cc138ddf27467ce\"}}";
-	struct dc_event ev;
+	struct dc_trace_event ev;
 	struct dc_str k, v;
 	char buf[64];
 	size_t pos = 0;

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 
 #include "elfsym.h"
+#include "libpath.h"
 #include "placement.h"
 
 static int failures;
@@ -118,13 +119,14 @@ static void own_functions(void)
 static void libc_functions(void)
 {
 	static const int pwrite[6] = { 0, 1, 2, 3, -1, -1 };
-	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	char libc[4096];
 	struct dc_elf_syms s;
 	struct dc_code c;
 
-	if (dc_elf_syms_load(libc, &s) || dc_code_open(libc, &c)) {
-		printf("test_placement: no %s, its functions not checked\n",
-		       libc);
+	if (dc_resolve_library("libc.so.6", libc, sizeof(libc)) ||
+	    dc_elf_syms_load(libc, &s) || dc_code_open(libc, &c)) {
+		printf("test_placement: no libc.so.6, its functions not "
+		       "checked\n");
 		return;
 	}
 	stub(&c, &s, "pwrite64", SYS_pwrite64, pwrite);

@@ -334,7 +334,7 @@ static int raw_value(struct scan *c, struct dc_str *out)
 	return 0;
 }
 
-static int int_field(struct scan *c, int64_t *v, struct dc_event *ev,
+static int int_field(struct scan *c, int64_t *v, struct dc_trace_event *ev,
 		     uint32_t bit)
 {
 	if (num(c, v, NULL))
@@ -343,7 +343,7 @@ static int int_field(struct scan *c, int64_t *v, struct dc_event *ev,
 	return 0;
 }
 
-static int args(struct scan *c, struct dc_event *ev)
+static int args(struct scan *c, struct dc_trace_event *ev)
 {
 	struct dc_str k;
 	int64_t v;
@@ -402,7 +402,7 @@ static int args(struct scan *c, struct dc_event *ev)
 	return r;
 }
 
-static int top(struct scan *c, struct dc_event *ev)
+static int top(struct scan *c, struct dc_trace_event *ev)
 {
 	struct dc_str k, s;
 	int64_t v;
@@ -448,7 +448,7 @@ static int top(struct scan *c, struct dc_event *ev)
 	return r;
 }
 
-int dc_event_parse(const char *line, size_t len, struct dc_event *ev)
+int dc_event_parse(const char *line, size_t len, struct dc_trace_event *ev)
 {
 	struct scan c = { .s = line, .n = len };
 

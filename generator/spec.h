@@ -88,8 +88,4 @@ int dc_spec_load(struct dc_spec *spec, const char *file);
 int dc_spec_check(struct dc_spec *spec);
 void dc_spec_free(struct dc_spec *spec);
 
-/* Print "FILE:LINE:COL: error: ..." and count it. */
-void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
-		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 #endif

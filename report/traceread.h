@@ -13,7 +13,7 @@ struct dc_line {
 	size_t len;
 	uint64_t lineno; /* 1-based, in the decompressed text */
 	int status;	 /* dc_event_parse()'s */
-	struct dc_event ev;
+	struct dc_trace_event ev;
 };
 
 struct dc_read_opts {

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <bpf/btf.h>
 #include <yaml.h>
 
 #include "buf.h"
 #include "elfsym.h"
+#include "fileio.h"
 #include "hash.h"
 #include "libpath.h"
 #include "log.h"
@@ -24,8 +24,9 @@
 #include "aioops.h"
 #include "usdt.h"
 
-void dc_spec_error(struct dc_spec *spec, const struct dc_loc *loc,
-		   const char *fmt, ...)
+/* Print "FILE:LINE:COL: error: ..." and count it. */
+static __attribute__((format(printf, 3, 4))) void
+spec_error(struct dc_spec *spec, const struct dc_loc *loc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -76,8 +77,8 @@ static const char *scalar(struct parse *p, yaml_node_t *n, const char *what)
 	struct dc_loc loc = loc_of(p, n);
 
 	if (n->type != YAML_SCALAR_NODE || is_null(n)) {
-		dc_spec_error(p->spec, &loc, "%s must be a string, not %s",
-			      what, is_null(n) ? "null" : node_kind(n));
+		spec_error(p->spec, &loc, "%s must be a string, not %s", what,
+			   is_null(n) ? "null" : node_kind(n));
 		return NULL;
 	}
 	return (const char *)n->data.scalar.value;
@@ -98,9 +99,9 @@ static const char *key_of(struct parse *p, yaml_node_t *m, yaml_node_pair_t *kv)
 
 		if (ok->type == YAML_SCALAR_NODE &&
 		    !strcmp((const char *)ok->data.scalar.value, key)) {
-			dc_spec_error(p->spec, &loc,
-				      "duplicate key '%s' (first at line %d)",
-				      key, (int)ok->start_mark.line + 1);
+			spec_error(p->spec, &loc,
+				   "duplicate key '%s' (first at line %d)", key,
+				   (int)ok->start_mark.line + 1);
 			return NULL;
 		}
 	}
@@ -142,9 +143,9 @@ static int parse_aliases(struct parse *p, yaml_node_t *n,
 	size_t count;
 
 	if (n->type != YAML_SEQUENCE_NODE) {
-		dc_spec_error(p->spec, &loc,
-			      "'aliases' must be a list of names, not %s",
-			      node_kind(n));
+		spec_error(p->spec, &loc,
+			   "'aliases' must be a list of names, not %s",
+			   node_kind(n));
 		return -EINVAL;
 	}
 	pr->aliases_loc = loc;
@@ -161,8 +162,8 @@ static int parse_aliases(struct parse *p, yaml_node_t *n,
 		if (!v)
 			return -EINVAL;
 		if (!valid_ident(v, DC_SYMBOL_MAX)) {
-			dc_spec_error(p->spec, &aloc,
-				      "alias '%s' is not a symbol name", v);
+			spec_error(p->spec, &aloc,
+				   "alias '%s' is not a symbol name", v);
 			return -EINVAL;
 		}
 		pr->aliases[pr->naliases] = strdup(v);
@@ -179,23 +180,23 @@ static void check_tracepoint_probe(struct dc_spec *spec,
 	bool found = !pr->size_field;
 
 	if (!pr->event)
-		dc_spec_error(spec, &pr->loc,
-			      "tracepoint probe has no 'event' (group/name)");
+		spec_error(spec, &pr->loc,
+			   "tracepoint probe has no 'event' (group/name)");
 	if (pr->nargs || pr->ret != DC_RET_STATUS)
-		dc_spec_error(
+		spec_error(
 		    spec, &pr->loc,
 		    "a tracepoint probe takes 'fields', not 'args' or 'ret'");
 	if (pr->end && !pr->nkeys)
-		dc_spec_error(spec, &pr->end_loc,
-			      "'end' needs a 'key': the fields that match an "
-			      "event to its end");
+		spec_error(spec, &pr->end_loc,
+			   "'end' needs a 'key': the fields that match an "
+			   "event to its end");
 	if (!pr->end && pr->nkeys)
-		dc_spec_error(spec, &pr->keys_loc, "'key' is only for 'end'");
+		spec_error(spec, &pr->keys_loc, "'key' is only for 'end'");
 	for (int i = 0; i < pr->nfields && !found; i++)
 		found = !strcmp(pr->fields[i], pr->size_field);
 	if (!found)
-		dc_spec_error(spec, &pr->size_loc,
-			      "'size' must name one of the 'fields'");
+		spec_error(spec, &pr->size_loc,
+			   "'size' must name one of the 'fields'");
 }
 
 /* A list of at most @max field names. */
@@ -204,9 +205,9 @@ static int parse_names(struct parse *p, yaml_node_t *n, const char *what,
 {
 	*loc = loc_of(p, n);
 	if (n->type != YAML_SEQUENCE_NODE) {
-		dc_spec_error(p->spec, loc,
-			      "'%s' must be a list of field names, not %s",
-			      what, node_kind(n));
+		spec_error(p->spec, loc,
+			   "'%s' must be a list of field names, not %s", what,
+			   node_kind(n));
 		return -EINVAL;
 	}
 	for (yaml_node_item_t *it = n->data.sequence.items.start;
@@ -218,14 +219,13 @@ static int parse_names(struct parse *p, yaml_node_t *n, const char *what,
 		if (!v)
 			return -EINVAL;
 		if (*count == max) {
-			dc_spec_error(p->spec, &aloc,
-				      "'%s' takes at most %d fields", what,
-				      max);
+			spec_error(p->spec, &aloc,
+				   "'%s' takes at most %d fields", what, max);
 			return -EINVAL;
 		}
 		if (!valid_ident(v, DC_FIELD_MAX)) {
-			dc_spec_error(p->spec, &aloc,
-				      "'%s' is not a field name", v);
+			spec_error(p->spec, &aloc, "'%s' is not a field name",
+				   v);
 			return -EINVAL;
 		}
 		out[*count] = strdup(v);
@@ -260,14 +260,6 @@ static void free_probe(struct dc_spec_probe *pr)
 	free(pr->aliases);
 }
 
-/* Roles that are quantities: factors of a feeder's bytes, and the ones
- * whose value may be read from memory (ROLE@N). */
-static bool is_factor(int role)
-{
-	return role == DC_ROLE_COUNT || role == DC_ROLE_ITEMS ||
-	       role == DC_ROLE_ITEMSIZE || role == DC_ROLE_ELEMENTS;
-}
-
 /* "ROLE" or "ROLE@N" (the word at byte N of what the argument points
  * to); returns the role, or -1 after saying what is wrong. */
 static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
@@ -287,9 +279,8 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 	}
 	if (role < 0 || role == DC_ROLE_FED) {
 		dc_role_list(known, sizeof(known));
-		dc_spec_error(p->spec, loc,
-			      "unknown argument role '%s' (known: %s)", v,
-			      known);
+		spec_error(p->spec, loc,
+			   "unknown argument role '%s' (known: %s)", v, known);
 		return -1;
 	}
 	*off = -1;
@@ -297,18 +288,19 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		return role;
 	errno = 0;
 	o = strtol(at + 1, &end, 10);
-	if (!is_factor(role)) {
-		dc_spec_error(p->spec, loc,
-			      "'%s': only count, items, itemsize and elements "
-			      "can be read through a pointer (ROLE@OFFSET)",
-			      v);
+	if (!dc_role_is_quantity(role)) {
+		dc_quantity_list(" and ", known, sizeof(known));
+		spec_error(p->spec, loc,
+			   "'%s': only %s can be read through a pointer "
+			   "(ROLE@OFFSET)",
+			   v, known);
 		return -1;
 	}
 	if (end == at + 1 || *end || errno || o < 0 || o > 4088) {
-		dc_spec_error(p->spec, loc,
-			      "'%s': the offset after '@' must be a byte "
-			      "count from 0 to 4088",
-			      v);
+		spec_error(p->spec, loc,
+			   "'%s': the offset after '@' must be a byte "
+			   "count from 0 to 4088",
+			   v);
 		return -1;
 	}
 	*off = (int)o;
@@ -321,9 +313,9 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 	int captured = 0, paths = 0, texts = 0;
 
 	if (n->type != YAML_SEQUENCE_NODE) {
-		dc_spec_error(p->spec, &loc,
-			      "'args' must be a list of roles, not %s",
-			      node_kind(n));
+		spec_error(p->spec, &loc,
+			   "'args' must be a list of roles, not %s",
+			   node_kind(n));
 		return -EINVAL;
 	}
 	for (yaml_node_item_t *it = n->data.sequence.items.start;
@@ -334,9 +326,9 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 		int role;
 
 		if (pr->nargs == DC_MAX_ARGS) {
-			dc_spec_error(p->spec, &aloc,
-				      "too many arguments: at most %d",
-				      DC_MAX_ARGS);
+			spec_error(p->spec, &aloc,
+				   "too many arguments: at most %d",
+				   DC_MAX_ARGS);
 			return -EINVAL;
 		}
 		role = DC_ROLE_NONE;
@@ -350,16 +342,15 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 				return -EINVAL;
 		}
 		if (role != DC_ROLE_NONE && ++captured > DC_CAPTURE) {
-			dc_spec_error(p->spec, &aloc,
-				      "at most %d arguments can be captured",
-				      DC_CAPTURE);
+			spec_error(p->spec, &aloc,
+				   "at most %d arguments can be captured",
+				   DC_CAPTURE);
 			return -EINVAL;
 		}
-		if ((role == DC_ROLE_PATH || role == DC_ROLE_NAME) &&
-		    ++paths > 1) {
-			dc_spec_error(p->spec, &aloc,
-				      "only one argument can have the role "
-				      "'path' or 'name'");
+		if (dc_role_is_path(role) && ++paths > 1) {
+			spec_error(p->spec, &aloc,
+				   "only one argument can have the role "
+				   "'path' or 'name'");
 			return -EINVAL;
 		}
 		/* The strings an event carries: one path or name, or a
@@ -369,10 +360,10 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 		    ((role == DC_ROLE_FUNC || role == DC_ROLE_SRCFILE) &&
 		     paths) ||
 		    ((role == DC_ROLE_PATH || role == DC_ROLE_NAME) && texts)) {
-			dc_spec_error(p->spec, &aloc,
-				      "a probe's strings are one 'path' or "
-				      "'name', or one 'func' and one "
-				      "'srcfile'");
+			spec_error(p->spec, &aloc,
+				   "a probe's strings are one 'path' or "
+				   "'name', or one 'func' and one "
+				   "'srcfile'");
 			return -EINVAL;
 		}
 		texts |= role == DC_ROLE_FUNC	   ? 1
@@ -407,7 +398,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 
 	pr.loc = loc_of(p, n);
 	if (n->type != YAML_MAPPING_NODE) {
-		dc_spec_error(
+		spec_error(
 		    spec, &pr.loc,
 		    "a probe must be a mapping with at least 'name', not %s",
 		    node_kind(n));
@@ -471,48 +462,46 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 				pr.ret = dc_ret_parse(v);
 				dc_ret_list(known, sizeof(known));
 				if (pr.ret < 0)
-					dc_spec_error(
-					    spec, &vloc,
-					    "unknown return role '%s' "
-					    "(known: %s)",
-					    v, known);
+					spec_error(spec, &vloc,
+						   "unknown return role '%s' "
+						   "(known: %s)",
+						   v, known);
 			}
 		} else {
-			dc_spec_error(
-			    spec, &kloc,
-			    "unknown key '%s' in a probe (known: %s)", key,
-			    tp	   ? "name, event, end, key, fields, size"
-			    : usdt ? "name, symbol, end, aliases, args, "
-				     "ret, feeds, proto"
-				   : "name, symbol, aliases, args, ret, "
-				     "feeds, proto");
+			spec_error(spec, &kloc,
+				   "unknown key '%s' in a probe (known: %s)",
+				   key,
+				   tp ? "name, event, end, key, fields, size"
+				   : usdt ? "name, symbol, end, aliases, args, "
+					    "ret, feeds, proto"
+					  : "name, symbol, aliases, args, ret, "
+					    "feeds, proto");
 		}
 	}
 	if (!name_node)
-		dc_spec_error(spec, &pr.loc, "probe has no 'name'");
+		spec_error(spec, &pr.loc, "probe has no 'name'");
 	if (tp)
 		check_tracepoint_probe(spec, &pr);
 	else if (pr.name && !valid_name(pr.name, DC_SYMBOL_MAX)) {
 		struct dc_loc nloc = loc_of(p, name_node);
 
-		dc_spec_error(spec, &nloc,
-			      "probe name must be 1-%d characters without "
-			      "control characters",
-			      DC_SYMBOL_MAX - 1);
+		spec_error(spec, &nloc,
+			   "probe name must be 1-%d characters without "
+			   "control characters",
+			   DC_SYMBOL_MAX - 1);
 	}
 	if (!pr.symbol && pr.name) {
 		pr.symbol = dup_or_fail(p, pr.name);
 		pr.symbol_loc = name_node ? loc_of(p, name_node) : pr.loc;
 	} else if (pr.symbol && !valid_ident(pr.symbol, DC_SYMBOL_MAX)) {
-		dc_spec_error(
-		    spec, &pr.symbol_loc,
-		    "symbol '%.80s' must be 1-%d characters of letters, "
-		    "digits, '_', '.' or '@'",
-		    pr.symbol, DC_SYMBOL_MAX - 1);
+		spec_error(spec, &pr.symbol_loc,
+			   "symbol '%.80s' must be 1-%d characters of letters, "
+			   "digits, '_', '.' or '@'",
+			   pr.symbol, DC_SYMBOL_MAX - 1);
 	}
 	if (pr.end && usdt && !valid_ident(pr.end, DC_SYMBOL_MAX))
-		dc_spec_error(spec, &pr.end_loc,
-			      "'end' must name a USDT probe as provider:name");
+		spec_error(spec, &pr.end_loc,
+			   "'end' must name a USDT probe as provider:name");
 	if (spec->nerrors != errs) {
 		free_probe(&pr);
 		return -EINVAL;
@@ -536,10 +525,10 @@ static int add_group(struct parse *p, yaml_node_t *root)
 
 	g.loc = loc_of(p, root);
 	if (root->type != YAML_MAPPING_NODE) {
-		dc_spec_error(spec, &g.loc,
-			      "a spec must be a mapping with 'layer', "
-			      "'mechanism' and 'probes', not %s",
-			      node_kind(root));
+		spec_error(spec, &g.loc,
+			   "a spec must be a mapping with 'layer', "
+			   "'mechanism' and 'probes', not %s",
+			   node_kind(root));
 		return -EINVAL;
 	}
 	for (yaml_node_pair_t *kv = root->data.mapping.pairs.start;
@@ -555,7 +544,7 @@ static int add_group(struct parse *p, yaml_node_t *root)
 			if (!(v = scalar(p, val, "'layer'")))
 				continue;
 			if (!valid_ident(v, DC_LAYER_MAX))
-				dc_spec_error(
+				spec_error(
 				    spec, &vloc,
 				    "layer '%s' must be 1-%d characters of "
 				    "letters, digits, '_' or '.'",
@@ -571,10 +560,10 @@ static int add_group(struct parse *p, yaml_node_t *root)
 				char known[128];
 
 				dc_mech_list(known, sizeof(known));
-				dc_spec_error(spec, &vloc,
-					      "unknown mechanism '%s' (known: "
-					      "%s)",
-					      v, known);
+				spec_error(spec, &vloc,
+					   "unknown mechanism '%s' (known: "
+					   "%s)",
+					   v, known);
 			}
 		} else if (!strcmp(key, "target")) {
 			g.target_loc = vloc;
@@ -583,40 +572,38 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		} else if (!strcmp(key, "probes")) {
 			probes = val;
 		} else {
-			dc_spec_error(spec, &kloc,
-				      "unknown key '%s' (known: layer, "
-				      "mechanism, target, probes)",
-				      key);
+			spec_error(spec, &kloc,
+				   "unknown key '%s' (known: layer, "
+				   "mechanism, target, probes)",
+				   key);
 		}
 	}
 	if (!g.layer && spec->nerrors == errs)
-		dc_spec_error(spec, &g.loc, "spec has no 'layer'");
+		spec_error(spec, &g.loc, "spec has no 'layer'");
 	if (!mech_node)
-		dc_spec_error(spec, &g.loc, "spec has no 'mechanism'");
+		spec_error(spec, &g.loc, "spec has no 'mechanism'");
 	if ((g.mech == DC_MECH_UPROBE || g.mech == DC_MECH_USDT) && !g.target)
-		dc_spec_error(
-		    spec, &g.loc,
-		    "mechanism '%s' needs a 'target' library or binary",
-		    dc_mech_name(g.mech));
+		spec_error(spec, &g.loc,
+			   "mechanism '%s' needs a 'target' library or binary",
+			   dc_mech_name(g.mech));
 	if ((g.mech == DC_MECH_SYSCALL || g.mech == DC_MECH_KFUNC ||
 	     g.mech == DC_MECH_TRACEPOINT || g.mech == DC_MECH_IO_URING ||
 	     g.mech == DC_MECH_LIBAIO) &&
 	    g.target)
-		dc_spec_error(spec, &g.target_loc,
-			      "mechanism '%s' takes no 'target'",
-			      dc_mech_name(g.mech));
+		spec_error(spec, &g.target_loc,
+			   "mechanism '%s' takes no 'target'",
+			   dc_mech_name(g.mech));
 	if (g.target && strlen(g.target) >= DC_TARGET_MAX)
-		dc_spec_error(spec, &g.target_loc,
-			      "target is longer than %d bytes",
-			      DC_TARGET_MAX - 1);
+		spec_error(spec, &g.target_loc,
+			   "target is longer than %d bytes", DC_TARGET_MAX - 1);
 	if (!probes) {
-		dc_spec_error(spec, &g.loc, "spec has no 'probes'");
+		spec_error(spec, &g.loc, "spec has no 'probes'");
 	} else if (probes->type != YAML_SEQUENCE_NODE ||
 		   probes->data.sequence.items.start ==
 		       probes->data.sequence.items.top) {
 		struct dc_loc ploc = loc_of(p, probes);
 
-		dc_spec_error(spec, &ploc, "'probes' must be a non-empty list");
+		spec_error(spec, &ploc, "'probes' must be a non-empty list");
 		probes = NULL;
 	}
 	if (dc_grow((void **)&spec->groups, spec->ngroups,
@@ -652,11 +639,10 @@ static int check_flow_depth(struct parse *p, const struct dc_buf *b)
 			loc.col = 0;
 		} else if (c == '[' || c == '{') {
 			if (++depth > DC_SPEC_MAX_FLOW) {
-				dc_spec_error(
-				    p->spec, &loc,
-				    "lists and mappings nested deeper "
-				    "than %d",
-				    DC_SPEC_MAX_FLOW);
+				spec_error(p->spec, &loc,
+					   "lists and mappings nested deeper "
+					   "than %d",
+					   DC_SPEC_MAX_FLOW);
 				return -EINVAL;
 			}
 		} else if ((c == ']' || c == '}') && depth) {
@@ -666,19 +652,6 @@ static int check_flow_depth(struct parse *p, const struct dc_buf *b)
 	return 0;
 }
 
-static int read_all(FILE *f, struct dc_buf *b)
-{
-	size_t n;
-
-	do {
-		if (dc_buf_reserve(b, 65536))
-			return -ENOMEM;
-		n = fread(b->p + b->len, 1, b->cap - b->len, f);
-		b->len += n;
-	} while (n);
-	return ferror(f) ? -EIO : 0;
-}
-
 int dc_spec_load(struct dc_spec *spec, const char *file)
 {
 	int errs = spec->nerrors, err = 0, docs = 0;
@@ -686,9 +659,7 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 	bool parser_ok = false;
 	struct dc_buf text = {};
 	struct parse p;
-	struct stat st;
 	char **files;
-	FILE *f;
 
 	files = realloc(spec->files, (spec->nfiles + 1) * sizeof(*files));
 	if (!files)
@@ -699,29 +670,20 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 		return -ENOMEM;
 	p = (struct parse){ .spec = spec, .file = files[spec->nfiles++] };
 
-	f = fopen(file, "rb");
-	if (!f) {
-		err = -errno;
-		fprintf(stderr, "%s: error: cannot open: %s\n", file,
-			strerror(errno));
-		spec->nerrors++;
-		return err;
-	}
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+	err = dc_read_file(file, &text.p, &text.len);
+	if (err == -EISDIR) {
 		fprintf(stderr,
 			"%s: error: a directory, not a spec file (give its "
 			"files: %s/*.yaml)\n",
 			file, file);
 		spec->nerrors++;
-		fclose(f);
-		return -EISDIR;
+		return err;
 	}
-	err = read_all(f, &text);
 	if (err) {
-		fprintf(stderr, "%s: error: cannot read: %s\n", file,
+		fprintf(stderr, "%s: error: cannot open: %s\n", file,
 			strerror(-err));
 		spec->nerrors++;
-		goto cleanup;
+		return err;
 	}
 	if (check_flow_depth(&p, &text))
 		goto cleanup;
@@ -741,11 +703,11 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 			struct dc_loc loc = { p.file, (int)m.line + 1,
 					      (int)m.column + 1 };
 
-			dc_spec_error(spec, &loc, "invalid YAML: %s%s%s",
-				      parser.problem ? parser.problem
-						     : "parse error",
-				      parser.context ? " " : "",
-				      parser.context ? parser.context : "");
+			spec_error(spec, &loc, "invalid YAML: %s%s%s",
+				   parser.problem ? parser.problem
+						  : "parse error",
+				   parser.context ? " " : "",
+				   parser.context ? parser.context : "");
 			break;
 		}
 		root = yaml_document_get_root_node(&doc);
@@ -764,13 +726,12 @@ int dc_spec_load(struct dc_spec *spec, const char *file)
 	if (!docs && spec->nerrors == errs) {
 		struct dc_loc loc = { p.file, 1, 1 };
 
-		dc_spec_error(spec, &loc, "empty spec file");
+		spec_error(spec, &loc, "empty spec file");
 	}
 cleanup:
 	if (parser_ok)
 		yaml_parser_delete(&parser);
 	dc_buf_free(&text);
-	fclose(f);
 	if (err)
 		return err;
 	return spec->nerrors == errs ? 0 : -EINVAL;
@@ -911,10 +872,10 @@ static int expand_patterns(struct dc_spec *spec, size_t gi,
 			matched++;
 		}
 		if (!matched)
-			dc_spec_error(spec, &spec->probes[i].symbol_loc,
-				      "pattern '%s' matches no function of %s",
-				      spec->probes[i].symbol,
-				      spec->groups[gi].path);
+			spec_error(spec, &spec->probes[i].symbol_loc,
+				   "pattern '%s' matches no function of %s",
+				   spec->probes[i].symbol,
+				   spec->groups[gi].path);
 	}
 	return 0;
 }
@@ -935,15 +896,15 @@ static void check_usdt_note(struct dc_spec *spec, const struct dc_spec_group *g,
 		    !strcmp(notes[k].name, colon + 1))
 			nargs = dc_usdt_nargs(&notes[k]);
 	if (nargs < 0)
-		dc_spec_error(spec, loc,
-			      "no USDT probe '%s' in %s (name it "
-			      "provider:name; %zu notes there)",
-			      sym, g->path, n);
+		spec_error(spec, loc,
+			   "no USDT probe '%s' in %s (name it "
+			   "provider:name; %zu notes there)",
+			   sym, g->path, n);
 	else if (pr->nargs > nargs)
-		dc_spec_error(spec, &pr->loc,
-			      "USDT probe '%s' has %d arguments, the "
-			      "spec names %d",
-			      sym, nargs, pr->nargs);
+		spec_error(spec, &pr->loc,
+			   "USDT probe '%s' has %d arguments, the "
+			   "spec names %d",
+			   sym, nargs, pr->nargs);
 }
 
 /* Each probe names "provider:name" of a note in the target, and captures
@@ -956,10 +917,10 @@ static void check_usdt_group(struct dc_spec *spec, size_t gi)
 	int err = dc_usdt_notes(g->path, &notes, &n);
 
 	if (err) {
-		dc_spec_error(spec, &g->target_loc, "target '%s' (%s): %s",
-			      g->target, g->path,
-			      err == -ENOEXEC ? "not a 64-bit ELF file"
-					      : strerror(-err));
+		spec_error(spec, &g->target_loc, "target '%s' (%s): %s",
+			   g->target, g->path,
+			   err == -ENOEXEC ? "not a 64-bit ELF file"
+					   : strerror(-err));
 		return;
 	}
 	for (size_t i = 0; i < spec->nprobes; i++) {
@@ -1004,20 +965,19 @@ static int check_uprobes(struct dc_spec *spec)
 			continue;
 		}
 		if (err && relative(g->target)) {
-			dc_spec_error(
-			    spec, &g->target_loc,
-			    "target '%s' not found: a relative path is "
-			    "taken from where datacrumbs-gen runs; "
-			    "write the absolute path, or a soname",
-			    g->target);
+			spec_error(spec, &g->target_loc,
+				   "target '%s' not found: a relative path is "
+				   "taken from where datacrumbs-gen runs; "
+				   "write the absolute path, or a soname",
+				   g->target);
 			continue;
 		}
 		if (err) {
-			dc_spec_error(spec, &g->target_loc,
-				      "target '%s' not found (searched as the "
-				      "dynamic loader does: LD_LIBRARY_PATH, "
-				      "/etc/ld.so.cache, /lib, /usr/lib)",
-				      g->target);
+			spec_error(spec, &g->target_loc,
+				   "target '%s' not found (searched as the "
+				   "dynamic loader does: LD_LIBRARY_PATH, "
+				   "/etc/ld.so.cache, /lib, /usr/lib)",
+				   g->target);
 			continue;
 		}
 		if (relative(g->target))
@@ -1033,11 +993,10 @@ static int check_uprobes(struct dc_spec *spec)
 		}
 		err = dc_elf_syms_load(g->path, &syms);
 		if (err) {
-			dc_spec_error(spec, &g->target_loc,
-				      "target '%s' (%s): %s", g->target,
-				      g->path,
-				      err == -ENOEXEC ? "not an ELF file"
-						      : strerror(-err));
+			spec_error(spec, &g->target_loc, "target '%s' (%s): %s",
+				   g->target, g->path,
+				   err == -ENOEXEC ? "not an ELF file"
+						   : strerror(-err));
 			continue;
 		}
 		if (expand_patterns(spec, gi, &syms)) {
@@ -1052,14 +1011,14 @@ static int check_uprobes(struct dc_spec *spec)
 				continue;
 			s = dc_elf_syms_find(&syms, pr->symbol);
 			if (!s) {
-				dc_spec_error(
+				spec_error(
 				    spec, &pr->symbol_loc,
 				    "'%s' is not a function defined in %s (%s)",
 				    pr->symbol, g->target, g->path);
 				continue;
 			}
 			if (s->ifunc) {
-				dc_spec_error(
+				spec_error(
 				    spec, &pr->symbol_loc,
 				    "'%s' in %s is an IFUNC: its address is a "
 				    "resolver run once at load time; probe the "
@@ -1068,7 +1027,7 @@ static int check_uprobes(struct dc_spec *spec)
 				continue;
 			}
 			if (dc_returns_twice(pr->symbol)) {
-				dc_spec_error(
+				spec_error(
 				    spec, &pr->symbol_loc,
 				    "'%s' returns twice, like setjmp: a return "
 				    "probe would send the later jump back to "
@@ -1082,7 +1041,7 @@ static int check_uprobes(struct dc_spec *spec)
 				    dc_elf_syms_find(&syms, pr->aliases[a]);
 
 				if (!as || as->offset != s->offset)
-					dc_spec_error(
+					spec_error(
 					    spec, &pr->aliases_loc,
 					    "alias '%s' is %s '%s' in %s",
 					    pr->aliases[a],
@@ -1142,10 +1101,10 @@ static void check_uring(struct dc_spec *spec)
 			g->skipped = true;
 			continue;
 		}
-		dc_spec_error(spec, &g->loc,
-			      "this kernel has no io_uring tracepoints with "
-			      "BTF (Linux 6.0 or newer); --skip-missing leaves "
-			      "the group out");
+		spec_error(spec, &g->loc,
+			   "this kernel has no io_uring tracepoints with "
+			   "BTF (Linux 6.0 or newer); --skip-missing leaves "
+			   "the group out");
 	}
 }
 
@@ -1174,7 +1133,7 @@ static void check_tracepoints(struct dc_spec *spec)
 
 			if (err == -ENODEV) {
 				if (!btf_has_tracepoint(ev[s]))
-					dc_spec_error(
+					spec_error(
 					    spec, loc[s],
 					    "no tracepoint '%s' in this kernel",
 					    ev[s]);
@@ -1190,28 +1149,27 @@ static void check_tracepoints(struct dc_spec *spec)
 				continue;
 			}
 			if (err) {
-				dc_spec_error(spec, loc[s],
-					      "no tracepoint '%s' in this "
-					      "kernel (give it as group/name, "
-					      "e.g. block/block_rq_issue)",
-					      ev[s]);
+				spec_error(spec, loc[s],
+					   "no tracepoint '%s' in this "
+					   "kernel (give it as group/name, "
+					   "e.g. block/block_rq_issue)",
+					   ev[s]);
 				continue;
 			}
 			have[s] = true;
 		}
 		for (int f = 0; have[0] && f < pr->nfields; f++)
 			if (!dc_tp_format_field(&fmt[0], pr->fields[f]))
-				dc_spec_error(spec, &pr->fields_loc,
-					      "'%s' has no field '%s'",
-					      pr->event, pr->fields[f]);
+				spec_error(spec, &pr->fields_loc,
+					   "'%s' has no field '%s'", pr->event,
+					   pr->fields[f]);
 		for (int k = 0; k < pr->nkeys; k++)
 			for (int s = 0; s < 2; s++)
 				if (have[s] &&
 				    !dc_tp_format_field(&fmt[s], pr->keys[k]))
-					dc_spec_error(
-					    spec, &pr->keys_loc,
-					    "'%s' has no key field '%s'", ev[s],
-					    pr->keys[k]);
+					spec_error(spec, &pr->keys_loc,
+						   "'%s' has no key field '%s'",
+						   ev[s], pr->keys[k]);
 	}
 	free(fmt);
 }
@@ -1229,21 +1187,19 @@ static void check_kfuncs(struct dc_spec *spec)
 			continue;
 		if (vmlinux && btf__find_by_name_kind(vmlinux, pr->symbol,
 						      BTF_KIND_FUNC) < 0)
-			dc_spec_error(
+			spec_error(
 			    spec, &pr->symbol_loc,
 			    "no kernel function '%s' in this kernel's BTF",
 			    pr->symbol);
 		for (int a = 0; a < pr->nargs; a++)
-			if (pr->arg_role[a] == DC_ROLE_PATH ||
-			    pr->arg_role[a] == DC_ROLE_NAME ||
-			    pr->arg_role[a] == DC_ROLE_STREAM ||
-			    pr->arg_role[a] == DC_ROLE_HANDLE_OUT ||
-			    pr->arg_role[a] == DC_ROLE_HANDLE_REF)
-				dc_spec_error(spec, &pr->loc,
-					      "role '%s' reads user memory: "
-					      "not for kernel function '%s'",
-					      dc_role_name(pr->arg_role[a]),
-					      pr->symbol);
+			if (dc_role_reads_user(pr->arg_role[a]) ||
+			    pr->arg_off[a] >= 0)
+				spec_error(spec, &pr->loc,
+					   "role '%s%s' reads user memory: "
+					   "not for kernel function '%s'",
+					   dc_role_name(pr->arg_role[a]),
+					   pr->arg_off[a] >= 0 ? "@N" : "",
+					   pr->symbol);
 	}
 }
 
@@ -1259,19 +1215,20 @@ static void check_feeds(struct dc_spec *spec)
 		struct dc_spec_probe *pr = &spec->probes[i];
 		struct dc_spec_probe *t = NULL;
 		int captured = 0, slots = 0;
+		char known[64];
 
 		if (!pr->feeds || spec->groups[pr->group].skipped)
 			continue;
 		if (spec->groups[pr->group].mech != DC_MECH_UPROBE) {
-			dc_spec_error(spec, &pr->feeds_loc,
-				      "'feeds' is for functions of a library "
-				      "(mechanism uprobe)");
+			spec_error(spec, &pr->feeds_loc,
+				   "'feeds' is for functions of a library "
+				   "(mechanism uprobe)");
 			continue;
 		}
 		if (pr->pattern) {
-			dc_spec_error(spec, &pr->feeds_loc,
-				      "a pattern cannot feed a call: name each "
-				      "function");
+			spec_error(spec, &pr->feeds_loc,
+				   "a pattern cannot feed a call: name each "
+				   "function");
 			continue;
 		}
 		for (size_t j = 0; j < spec->nprobes && !t; j++)
@@ -1280,51 +1237,51 @@ static void check_feeds(struct dc_spec *spec)
 			    !strcmp(spec->probes[j].name, pr->feeds))
 				t = &spec->probes[j];
 		if (!t) {
-			dc_spec_error(spec, &pr->feeds_loc,
-				      "'%s' feeds '%s', which is not a probe "
-				      "of this spec",
-				      pr->name, pr->feeds);
+			spec_error(spec, &pr->feeds_loc,
+				   "'%s' feeds '%s', which is not a probe "
+				   "of this spec",
+				   pr->name, pr->feeds);
 			continue;
 		}
 		while (t->alias_of >= 0)
 			t = &spec->probes[t->alias_of];
 		for (int a = 0; a < pr->nargs; a++)
 			if (pr->arg_role[a] != DC_ROLE_NONE &&
-			    !is_factor(pr->arg_role[a]))
-				dc_spec_error(
-				    spec, &pr->loc,
-				    "'%s' feeds '%s': its arguments must be "
-				    "factors of the bytes (count, items, "
-				    "itemsize, elements), not '%s'",
-				    pr->name, pr->feeds,
-				    dc_role_name(pr->arg_role[a]));
-			else if (pr->arg_role[a] != DC_ROLE_NONE)
+			    !dc_role_is_quantity(pr->arg_role[a])) {
+				dc_quantity_list(", ", known, sizeof(known));
+				spec_error(spec, &pr->loc,
+					   "'%s' feeds '%s': its arguments "
+					   "must be factors of the bytes (%s), "
+					   "not '%s'",
+					   pr->name, pr->feeds, known,
+					   dc_role_name(pr->arg_role[a]));
+			} else if (pr->arg_role[a] != DC_ROLE_NONE)
 				slots++;
 		for (int a = 0; a < t->nargs; a++)
 			captured += t->arg_role[a] != DC_ROLE_NONE;
 		if (!slots)
-			dc_spec_error(spec, &pr->loc,
-				      "'%s' feeds '%s' but captures nothing to "
-				      "count its bytes by",
-				      pr->name, pr->feeds);
+			spec_error(spec, &pr->loc,
+				   "'%s' feeds '%s' but captures nothing to "
+				   "count its bytes by",
+				   pr->name, pr->feeds);
 		if (t->feeds)
-			dc_spec_error(spec, &pr->feeds_loc,
-				      "'%s' feeds '%s', which feeds another: "
-				      "only a call with an event can be fed",
-				      pr->name, pr->feeds);
+			spec_error(spec, &pr->feeds_loc,
+				   "'%s' feeds '%s', which feeds another: "
+				   "only a call with an event can be fed",
+				   pr->name, pr->feeds);
 		if (t->ret != DC_RET_STATUS)
-			dc_spec_error(spec, &pr->feeds_loc,
-				      "'%s' feeds '%s', whose bytes come from "
-				      "its return ('%s'); only a call that "
-				      "returns a status can be fed",
-				      pr->name, pr->feeds, dc_ret_name(t->ret));
+			spec_error(spec, &pr->feeds_loc,
+				   "'%s' feeds '%s', whose bytes come from "
+				   "its return ('%s'); only a call that "
+				   "returns a status can be fed",
+				   pr->name, pr->feeds, dc_ret_name(t->ret));
 		if (!t->fed && captured >= DC_CAPTURE)
-			dc_spec_error(spec, &pr->feeds_loc,
-				      "'%s' feeds '%s', which captures %d "
-				      "arguments already: at most %d with its "
-				      "bytes",
-				      pr->name, pr->feeds, captured,
-				      DC_CAPTURE - 1);
+			spec_error(spec, &pr->feeds_loc,
+				   "'%s' feeds '%s', which captures %d "
+				   "arguments already: at most %d with its "
+				   "bytes",
+				   pr->name, pr->feeds, captured,
+				   DC_CAPTURE - 1);
 		t->fed = true;
 		pr->feeds_idx = (int)(t - spec->probes);
 	}
@@ -1357,18 +1314,18 @@ int dc_spec_check(struct dc_spec *spec)
 			pr->nr = uring ? dc_uring_op(pr->symbol)
 				       : dc_libaio_op(pr->symbol);
 			if (pr->nr < 0)
-				dc_spec_error(spec, &pr->symbol_loc,
-					      "unknown %s request '%s' "
-					      "(known: %s)",
-					      dc_mech_name(g->mech), pr->symbol,
-					      uring ? dc_uring_names()
-						    : dc_libaio_names());
+				spec_error(spec, &pr->symbol_loc,
+					   "unknown %s request '%s' "
+					   "(known: %s)",
+					   dc_mech_name(g->mech), pr->symbol,
+					   uring ? dc_uring_names()
+						 : dc_libaio_names());
 			/* A request's fd, offset and length, by position. */
 			for (int a = 0; a < pr->nargs; a++)
 				if (pr->arg_role[a] != DC_ROLE_NONE &&
 				    (a > 2 || pr->arg_off[a] >= 0 ||
 				     pr->arg_role[a] != uring_roles[a]))
-					dc_spec_error(
+					spec_error(
 					    spec, &pr->loc,
 					    "'%s': an asynchronous request "
 					    "gives its fd, offset and length, "
@@ -1378,11 +1335,10 @@ int dc_spec_check(struct dc_spec *spec)
 		if (g->mech == DC_MECH_SYSCALL) {
 			pr->nr = dc_syscall_nr(pr->symbol);
 			if (pr->nr < 0)
-				dc_spec_error(spec, &pr->symbol_loc,
-					      "unknown syscall '%s'",
-					      pr->symbol);
+				spec_error(spec, &pr->symbol_loc,
+					   "unknown syscall '%s'", pr->symbol);
 			else if (pr->nr >= DC_SYSNR_MAX)
-				dc_spec_error(
+				spec_error(
 				    spec, &pr->symbol_loc,
 				    "syscall '%s' has number %d; only numbers "
 				    "below %d can be traced",
@@ -1390,11 +1346,10 @@ int dc_spec_check(struct dc_spec *spec)
 		}
 		dup = find_dup(spec, i, &seen);
 		if (dup) {
-			dc_spec_error(
-			    spec, &pr->loc,
-			    "duplicate probe '%s': already at %s:%d:%d",
-			    pr->symbol, dup->loc.file, dup->loc.line,
-			    dup->loc.col);
+			spec_error(spec, &pr->loc,
+				   "duplicate probe '%s': already at %s:%d:%d",
+				   pr->symbol, dup->loc.file, dup->loc.line,
+				   dup->loc.col);
 			continue;
 		}
 		if (g->mech != DC_MECH_UPROBE || !pr->offset)
@@ -1414,11 +1369,11 @@ int dc_spec_check(struct dc_spec *spec)
 		    strcmp(spec->groups[o->group].path, g->path))
 			continue; /* a collision: probed on its own */
 		if (!same_shape(o, pr))
-			dc_spec_error(spec, &pr->loc,
-				      "'%s' is the same function as '%s' "
-				      "(%s:%d:%d) but has other args or ret",
-				      pr->symbol, o->symbol, o->loc.file,
-				      o->loc.line, o->loc.col);
+			spec_error(spec, &pr->loc,
+				   "'%s' is the same function as '%s' "
+				   "(%s:%d:%d) but has other args or ret",
+				   pr->symbol, o->symbol, o->loc.file,
+				   o->loc.line, o->loc.col);
 		pr->alias_of = j - 1;
 	}
 	dc_map_free(&seen, NULL);

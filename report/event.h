@@ -38,16 +38,17 @@ enum {
 	DC_EV_OBJECT = 1 << 19,
 };
 
-/*
- * One line of a DFTracer trace (ours or DFTracer's own): keys in any
- * order, unknown keys skipped. Hashes are 16 hex digits in a string or,
- * in DFTracer's older traces, decimal numbers; both become a u64.
- */
 /* Lane tracks of kernel requests: tid | DC_LANE_BIT | lane << 24. */
 #define DC_LANE_BIT (1u << 30)
 #define DC_TID_MASK 0x3fffffu
 
-struct dc_event {
+/*
+ * One line of a DFTracer trace (ours or DFTracer's own): keys in any
+ * order, unknown keys skipped. Hashes are 16 hex digits in a string or,
+ * in DFTracer's older traces, decimal numbers; both become a u64. Not
+ * the BPF record, struct dc_event of <datacrumbs/abi.h>.
+ */
+struct dc_trace_event {
 	char ph; /* 'X', 'C', 'M', ... or 0 when missing */
 	uint32_t has;
 	struct dc_str name, cat;
@@ -73,7 +74,7 @@ struct dc_event {
 
 /* Parse one line (without its '\n'): 0, DC_EVENT_SKIP, or -EINVAL with
  * ev->err and ev->err_col set. Never reads outside @line[0..len). */
-int dc_event_parse(const char *line, size_t len, struct dc_event *ev);
+int dc_event_parse(const char *line, size_t len, struct dc_trace_event *ev);
 
 /* Iterate a flat JSON object's members: *@pos starts at its '{'. Returns
  * 1 with the key and the raw value text, 0 at the end, -EINVAL if bad. */
