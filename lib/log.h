@@ -2,8 +2,6 @@
 #ifndef DC_LOG_H
 #define DC_LOG_H
 
-#include <stdarg.h>
-
 /* Every message is prefixed with the program's name, set once in main(). */
 void dc_log_init(const char *prog);
 const char *dc_prog(void);

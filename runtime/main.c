@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* datacrumbs-runtime: load a generated object, trace, write a DFTracer trace.
  */
+#include <stdarg.h>
 #include <errno.h>
 #include <bpf/bpf.h>
 #include <limits.h>

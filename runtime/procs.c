@@ -11,6 +11,7 @@
 
 #include <datacrumbs/abi.h>
 
+#include "fileio.h"
 #include "procs.h"
 
 #define DC_AT_FDCWD (-100)
@@ -95,8 +96,6 @@ struct dc_fdent {
 };
 
 #define FD_HISTORY 8
-
-static char *read_all(const char *path, size_t *len);
 
 static void free_chain(void *v)
 {
@@ -455,7 +454,8 @@ void dc_proc_facts(struct dc_proc *p)
 	}
 	p->facts = true;
 	snprintf(path, sizeof(path), "/proc/%u/environ", p->pid);
-	env = read_all(path, &len);
+	if (dc_read_file(path, &env, &len))
+		env = NULL;
 	for (int i = 0; i < DC_NFACTS; i++)
 		free(p->fact[i]);
 	p->fact[DC_FACT_CMD] = cmd;
@@ -507,47 +507,13 @@ char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
 	return out;
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-	char *buf = NULL, *nb;
-	size_t cap = 0, n = 0;
-	ssize_t r;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	do {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return NULL;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r > 0)
-			n += r;
-	} while (r > 0 || (r < 0 && errno == EINTR));
-	close(fd);
-	if (!buf)
-		return NULL;
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 char *dc_proc_read(uint32_t pid, const char *what)
 {
 	char path[64], *s;
 	size_t n;
 
 	snprintf(path, sizeof(path), "/proc/%u/%s", pid, what);
-	s = read_all(path, &n);
-	if (!s)
+	if (dc_read_file(path, &s, &n))
 		return NULL;
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\0'))
 		s[--n] = '\0';
@@ -563,8 +529,7 @@ char *dc_proc_env(uint32_t pid, const char *name)
 	char path[64], *env, *v = NULL;
 
 	snprintf(path, sizeof(path), "/proc/%u/environ", pid);
-	env = read_all(path, &n);
-	if (!env)
+	if (dc_read_file(path, &env, &n))
 		return NULL;
 	for (char *e = env; e < env + n; e += strlen(e) + 1)
 		if (!strncmp(e, name, nl) && e[nl] == '=') {
