@@ -98,6 +98,9 @@ static int emit_func(yaml_emitter_t *e, const struct xp_func *fn)
 	}
 	if (!err && fn->ret != DC_RET_STATUS)
 		err = scalar(e, "ret") ?: scalar(e, dc_ret_name(fn->ret));
+	if (!err && fn->effect != DC_EFFECT_NONE)
+		err = scalar(e, "effect")
+			  ?: scalar(e, dc_effect_name(fn->effect));
 	if (!err && fn->proto) {
 		proto_str(fn->proto, proto, sizeof(proto));
 		err = scalar(e, "proto") ?: scalar(e, proto);

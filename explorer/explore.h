@@ -42,6 +42,7 @@ struct xp_func {
 	int nargs;
 	int role[DC_MAX_ARGS];
 	int ret;
+	int effect; /* enum dc_effect, written as the spec's 'effect' */
 	const char *layer;
 	bool refused; /* --check: the kernel would not attach it */
 	int refused_err;

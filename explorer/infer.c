@@ -173,6 +173,30 @@ static int ret_of(const struct xp_func *fn, const struct xp_proto *p,
 	return DC_RET_STATUS;
 }
 
+/* The spec says what a call does to what it is given; the name says it
+ * here, where a user reads and may correct the spec: H5Fclose and fclose
+ * end their handle or stream, fcntl may duplicate its fd. */
+static int effect_of(const struct xp_func *fn, const int *role, int n)
+{
+	const char *name = bare(fn->name);
+	size_t len = strlen(name);
+	bool fd = false, flags = false, object = false;
+
+	for (int i = 0; i < n; i++) {
+		fd |= role[i] == DC_ROLE_FD;
+		flags |= role[i] == DC_ROLE_FLAGS;
+		object |= role[i] == DC_ROLE_FD || role[i] == DC_ROLE_STREAM ||
+			  role[i] == DC_ROLE_HANDLE ||
+			  role[i] == DC_ROLE_HANDLE_REF;
+	}
+	if (object && ((len >= 5 && !strcmp(name + len - 5, "close")) ||
+		       !strcmp(name, "close_range")))
+		return DC_EFFECT_CLOSE;
+	if (fd && flags && (!strcmp(name, "fcntl") || !strcmp(name, "fcntl64")))
+		return DC_EFFECT_DUP;
+	return DC_EFFECT_NONE;
+}
+
 void xp_infer(struct xp_func *fn)
 {
 	const struct xp_proto *p = fn->proto;
@@ -219,4 +243,5 @@ void xp_infer(struct xp_func *fn)
 	for (int i = 0; i < n; i++)
 		handle_out |= role[i] == DC_ROLE_HANDLE_OUT;
 	fn->ret = ret_of(fn, p, has_path, handle_out);
+	fn->effect = effect_of(fn, role, n);
 }

@@ -194,8 +194,8 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 {
 	const struct dc_spec_group *g = &spec->groups[p->group];
 	bool tp = g->mech == DC_MECH_TRACEPOINT;
-	char ids[16], mech[32], ret[32], nslots[8], nr[16], roles[64], args[64],
-	    size_slot[16];
+	char ids[16], mech[32], ret[32], effect[32], nslots[8], nr[16],
+	    roles[64], args[64], size_slot[16];
 	struct dc_buf str[6] = {}, fields = {}, keys = {};
 	const char *src[6] = {
 		p->name,  p->symbol,
@@ -221,6 +221,8 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 	snprintf(mech, sizeof(mech), "%d /* %s */", g->mech,
 		 dc_mech_name(g->mech));
 	snprintf(ret, sizeof(ret), "%d /* %s */", p->ret, dc_ret_name(p->ret));
+	snprintf(effect, sizeof(effect), "%d /* %s */", p->effect,
+		 dc_effect_name(p->effect));
 	snprintf(nslots, sizeof(nslots), "%d", tp ? p->nfields : s->n);
 	snprintf(nr, sizeof(nr), "%d", dc_mech_numbered(g->mech) ? p->nr : -1);
 	snprintf(roles, sizeof(roles), "%d, %d, %d, %d", s->role[0], s->role[1],
@@ -239,7 +241,7 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 				     "TARGET", str[3].p, "PATH",      str[4].p,
 				     "END",    str[5].p, "FIELDS",    fields.p,
 				     "KEYS",   keys.p,	 "SIZE_SLOT", size_slot,
-				     NULL };
+				     "EFFECT", effect,	 NULL };
 		err = dc_tmpl_expand(out, tmpl, kv);
 	}
 	for (int i = 0; i < 6; i++)

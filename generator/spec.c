@@ -383,6 +383,31 @@ static char *dup_or_fail(struct parse *p, const char *s)
 	return d;
 }
 
+static bool has_role(const struct dc_spec_probe *pr, int role)
+{
+	for (int i = 0; i < pr->nargs; i++)
+		if (pr->arg_role[i] == role)
+			return true;
+	return false;
+}
+
+/* An effect names what it acts on by the probe's roles. */
+static void check_effect(struct dc_spec *spec, const struct dc_spec_probe *pr)
+{
+	if (pr->effect == DC_EFFECT_CLOSE && !has_role(pr, DC_ROLE_FD) &&
+	    !has_role(pr, DC_ROLE_STREAM) && !has_role(pr, DC_ROLE_HANDLE) &&
+	    !has_role(pr, DC_ROLE_HANDLE_REF))
+		spec_error(spec, &pr->effect_loc,
+			   "'effect: close' needs an argument with the role "
+			   "'fd', 'stream', 'handle' or 'handle_ref': what it "
+			   "closes");
+	if (pr->effect == DC_EFFECT_DUP &&
+	    (!has_role(pr, DC_ROLE_FD) || !has_role(pr, DC_ROLE_FLAGS)))
+		spec_error(spec, &pr->effect_loc,
+			   "'effect: dup' needs arguments with the roles 'fd' "
+			   "and 'flags' (fcntl's descriptor and command)");
+}
+
 static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 {
 	struct dc_spec *spec = p->spec;
@@ -453,6 +478,19 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		} else if (!strcmp(key, "proto")) {
 			if ((v = scalar(p, val, "'proto'")))
 				pr.proto = dup_or_fail(p, v);
+		} else if (!tp && !strcmp(key, "effect")) {
+			pr.effect_loc = loc_of(p, val);
+			if ((v = scalar(p, val, "'effect'"))) {
+				char known[64];
+
+				pr.effect = dc_effect_parse(v);
+				dc_effect_list(known, sizeof(known));
+				if (pr.effect < 0)
+					spec_error(spec, &pr.effect_loc,
+						   "unknown effect '%s' "
+						   "(known: %s)",
+						   v, known);
+			}
 		} else if (!strcmp(key, "ret")) {
 			struct dc_loc vloc = loc_of(p, val);
 
@@ -473,9 +511,9 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 				   key,
 				   tp ? "name, event, end, key, fields, size"
 				   : usdt ? "name, symbol, end, aliases, args, "
-					    "ret, feeds, proto"
+					    "ret, effect, feeds, proto"
 					  : "name, symbol, aliases, args, ret, "
-					    "feeds, proto");
+					    "effect, feeds, proto");
 		}
 	}
 	if (!name_node)
@@ -499,6 +537,8 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 			   "digits, '_', '.' or '@'",
 			   pr.symbol, DC_SYMBOL_MAX - 1);
 	}
+	if (pr.effect > 0)
+		check_effect(spec, &pr);
 	if (pr.end && usdt && !valid_ident(pr.end, DC_SYMBOL_MAX))
 		spec_error(spec, &pr.end_loc,
 			   "'end' must name a USDT probe as provider:name");
@@ -807,6 +847,7 @@ static bool same_shape(const struct dc_spec_probe *a,
 		       const struct dc_spec_probe *b)
 {
 	return a->nargs == b->nargs && a->ret == b->ret &&
+	       a->effect == b->effect &&
 	       !memcmp(a->arg_role, b->arg_role, sizeof(int) * a->nargs) &&
 	       !memcmp(a->arg_off, b->arg_off, sizeof(int) * a->nargs) &&
 	       !strcmp(a->feeds ? a->feeds : "", b->feeds ? b->feeds : "");

@@ -26,6 +26,7 @@ struct dc_spec_probe {
 	int arg_off[DC_MAX_ARGS]; /* ROLE@N: read the word at byte N of
 				     what the argument points to; -1 */
 	int ret;
+	int effect;    /* enum dc_effect */
 	char *feeds;   /* the enclosing call this one adds bytes to */
 	int feeds_idx; /* ... its index, set by dc_spec_check(), or -1 */
 	bool fed;      /* other probes feed this one: it has a fed slot */
@@ -33,6 +34,7 @@ struct dc_spec_probe {
 	struct dc_loc symbol_loc;
 	struct dc_loc aliases_loc;
 	struct dc_loc feeds_loc;
+	struct dc_loc effect_loc;
 	size_t group;	 /* index into dc_spec.groups */
 	uint64_t offset; /* uprobes: file offset, set by dc_spec_check() */
 	int nr;		 /* syscalls: number, set by dc_spec_check() */

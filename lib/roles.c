@@ -55,6 +55,12 @@ static const char *const ret_names[DC_RET_NR] = {
 	[DC_RET_ISIZE] = "isize",   [DC_RET_CHAR] = "char",
 };
 
+static const char *const effect_names[DC_EFFECT_NR] = {
+	[DC_EFFECT_NONE] = "none",
+	[DC_EFFECT_CLOSE] = "close",
+	[DC_EFFECT_DUP] = "dup",
+};
+
 static const char *const mech_names[] = {
 	[DC_MECH_SYSCALL] = "syscall",
 	[DC_MECH_UPROBE] = "uprobe",
@@ -113,6 +119,16 @@ const char *dc_ret_name(int ret)
 int dc_ret_parse(const char *name)
 {
 	return lookup(ret_names, N(ret_names), name);
+}
+
+const char *dc_effect_name(int effect)
+{
+	return name_of(effect_names, N(effect_names), effect);
+}
+
+int dc_effect_parse(const char *name)
+{
+	return lookup(effect_names, N(effect_names), name);
 }
 
 const char *dc_mech_name(int mech)
@@ -184,6 +200,11 @@ int dc_quantity_list(const char *last, char *buf, size_t size)
 int dc_ret_list(char *buf, size_t size)
 {
 	return list_of(ret_names, N(ret_names), -1, ", ", buf, size);
+}
+
+int dc_effect_list(char *buf, size_t size)
+{
+	return list_of(effect_names, N(effect_names), -1, ", ", buf, size);
 }
 
 int dc_mech_list(char *buf, size_t size)

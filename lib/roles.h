@@ -11,6 +11,8 @@ const char *dc_role_name(int role);
 int dc_role_parse(const char *name);
 const char *dc_ret_name(int ret);
 int dc_ret_parse(const char *name);
+const char *dc_effect_name(int effect);
+int dc_effect_parse(const char *name);
 const char *dc_mech_name(int mech);
 int dc_mech_parse(const char *name);
 const char *dc_loss_name(int reason);
@@ -22,6 +24,7 @@ bool dc_loss_is_lost(int reason);
  * -ENOSPC. */
 int dc_role_list(char *buf, size_t size);
 int dc_ret_list(char *buf, size_t size);
+int dc_effect_list(char *buf, size_t size);
 int dc_mech_list(char *buf, size_t size);
 /* The quantity roles, as "count, items@LAST..." with @last before the
  * final one (", " or " and "): 0, or -ENOSPC. */

@@ -39,26 +39,25 @@ static int flags_slot(const struct dc_probe *pr)
 	return -1;
 }
 
-static enum dc_fd_effect fd_effect(const struct dc_probe *pr)
+/* What a call does to the descriptor table, from the spec's roles and
+ * effect alone (docs/spec-format.md), never from its symbol's name. */
+static enum dc_fd_effect fd_effect(const struct dc_probe *pr, bool stream)
 {
-	const char *sym = pr->d->symbol;
+	const struct dc_probe_info *d = pr->d;
 
-	if (pr->d->ret == DC_RET_FD)
+	if (d->ret == DC_RET_FD)
 		return pr->newfd_slot >= 0 && pr->fd_slot >= 0
 			   ? DC_FD_NEW_AT_NEWFD
 			   : DC_FD_NEW;
-	if (pr->d->ret == DC_RET_STREAM && pr->path_slot >= 0)
+	if (d->ret == DC_RET_STREAM && pr->path_slot >= 0)
 		return DC_FD_NEW_STREAM;
-	if (!strcmp(sym, "close") && pr->fd_slot >= 0)
-		return DC_FD_CLOSE;
-	if (!strcmp(sym, "fclose"))
+	if (d->effect == DC_EFFECT_CLOSE && pr->fd_slot >= 0)
+		return pr->newfd_slot >= 0 ? DC_FD_CLOSE_RANGE : DC_FD_CLOSE;
+	if (d->effect == DC_EFFECT_CLOSE && stream)
 		return DC_FD_CLOSE_STREAM;
-	if ((!strcmp(sym, "fcntl") || !strcmp(sym, "fcntl64")) &&
-	    pr->fd_slot >= 0 && flags_slot(pr) >= 0)
+	if (d->effect == DC_EFFECT_DUP && pr->fd_slot >= 0 &&
+	    flags_slot(pr) >= 0)
 		return DC_FD_DUPFD;
-	if (!strcmp(sym, "close_range") && pr->fd_slot >= 0 &&
-	    pr->newfd_slot >= 0)
-		return DC_FD_CLOSE_RANGE;
 	return DC_FD_KEEP;
 }
 
@@ -69,6 +68,7 @@ static int init_probes(struct dc_session *sess)
 		return -ENOMEM;
 	for (size_t i = 0; i < sess->nprobes; i++) {
 		struct dc_probe *pr = &sess->probes[i];
+		bool stream = false;
 
 		pr->d = &sess->descs[i];
 		pr->fd_slot = pr->path_slot = pr->dirfd_slot = -1;
@@ -98,6 +98,8 @@ static int init_probes(struct dc_session *sess)
 				pr->fed_slot = s;
 			else if (role == DC_ROLE_NAME)
 				pr->name_slot = s;
+			else if (role == DC_ROLE_STREAM)
+				stream = true;
 			else if (role == DC_ROLE_FUNC ||
 				 role == DC_ROLE_SRCFILE)
 				pr->texts = true;
@@ -110,10 +112,10 @@ static int init_probes(struct dc_session *sess)
 			}
 		}
 		pr->disabled = !dc_layer_enabled(sess, pr->d->layer);
-		pr->fd_effect = fd_effect(pr);
+		pr->fd_effect = fd_effect(pr, stream);
 		pr->dupfd_cmd_slot = flags_slot(pr);
 		/* H5Fclose, H5Dclose, MPI_File_close: the handle ends. */
-		pr->closes = strstr(pr->d->symbol, "close") != NULL;
+		pr->closes = pr->d->effect == DC_EFFECT_CLOSE;
 		pr->name_json = json_dup(pr->d->name);
 		pr->cat_json = json_dup(pr->d->layer);
 		if (!pr->name_json || !pr->cat_json)

@@ -30,7 +30,9 @@ static int decode(const struct dc_probe_desc *d, size_t i, const char *pool,
 				     .ret = d->ret,
 				     .nslots = d->nslots,
 				     .size_slot = d->size_slot,
+				     .effect = d->effect,
 				     .nr = d->nr };
+	ok &= d->effect < DC_EFFECT_NR;
 	memcpy(v->slot_role, d->slot_role, sizeof(v->slot_role));
 	memcpy(v->slot_arg, d->slot_arg, sizeof(v->slot_arg));
 	/* The runtime copies these into buffers of the spec's limits. */

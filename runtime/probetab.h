@@ -15,6 +15,7 @@ struct dc_probe_info {
 	__u8 nslots;
 	__s8 size_slot;
 	__s32 nr;
+	__u8 effect; /* enum dc_effect */
 	__u8 slot_role[DC_CAPTURE];
 	__u8 slot_arg[DC_CAPTURE];
 	const char *name;

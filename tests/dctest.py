@@ -142,7 +142,7 @@ def elf_section(path, name):
 
 
 # include/datacrumbs/abi.h: struct dc_probe_table, struct dc_probe_desc
-PROBE_HDR, PROBE_DESC = struct.Struct("<IHHII"), struct.Struct("<IBBBbi4B4B6I4I2I")
+PROBE_HDR, PROBE_DESC = struct.Struct("<IHHII"), struct.Struct("<IBBBbi4B4BB3x6I4I2I")
 PROBE_STRS = ("name", "symbol", "layer", "target", "path", "end")
 
 
@@ -161,10 +161,10 @@ def probe_table(obj):
     for i in range(count):
         v = PROBE_DESC.unpack_from(data, PROBE_HDR.size + i * desc_size)
         e = dict(id=v[0], mech=v[1], ret=v[2], nslots=v[3], size_slot=v[4], nr=v[5],
-                 roles=list(v[6:10]), args=list(v[10:14]))
-        e.update((k, at(o)) for k, o in zip(PROBE_STRS, v[14:20]))
-        e["fields"] = [at(o) for o in v[20:24]]
-        e["keys"] = [at(o) for o in v[24:26]]
+                 roles=list(v[6:10]), args=list(v[10:14]), effect=v[14])
+        e.update((k, at(o)) for k, o in zip(PROBE_STRS, v[15:21]))
+        e["fields"] = [at(o) for o in v[21:25]]
+        e["keys"] = [at(o) for o in v[25:27]]
         entries.append(e)
     return hdr, entries
 

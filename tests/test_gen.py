@@ -45,6 +45,12 @@ with tempfile.TemporaryDirectory() as tmp:
     # Aliases (glibc's pread is pread64) become one probe, named as listed first.
     check(names.count(("POSIX", "pread64")) == 1 and ("POSIX", "pread") not in names,
           "pread/pread64 aliases probed once: %s" % [n for n in names if "pread" in n[1]])
+    # Effects travel in the table as the specs give them (enum dc_effect).
+    effect = {(e["layer"], e["name"]): e["effect"] for e in table}
+    check(effect.get(("POSIX", "close")) == 1 and effect.get(("sys", "close")) == 1 and
+          effect.get(("POSIX", "fcntl")) == 2 and effect.get(("POSIX", "write")) == 0,
+          "effects in the probe table: %s" %
+          {k: v for k, v in effect.items() if k[1] in ("close", "fclose", "fcntl", "write")})
     # Each string is stored once, however many probes share it.
     pool = open(obj, "rb").read()
     off, size = elf_section(obj, ".dc_probes")

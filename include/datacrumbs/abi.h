@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     8 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     9 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -97,6 +97,15 @@ enum dc_ret {
 	DC_RET_ISIZE,	   /* bytes moved, as a C int (fprintf) */
 	DC_RET_CHAR,	   /* a character moved (fgetc), or EOF: 1 byte */
 	DC_RET_NR,
+};
+
+/* What a successful call does to what its arguments refer to, beyond
+ * what its return says (a new fd, stream or handle). */
+enum dc_effect {
+	DC_EFFECT_NONE = 0,
+	DC_EFFECT_CLOSE, /* ends its fd (to newfd: a range), stream or handle */
+	DC_EFFECT_DUP, /* returns a copy of fd if flags is F_DUPFD(_CLOEXEC) */
+	DC_EFFECT_NR,
 };
 
 /* Why an event was lost; counted per probe. */
@@ -326,7 +335,9 @@ struct dc_probe_desc {
 	__s32 nr;	/* syscall number, io_uring opcode, AIO command */
 	__u8 slot_role[DC_CAPTURE]; /* enum dc_role of each slot */
 	__u8 slot_arg[DC_CAPTURE];  /* argument position of each slot */
-	__u32 name;		    /* as the user knows it */
+	__u8 effect;		    /* enum dc_effect */
+	__u8 pad[3];
+	__u32 name;   /* as the user knows it */
 	__u32 symbol; /* what is attached: syscall or ELF symbol */
 	__u32 layer;  /* becomes "cat" */
 	__u32 target; /* library as the spec named it */
