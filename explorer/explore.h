@@ -74,6 +74,10 @@ struct xp_filter {
 int xp_load(struct xp_target *t, const struct xp_filter *f);
 void xp_target_free(struct xp_target *t);
 
+/* demangle.c: a C++ symbol's name as c++filt prints it, constructor and
+ * destructor variants told apart; NULL if not C++ or too long a name. */
+char *xp_demangle(const char *sym);
+
 /* headers.c: parse @headers with libclang; @cargs go to clang. */
 struct xp_protos {
 	struct xp_proto *v;

@@ -16,8 +16,6 @@
 #include "log.h"
 #include "twice.h"
 
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
-
 /*
  * What a user of a known library cares about. Public HDF5 calls are
  * H5<class><lowercase...>; internal ones have an underscore after the
@@ -158,23 +156,6 @@ static bool better(const struct dc_elf_sym *a, bool a_match,
 	return strcmp(a->name, b->name) < 0;
 }
 
-static char *demangle(const char *name)
-{
-	char *d, *paren;
-	int status;
-
-	if (strncmp(name, "_Z", 2))
-		return NULL;
-	d = __cxa_demangle(name, NULL, NULL, &status);
-	if (!d || status)
-		return NULL;
-	/* "ns::Class::method(int)" -> "ns::Class::method" for display. */
-	paren = strchr(d, '(');
-	if (paren)
-		*paren = '\0';
-	return d;
-}
-
 static int add_func(struct xp_target *t, struct dc_elf_sym *syms, size_t n,
 		    size_t best, const char *layer)
 {
@@ -186,7 +167,7 @@ static int add_func(struct xp_target *t, struct dc_elf_sym *syms, size_t n,
 	fn = &t->funcs[t->nfuncs];
 	memset(fn, 0, sizeof(*fn));
 	fn->name = strdup(syms[best].name);
-	fn->display = demangle(syms[best].name);
+	fn->display = xp_demangle(syms[best].name);
 	fn->offset = syms[best].offset;
 	fn->version = syms[best].version ? strdup(syms[best].version) : NULL;
 	fn->weak = syms[best].weak;

@@ -14,9 +14,25 @@ from dctest import BUILD, GEN, RUNTIME, SRC, Trace, check, done, need_bpf, need_
 
 need_bpf()
 need_tool("strace")
+need_tool("c++filt")
 WORK = os.path.join(BUILD, "tests", "cxx_io")
 EXPLORE = os.path.join(BUILD, "explorer", "datacrumbs-explore")
 N = 50
+
+
+def probes_of(spec):
+    """(name, symbol) of each probe of the explorer's flow mappings."""
+    out = []
+    for q, plain, sym in re.findall(r"\{name: (?:'((?:[^']|'')*)'|([^,{}']+)), symbol: (\w+)", spec):
+        out.append((q.replace("''", "'") if q else plain, sym))
+    return out
+
+
+def cxxfilt(syms):
+    r = subprocess.run(["c++filt", "-i"], input="\n".join(syms), stdout=subprocess.PIPE, text=True)
+    return r.stdout.split("\n")[:len(syms)]
+
+
 if not os.path.exists(WORK):
     skip("tests/cxx_io was not built (no HDF5 C++ library found)")
 libs = subprocess.run(["ldd", WORK], stdout=subprocess.PIPE, text=True).stdout
@@ -25,13 +41,29 @@ check(h5cpp, "cxx_io links an HDF5 C++ library: " + libs)
 
 with tempfile.TemporaryDirectory() as tmp:
     # Without --all or --match: the curated HDF5 set names C functions
-    # only, so the explorer keeps the C++ library's own.
+    # only, so the explorer keeps the C++ library's own, all of them.
     r = run([EXPLORE, "-o", os.path.join(tmp, "h5cpp.yaml"), h5cpp.group(2)])
     check(r.returncode == 0 and "C++" in r.stderr, "explore libhdf5_cpp: " + r.stderr)
+    r = run([EXPLORE, "--all", "-o", os.path.join(tmp, "h5cpp_all.yaml"), h5cpp.group(2)])
+    check(r.returncode == 0, "explore --all libhdf5_cpp: " + r.stderr)
     spec = open(os.path.join(tmp, "h5cpp.yaml")).read()
-    syms = re.findall(r"symbol: (_Z\w+)", spec)
+    check(spec.split("\n", 1)[1] == open(os.path.join(tmp, "h5cpp_all.yaml")).read().split("\n", 1)[1],
+          "without --all, the same functions as with it")
+    probes = probes_of(spec)
+    check(len(probes) == spec.count("symbol:"), "every probe read back")
+    syms = [sym for _, sym in probes]
     check(len(syms) > 100 and max(map(len, syms)) > 63, "long mangled symbols in the spec")
-    check("name: 'H5::DataSet::write'" in spec, "demangled names in the spec")
+    # Ground truth for names: binutils' demangler, without the verbose
+    # expansion of std:: abbreviations.
+    filt = dict(zip(syms, cxxfilt(syms)))
+    names = [name for name, _ in probes]
+    check(len(set(names)) == len(names), "overloads keep distinct names")
+    for name, sym in probes:
+        f = filt[sym]
+        check(name == f or name in (f + " [deleting]", f + " [base]"),
+              "%s is named as c++filt -i names it: %s" % (sym, name))
+    check(any(n.endswith(" [deleting]") for n in names), "deleting destructors told apart")
+    DSW = filt["_ZNK2H57DataSet5writeEPKvRKNS_8DataTypeERKNS_9DataSpaceES8_RKNS_19DSetMemXferPropListE"]
     r = run([EXPLORE, "-l", "CXX", "-m", r"^_ZNSo5writeEPKcl$|^_ZNSo5flushEv$",
              "-o", os.path.join(tmp, "ostream.yaml"), "libstdc++.so.6"])
     check(r.returncode == 0, "explore libstdc++: " + r.stderr)
@@ -55,10 +87,11 @@ with tempfile.TemporaryDirectory() as tmp:
     t = Trace(trace)
     check(not t.errors, "format: %s" % t.errors[:3])
     check(t.end["args"]["dropped"] == 0, "nothing dropped")
-    dsw = t.select(cat="HDF5", name="H5::DataSet::write")
-    check(len(dsw) == N, "H5::DataSet::write: %d calls, the program made %d" % (len(dsw), N))
-    osw = t.select(cat="CXX", name="std::ostream::write")
-    check(len(osw) == N, "std::ostream::write: %d calls, the program made %d" % (len(osw), N))
+    dsw = t.select(cat="HDF5", name=DSW)
+    check(len(dsw) == N, "%s: %d calls, the program made %d" % (DSW, len(dsw), N))
+    OSW, OSF = cxxfilt(["_ZNSo5writeEPKcl", "_ZNSo5flushEv"])
+    osw = t.select(cat="CXX", name=OSW)
+    check(len(osw) == N, "%s: %d calls, the program made %d" % (OSW, len(osw), N))
     txt = os.path.join(tmp, "cxx.txt")
     sysw = t.select(cat="sys", name="write", path=txt)
     check(len(sysw) == truth, "sys write on cxx.txt: %d, strace %d" % (len(sysw), truth))
@@ -67,7 +100,7 @@ with tempfile.TemporaryDirectory() as tmp:
     def flush_above(e):
         while e["args"].get("p_idx", -1) in ids:
             e = ids[e["args"]["p_idx"]]
-            if e["name"] == "std::ostream::flush":
+            if e["name"] == OSF:
                 return e["id"]
         return None
 
