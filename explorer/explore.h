@@ -17,15 +17,21 @@ struct xp_param {
 	char *name;
 	char *type;  /* as written: "const char *" */
 	char *canon; /* canonical: typedefs resolved */
+	int reg;     /* its argument position, -1 for none (see placed) */
 };
 
 struct xp_proto {
-	char *name;
+	char *name; /* as declared: "write", "H5File" */
+	char *key;  /* the symbol it declares: C++'s mangled name; or NULL,
+		       and the name is the symbol */
 	char *ret_type;
 	char *ret_canon;
 	struct xp_param *params;
 	int nparams;
 	bool variadic;
+	bool placed; /* params[].reg is known; else position = index */
+	bool cxx;
+	bool ctor; /* a C++ constructor: name is its class's */
 };
 
 /* One probe: a function and every name it has at its address. */
@@ -78,13 +84,14 @@ void xp_target_free(struct xp_target *t);
  * destructor variants told apart; NULL if not C++ or too long a name. */
 char *xp_demangle(const char *sym);
 
-/* headers.c: parse @headers with libclang; @cargs go to clang. */
+/* headers.c: parse @headers with libclang, as C++ if @cxx (functions are
+ * then found by their mangled names); @cargs go to clang. */
 struct xp_protos {
 	struct xp_proto *v;
 	size_t n;
 };
 int xp_parse_headers(const char *const *headers, int nheaders,
-		     const char *const *cargs, int ncargs,
+		     const char *const *cargs, int ncargs, bool cxx,
 		     struct xp_protos *out);
 const struct xp_proto *xp_proto_find(const struct xp_protos *p,
 				     const char *name);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argregs.h"
 #include "buf.h"
 #include "explore.h"
 #include "log.h"
@@ -31,7 +32,9 @@ static char *type_str(CXType t)
 	return s;
 }
 
-static int add_proto(struct xp_protos *out, CXCursor c)
+/* One prototype of @c, found by @key (NULL: its name). */
+static int add_proto(struct xp_protos *out, CXCursor c, const char *key,
+		     bool cxx)
 {
 	CXType fty = clang_getCursorType(c);
 	struct xp_proto *p;
@@ -44,13 +47,21 @@ static int add_proto(struct xp_protos *out, CXCursor c)
 	p = &out->v[out->n];
 	memset(p, 0, sizeof(*p));
 	p->name = str(clang_getCursorSpelling(c));
+	p->key = key ? strdup(key) : NULL;
 	p->ret_type = type_str(clang_getResultType(fty));
 	p->ret_canon =
 	    type_str(clang_getCanonicalType(clang_getResultType(fty)));
 	p->variadic = clang_isFunctionTypeVariadic(fty);
 	p->params = calloc(n ? n : 1, sizeof(*p->params));
-	if (!p->name || !p->ret_type || !p->ret_canon || !p->params)
+	if (!p->name || (key && !p->key) || !p->ret_type || !p->ret_canon ||
+	    !p->params) {
+		out->n++; /* freed with the others */
 		return -ENOMEM;
+	}
+	p->cxx = cxx;
+	p->ctor = clang_getCursorKind(c) == CXCursor_Constructor;
+	p->placed = true;
+	out->n++;
 	for (int i = 0; i < n; i++) {
 		CXCursor a = clang_Cursor_getArgument(c, i);
 		CXType t = clang_getCursorType(a);
@@ -58,17 +69,63 @@ static int add_proto(struct xp_protos *out, CXCursor c)
 		p->params[i].name = str(clang_getCursorSpelling(a));
 		p->params[i].type = type_str(t);
 		p->params[i].canon = type_str(clang_getCanonicalType(t));
+		p->nparams++;
 		if (!p->params[i].name || !p->params[i].type ||
 		    !p->params[i].canon)
 			return -ENOMEM;
 	}
-	p->nparams = n;
-	out->n++;
+	if (n) {
+		int *reg = calloc(n, sizeof(*reg));
+
+		if (!reg)
+			return -ENOMEM;
+		xp_arg_regs(c, reg, n);
+		for (int i = 0; i < n; i++)
+			p->params[i].reg = reg[i];
+		free(reg);
+	}
 	return 0;
+}
+
+/* A C++ function under each of its symbols: a constructor or destructor
+ * has several (complete, base, deleting), one code or not. */
+static int add_cxx(struct xp_protos *out, CXCursor c)
+{
+	CXStringSet *set = clang_Cursor_getCXXManglings(c);
+	int err = 0;
+
+	if (set && set->Count) {
+		for (unsigned i = 0; i < set->Count && !err; i++)
+			err = add_proto(
+			    out, c, clang_getCString(set->Strings[i]), true);
+	} else {
+		CXString m = clang_Cursor_getMangling(c);
+		CXString name = clang_getCursorSpelling(c);
+		const char *ms = clang_getCString(m);
+
+		/* extern "C": its symbol is its name, and C's rules apply. */
+		if (ms[0])
+			err = add_proto(out, c, ms,
+					strcmp(ms, clang_getCString(name)));
+		/* A C header read as C++ (the targets hold C++ and C) declares
+		 * without extern "C": a global function whose symbol is its
+		 * bare name can only be this one, with C linkage. */
+		if (!err && clang_getCursorKind(c) == CXCursor_FunctionDecl &&
+		    clang_getCursorKind(clang_getCursorSemanticParent(c)) ==
+			CXCursor_TranslationUnit &&
+		    strcmp(ms, clang_getCString(name)))
+			err = add_proto(out, c, NULL, false);
+		clang_disposeString(name);
+		clang_disposeString(m);
+	}
+	if (set)
+		clang_disposeStringSet(set);
+	return err;
 }
 
 struct visit {
 	struct xp_protos *out;
+	bool cxx;
 	int err;
 };
 
@@ -78,37 +135,66 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, void *data)
 	enum CXCursorKind k = clang_getCursorKind(c);
 
 	(void)parent;
-	if (k == CXCursor_FunctionDecl) {
-		v->err = add_proto(v->out, c);
+	if (k == CXCursor_FunctionDecl && !v->cxx) {
+		v->err = add_proto(v->out, c, NULL, false);
 		return v->err ? CXChildVisit_Break : CXChildVisit_Continue;
 	}
-	/* extern "C" { ... } blocks and namespaces hold declarations too. */
+	if ((k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod ||
+	     k == CXCursor_Constructor || k == CXCursor_Destructor ||
+	     k == CXCursor_ConversionFunction) &&
+	    v->cxx) {
+		if (!clang_CXXMethod_isDeleted(c))
+			v->err = add_cxx(v->out, c);
+		return v->err ? CXChildVisit_Break : CXChildVisit_Continue;
+	}
+	/* extern "C" { ... } blocks and namespaces hold declarations too,
+	 * and classes their members (templates have no symbols until
+	 * instantiated: not these). */
 	if (k == CXCursor_LinkageSpec || k == CXCursor_Namespace)
+		return CXChildVisit_Recurse;
+	if (v->cxx && (k == CXCursor_ClassDecl || k == CXCursor_StructDecl) &&
+	    clang_isCursorDefinition(c))
 		return CXChildVisit_Recurse;
 	return CXChildVisit_Continue;
 }
 
-static int by_name(const void *a, const void *b)
+static const char *key_of(const struct xp_proto *p)
 {
-	return strcmp(((const struct xp_proto *)a)->name,
-		      ((const struct xp_proto *)b)->name);
+	return p->key ? p->key : p->name;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(key_of(a), key_of(b));
 }
 
 int xp_parse_headers(const char *const *headers, int nheaders,
-		     const char *const *cargs, int ncargs,
+		     const char *const *cargs, int ncargs, bool cxx,
 		     struct xp_protos *out)
 {
+	static const char *const cxx_args[] = { "-x", "c++", "-std=c++17" };
+	const int ncxx = sizeof(cxx_args) / sizeof(cxx_args[0]);
 	CXIndex index = clang_createIndex(0, 0);
-	int err = 0;
+	const char **args = calloc(ncargs + ncxx + 1, sizeof(*args));
+	int nargs = 0, err = 0;
+
+	if (!args) {
+		clang_disposeIndex(index);
+		return -ENOMEM;
+	}
+	for (int i = 0; cxx && i < ncxx; i++)
+		args[nargs++] = cxx_args[i];
+	for (int i = 0; i < ncargs; i++)
+		args[nargs++] = cargs[i];
 
 	for (int h = 0; h < nheaders && !err; h++) {
 		CXTranslationUnit tu;
 		enum CXErrorCode rc;
-		struct visit v = { out, 0 };
+		struct visit v = { out, cxx, 0 };
 		unsigned nerr = 0;
 
 		rc = clang_parseTranslationUnit2(
-		    index, headers[h], cargs, ncargs, NULL, 0,
+		    index, headers[h], args, nargs, NULL, 0,
 		    CXTranslationUnit_SkipFunctionBodies |
 			CXTranslationUnit_Incomplete,
 		    &tu);
@@ -145,8 +231,9 @@ int xp_parse_headers(const char *const *headers, int nheaders,
 		clang_disposeTranslationUnit(tu);
 	}
 	clang_disposeIndex(index);
+	free(args);
 	if (!err)
-		qsort(out->v, out->n, sizeof(*out->v), by_name);
+		qsort(out->v, out->n, sizeof(*out->v), by_key);
 	return err;
 }
 
@@ -155,7 +242,7 @@ const struct xp_proto *xp_proto_find(const struct xp_protos *p,
 {
 	struct xp_proto key = { .name = (char *)name };
 
-	return p->n ? bsearch(&key, p->v, p->n, sizeof(*p->v), by_name) : NULL;
+	return p->n ? bsearch(&key, p->v, p->n, sizeof(*p->v), by_key) : NULL;
 }
 
 void xp_protos_free(struct xp_protos *p)
@@ -168,6 +255,7 @@ void xp_protos_free(struct xp_protos *p)
 		}
 		free(p->v[i].params);
 		free(p->v[i].name);
+		free(p->v[i].key);
 		free(p->v[i].ret_type);
 		free(p->v[i].ret_canon);
 	}

@@ -37,15 +37,21 @@ static bool is_char_ptr(const char *canon)
 	return !strcmp(canon, "const char *") || !strcmp(canon, "char *");
 }
 
+/* An offset by value: "off_t *" and C++'s "off_t &" are where one is
+ * stored. */
 static bool is_offset_type(const char *type)
 {
-	return strstr(type, "off_t") || strstr(type, "off64_t") ||
-	       !strcmp(type, "MPI_Offset") || !strcmp(type, "loff_t");
+	return !strpbrk(type, "*&") &&
+	       (strstr(type, "off_t") || strstr(type, "off64_t") ||
+		!strcmp(type, "MPI_Offset") || !strcmp(type, "loff_t"));
 }
 
+/* C++ spells the canonical type without "struct". */
 static bool is_stream(const char *canon)
 {
-	return !strcmp(canon, "FILE *") || !strcmp(canon, "struct _IO_FILE *");
+	return !strcmp(canon, "FILE *") ||
+	       !strcmp(canon, "struct _IO_FILE *") ||
+	       !strcmp(canon, "_IO_FILE *");
 }
 
 static bool is_handle(const char *type)
@@ -61,6 +67,28 @@ static bool has_type(const struct xp_proto *p, const char *type)
 	return false;
 }
 
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), e = strlen(end);
+
+	return n >= e && !strcmp(s + n - e, end);
+}
+
+/* A C++ call that opens a file by its name: a constructor of a class
+ * named *File (H5::H5File), or open*File/create*File. */
+static bool opens_file(const struct xp_proto *p)
+{
+	return p->cxx && ends_with(p->name, "File") &&
+	       (p->ctor || !strncmp(p->name, "open", 4) ||
+		!strncmp(p->name, "create", 6));
+}
+
+/* The function's name as declared: a C++ symbol's is mangled. */
+static const char *call_name(const struct xp_func *fn)
+{
+	return fn->proto->cxx ? fn->proto->name : fn->name;
+}
+
 static int role_of(const struct xp_func *fn, const struct xp_param *p,
 		   int *counts)
 {
@@ -68,17 +96,19 @@ static int role_of(const struct xp_func *fn, const struct xp_param *p,
 
 	if (is_char_ptr(c) && in(n, path_names))
 		return DC_ROLE_PATH;
+	if (is_char_ptr(c) && !strcmp(n, "name") && opens_file(fn->proto))
+		return DC_ROLE_PATH;
 	/* H5Dopen2(loc_id, name): the object a new handle stands for, by
 	 * its name in the file. */
 	if (is_char_ptr(c) && !strcmp(n, "name") &&
 	    !strcmp(fn->proto->ret_type, "hid_t") &&
-	    (strstr(fn->name, "open") || strstr(fn->name, "create")))
+	    (strstr(call_name(fn), "open") || strstr(call_name(fn), "create")))
 		return DC_ROLE_NAME;
 	/* MPI_File_open stores the new handle through its MPI_File *;
 	 * MPI_File_close takes one by reference. */
 	if (!strcmp(t, "MPI_File *"))
-		return strstr(fn->name, "open") ? DC_ROLE_HANDLE_OUT
-						: DC_ROLE_HANDLE_REF;
+		return strstr(call_name(fn), "open") ? DC_ROLE_HANDLE_OUT
+						     : DC_ROLE_HANDLE_REF;
 	/* An int count beside an MPI_Datatype counts items of it. */
 	if (!strcmp(c, "int") && !strcmp(n, "count") &&
 	    has_type(fn->proto, "MPI_Datatype"))
@@ -153,7 +183,7 @@ static const int priority[] = {
 static int ret_of(const struct xp_func *fn, const struct xp_proto *p,
 		  bool has_path, bool handle_out)
 {
-	const char *t = p->ret_type, *n = bare(fn->name);
+	const char *t = p->ret_type, *n = bare(call_name(fn));
 
 	if (!strcmp(t, "ssize_t") || !strcmp(t, "__ssize_t"))
 		return DC_RET_SIZE;
@@ -178,7 +208,7 @@ static int ret_of(const struct xp_func *fn, const struct xp_proto *p,
  * end their handle or stream, fcntl may duplicate its fd. */
 static int effect_of(const struct xp_func *fn, const int *role, int n)
 {
-	const char *name = bare(fn->name);
+	const char *name = bare(call_name(fn));
 	size_t len = strlen(name);
 	bool fd = false, flags = false, object = false;
 
@@ -205,26 +235,33 @@ void xp_infer(struct xp_func *fn)
 
 	if (!p)
 		return;
-	n = p->nparams < DC_MAX_ARGS ? p->nparams : DC_MAX_ARGS;
-	for (int i = 0; i < n; i++) {
-		role[i] = role_of(fn, &p->params[i], &counts);
+	n = DC_MAX_ARGS;
+	for (int i = 0; i < p->nparams; i++) {
+		/* A C++ method's `this` comes first, and arguments in vector
+		 * registers or on the stack take no position. */
+		int pos = p->placed ? p->params[i].reg : i, r;
+
+		if (pos < 0 || pos >= DC_MAX_ARGS)
+			continue;
+		r = role_of(fn, &p->params[i], &counts);
 		/* The object a call acts on is its first handle that is not a
 		 * property list (fapl_id, dxpl_id ...). */
-		if (role[i] == DC_ROLE_HANDLE &&
+		if (r == DC_ROLE_HANDLE &&
 		    (handles ||
 		     (is_plist(p->params[i].name) && !plist_is_object(p))))
-			role[i] = DC_ROLE_NONE;
-		else if (role[i] == DC_ROLE_HANDLE)
+			r = DC_ROLE_NONE;
+		else if (r == DC_ROLE_HANDLE)
 			handles++;
 		/* One string travels with an event: a path, or a name. */
-		if (role[i] == DC_ROLE_PATH || role[i] == DC_ROLE_NAME) {
+		if (r == DC_ROLE_PATH || r == DC_ROLE_NAME) {
 			if (has_path || has_name)
-				role[i] = DC_ROLE_NONE;
-			else if (role[i] == DC_ROLE_PATH)
+				r = DC_ROLE_NONE;
+			else if (r == DC_ROLE_PATH)
 				has_path = true;
 			else
 				has_name = true;
 		}
+		role[pos] = r;
 	}
 	/* Two size_t candidates: which one is bytes is not knowable. */
 	for (int i = 0; i < n && counts > 1; i++)

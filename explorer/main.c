@@ -139,6 +139,28 @@ static bool no_roles(const struct xp_target *t, size_t n)
 	return n > 0;
 }
 
+/* Headers are C++ when named so, or when a target's functions are C++
+ * (H5Cpp.h for libhdf5_cpp). */
+static bool headers_cxx(const struct opts *o, const struct xp_target *t,
+			size_t n)
+{
+	static const char *const ext[] = { ".hpp", ".hh", ".hxx", ".h++",
+					   ".H" };
+
+	for (int h = 0; h < o->nheaders; h++) {
+		const char *dot = strrchr(o->headers[h], '.');
+
+		for (size_t e = 0; dot && e < sizeof(ext) / sizeof(ext[0]); e++)
+			if (!strcmp(dot, ext[e]))
+				return true;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t f = 0; f < t[i].nfuncs; f++)
+			if (t[i].funcs[f].display)
+				return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {};
@@ -153,9 +175,6 @@ int main(int argc, char **argv)
 	elf_version(EV_CURRENT);
 	if (parse_args(argc, argv, &o))
 		return 2;
-	if (o.nheaders &&
-	    xp_parse_headers(o.headers, o.nheaders, o.cargs, o.ncargs, &protos))
-		goto cleanup;
 	targets = calloc(argc - optind, sizeof(*targets));
 	if (!targets)
 		goto cleanup;
@@ -171,6 +190,20 @@ int main(int argc, char **argv)
 			       strerror(-err));
 			goto cleanup;
 		}
+		if (!t->nfuncs && !t->nnotes) {
+			dc_err("%s: no function matched (%zu found); try "
+			       "--all or --match",
+			       t->path, t->found);
+			goto cleanup;
+		}
+	}
+	if (o.nheaders &&
+	    xp_parse_headers(o.headers, o.nheaders, o.cargs, o.ncargs,
+			     headers_cxx(&o, targets, ntargets), &protos))
+		goto cleanup;
+	for (size_t i = 0; i < ntargets; i++) {
+		struct xp_target *t = &targets[i];
+
 		for (size_t f = 0; f < t->nfuncs; f++) {
 			struct xp_func *fn = &t->funcs[f];
 
@@ -179,12 +212,6 @@ int main(int argc, char **argv)
 				fn->proto =
 				    xp_proto_find(&protos, fn->aliases[a]);
 			xp_infer(fn);
-		}
-		if (!t->nfuncs && !t->nnotes) {
-			dc_err("%s: no function matched (%zu found); try "
-			       "--all or --match",
-			       t->path, t->found);
-			goto cleanup;
 		}
 		if (o.check && t->nfuncs) {
 			size_t refused = 0;

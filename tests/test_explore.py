@@ -56,6 +56,43 @@ with tempfile.TemporaryDirectory() as tmp:
     a = run([EXPLORE, "-H", HDR, LIB], env=env).stdout
     check(a == run([EXPLORE, "-H", HDR, LIB], env=env).stdout, "deterministic")
 
+    # C++: the header read as C++, methods found by their mangled names,
+    # arguments where the x86-64 ABI puts them (`this` first, a returned
+    # std::string's address before it, a double in a vector register),
+    # nothing where a small struct by value leaves the ABI's choice open.
+    # The places are the ABI's; the names are c++filt -i's.
+    if os.uname().machine == "x86_64" and shutil.which("c++filt"):
+        xx = os.path.join(BUILD, "tests", "libdctestxx.so")
+        r = run([EXPLORE, "-l", "dct", "-H", os.path.join(SRC, "tests", "explore", "dctest.hpp"), xx],
+                env=env)
+        check(r.returncode == 0, "explore the C++ test library: " + r.stderr)
+        got = {}
+        for l in r.stdout.splitlines():
+            m = re.match(r"- \{name: (?:'((?:[^']|'')*)'|([^,{}']+)), symbol: (\w+)", l)
+            if m:
+                got[m.group(3)] = ((m.group(1) or "").replace("''", "'") or m.group(2), l)
+        filt = run(["c++filt", "-i"] + sorted(got)).stdout.split("\n")
+        for sym, f in zip(sorted(got), filt):
+            check(got[sym][0] in (f, f + " [deleting]"), "%s named as c++filt -i: %s" % (sym, got[sym][0]))
+        want = {
+            "_ZN3dct4FileC1EPKci": "args: [_, path, flags]",
+            "_ZN3dct4File4openEPKci": "args: [path, flags], ret: fd",
+            "_ZNK3dct4File8describeB5cxx11EPKc": "args: [_, _, path]",
+            "_ZNK3dct4File6scaledEdi": "args: [_, fd]",
+            "_ZN3dct4File6reopenERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEi": "args: [_, _, flags]",
+            "_ZNK3dct4File3mixENS_4PairEi": None,
+        }
+        for sym, args in want.items():
+            l = got.get(sym, ("", ""))[1]
+            check(l and (args in l if args else "args:" not in l and "proto:" in l),
+                  "%s: %s in %s" % (sym, args or "no args", l))
+        check(got.get("_ZN3dct4FileD0Ev", ("",))[0] == "dct::File::~File() [deleting]",
+              "the deleting destructor named apart")
+        spec = os.path.join(tmp, "dctxx.yaml")
+        open(spec, "w").write(r.stdout)
+        g = run([GEN, "-n", spec], env=env)
+        check(g.returncode == 0, "gen accepts the C++ spec: " + g.stderr)
+
     # USDT notes of any provider, as a usdt spec gen accepts.
     app = os.path.join(BUILD, "tests", "app_probes")
     r = run([EXPLORE, "--usdt", "--match", "^app_step", app])
