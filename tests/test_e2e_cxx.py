@@ -17,6 +17,9 @@ need_tool("strace")
 need_tool("c++filt")
 WORK = os.path.join(BUILD, "tests", "cxx_io")
 EXPLORE = os.path.join(BUILD, "explorer", "datacrumbs-explore")
+DCT = os.path.join(BUILD, "tests", "cxx_dct")
+DCTXX = os.path.join(BUILD, "tests", "libdctestxx.so")
+DSW_SYM = "_ZNK2H57DataSet5writeEPKvRKNS_8DataTypeERKNS_9DataSpaceES8_RKNS_19DSetMemXferPropListE"
 N = 50
 
 
@@ -38,6 +41,10 @@ if not os.path.exists(WORK):
 libs = subprocess.run(["ldd", WORK], stdout=subprocess.PIPE, text=True).stdout
 h5cpp = re.search(r"(\S*libhdf5\S*_cpp\S*) => (\S+)", libs)
 check(h5cpp, "cxx_io links an HDF5 C++ library: " + libs)
+h5hdr = next((h for h in ("/usr/include/hdf5/serial/H5Cpp.h", "/usr/include/H5Cpp.h")
+              if os.path.exists(h)), None)
+if not h5hdr:
+    skip("no H5Cpp.h")
 
 with tempfile.TemporaryDirectory() as tmp:
     # Without --all or --match: the curated HDF5 set names C functions
@@ -63,12 +70,30 @@ with tempfile.TemporaryDirectory() as tmp:
         check(name == f or name in (f + " [deleting]", f + " [base]"),
               "%s is named as c++filt -i names it: %s" % (sym, name))
     check(any(n.endswith(" [deleting]") for n in names), "deleting destructors told apart")
-    DSW = filt["_ZNK2H57DataSet5writeEPKvRKNS_8DataTypeERKNS_9DataSpaceES8_RKNS_19DSetMemXferPropListE"]
+    DSW = filt[DSW_SYM]
+    # With its header, read as C++: the C-string constructor of H5File
+    # takes the file's path after `this`, DataSet::write its buffer.
+    h5inc = os.path.dirname(os.path.realpath(h5hdr))
+    r = run([EXPLORE, "-I", h5inc, "-H", h5hdr, "-o", os.path.join(tmp, "h5cpp_h.yaml"), h5cpp.group(2)])
+    check(r.returncode == 0, "explore -H H5Cpp.h: " + r.stderr)
+    spec_h = open(os.path.join(tmp, "h5cpp_h.yaml")).read()
+    m = re.search(r"\{name: '([^']*)', symbol: _ZN2H56H5FileC1EPKcjRKNS_17FileCreatPropListERKNS_15FileAccPropListE, .*", spec_h)
+    check(m and "args: [_, path]" in m.group(0), "H5File(char const*, ...): this, then the path: %s"
+          % (m and m.group(0)))
+    H5F = m.group(1) if m else None
+    check(re.search(r"symbol: %s, args: \[_, buf\]" % DSW_SYM, spec_h), "DataSet::write: this, then buf")
+    hpp = os.path.join(SRC, "tests", "explore", "dctest.hpp")
+    r = run([EXPLORE, "-l", "DCT", "-H", hpp, "-o", os.path.join(tmp, "dct.yaml"), DCTXX])
+    check(r.returncode == 0, "explore libdctestxx: " + r.stderr)
     r = run([EXPLORE, "-l", "CXX", "-m", r"^_ZNSo5writeEPKcl$|^_ZNSo5flushEv$",
              "-o", os.path.join(tmp, "ostream.yaml"), "libstdc++.so.6"])
     check(r.returncode == 0, "explore libstdc++: " + r.stderr)
     obj = os.path.join(tmp, "cxx.bpf.o")
     r = run([GEN, "-o", obj, os.path.join(tmp, "h5cpp.yaml"), os.path.join(tmp, "ostream.yaml"),
+             os.path.join(SRC, "probes.d", "sys.yaml"), os.path.join(SRC, "probes.d", "posix.yaml")])
+    check(r.returncode == 0, "datacrumbs-gen compiles the C++ specs: " + r.stderr[-2000:])
+    r = run([GEN, "-o", obj, os.path.join(tmp, "h5cpp_h.yaml"), os.path.join(tmp, "ostream.yaml"),
+             os.path.join(tmp, "dct.yaml"),
              os.path.join(SRC, "probes.d", "sys.yaml"), os.path.join(SRC, "probes.d", "posix.yaml")])
     check(r.returncode == 0, "datacrumbs-gen compiles the C++ specs: " + r.stderr[-2000:])
 
@@ -95,6 +120,9 @@ with tempfile.TemporaryDirectory() as tmp:
     txt = os.path.join(tmp, "cxx.txt")
     sysw = t.select(cat="sys", name="write", path=txt)
     check(len(sysw) == truth, "sys write on cxx.txt: %d, strace %d" % (len(sysw), truth))
+    h5f = t.select(cat="HDF5", name=H5F)
+    check(len(h5f) == 1 and t.file(h5f[0]) == os.path.join(tmp, "cxx.h5"),
+          "one %s, on the file the program named: %s" % (H5F, [t.file(e) for e in h5f]))
     ids = {e["id"]: e for e in t.events}
 
     def flush_above(e):
@@ -109,4 +137,20 @@ with tempfile.TemporaryDirectory() as tmp:
     flushes = {flush_above(e) for e in sysw}
     check(None not in flushes and len(flushes) == N,
           "each write(2) nests under its own std::ostream::flush (%d)" % len(flushes))
+
+    # A returned std::string's address comes before `this`: the path is
+    # the third argument of File::describe.
+    dpath = os.path.join(tmp, "dct.path")
+    open(dpath, "w").close()
+    trace = os.path.join(tmp, "dct.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", DCT, dpath, str(N)])
+    check(r.returncode == 0, "runtime on cxx_dct: " + r.stderr)
+    t = Trace(trace)
+    check(not t.errors and t.end["args"]["dropped"] == 0, "cxx_dct trace whole: %s" % t.errors[:3])
+    DESC, CTOR = cxxfilt(["_ZNK3dct4File8describeB5cxx11EPKc", "_ZN3dct4FileC1EPKci"])
+    d = t.select(cat="DCT", name=DESC)
+    check(len(d) == N and all(t.file(e) == dpath for e in d),
+          "%s: %d calls on %s, the program made %d on %s" % (DESC, len(d), {t.file(e) for e in d}, N, dpath))
+    c = t.select(cat="DCT", name=CTOR)
+    check(len(c) == 1 and t.file(c[0]) == dpath, "%s: once, on %s" % (CTOR, [t.file(e) for e in c]))
 done()

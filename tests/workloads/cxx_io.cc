@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A C++ program whose I/O goes through libhdf5_cpp and std::ofstream:
-// N H5::DataSet::write calls of 1024 doubles, and N std::ostream::write
+// one H5::H5File constructed from a C string (DIR/cxx.h5), N
+// H5::DataSet::write calls of 1024 doubles, and N std::ostream::write
 // calls of 64 bytes each followed by a flush (one write(2) per flush).
 // Usage: cxx_io DIR N
 #include <H5Cpp.h>
@@ -19,7 +20,8 @@ int main(int argc, char **argv)
 	const hsize_t dims[1] = { data.size() };
 
 	{
-		H5::H5File file(dir + "/cxx.h5", H5F_ACC_TRUNC);
+		const std::string h5 = dir + "/cxx.h5";
+		H5::H5File file(h5.c_str(), H5F_ACC_TRUNC);
 		H5::DataSpace space(1, dims);
 		H5::DataSet ds =
 		    file.createDataSet("d", H5::PredType::NATIVE_DOUBLE, space);
