@@ -2,9 +2,10 @@
 /*
  * Which integer argument register each parameter of a prototype arrives
  * in: a spec's argument N is the Nth of them (PT_REGS_PARMn). Floating
- * point goes in vector registers and large aggregates on the stack, taking
- * none; a C++ member function takes `this` first, and on x86-64 a class
- * returned in memory takes the address to build it at before that. Where
+ * point goes in vector registers and, on x86-64, large aggregates on the
+ * stack, taking none; a C++ member function takes `this` first, and on
+ * x86-64 a class returned in memory takes the address to build it at
+ * before that. Where
  * the ABI's choice depends on what libclang cannot say (a small struct
  * passed by value), that parameter and every later one get -1: no role.
  */
@@ -96,11 +97,19 @@ static int regs_of(CXType t)
 	case CXType_Float:
 	case CXType_Double: return 0;
 	case CXType_Record:
-		/* Past 16 bytes a trivial aggregate goes on the stack. */
+		/* Past 16 bytes a trivial aggregate goes on the stack on
+		 * x86-64, by reference on AArch64. */
 		if (nontrivial(t, 0))
 			return 1;
-		return clang_isPODType(t) && clang_Type_getSizeOf(t) > 16 ? 0
-									  : -1;
+		if (!clang_isPODType(t) || clang_Type_getSizeOf(t) <= 16)
+			return -1;
+#if defined(__x86_64__)
+		return 0;
+#elif defined(__aarch64__)
+		return 1;
+#else
+		return -1;
+#endif
 	default: return -1;
 	}
 }
