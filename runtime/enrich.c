@@ -295,7 +295,7 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 			struct dc_pfw *w = dc_sink_of_pid(rt, t->pid);
 
 			dc_nest_flush(w, t);
-			dc_pfw_thread_name(w, t, comm, pe->ts);
+			dc_pfw_thread_exit(w, t, comm, pe->ts);
 			/* A long-running tracer must not keep the dead: a
 			 * thread's state goes when it exits. */
 			dc_map_del(&rt->ps.threads, pe->tid);
@@ -318,8 +318,6 @@ void dc_enrich_flush(struct dc_rt *rt)
 		struct dc_proc *p = dc_map_get(&rt->ps.procs, t->pid);
 
 		dc_nest_flush(dc_sink(rt, p), t);
-		if (t->name_pending)
-			dc_pfw_thread_name(dc_sink(rt, p), t, p ? p->comm : "?",
-					   0);
+		dc_pfw_thread_unnamed(dc_sink(rt, p), t, p ? p->comm : "?", 0);
 	}
 }

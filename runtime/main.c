@@ -110,11 +110,14 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 	free(seen);
 }
 
-/* A process gone: its fds' generations leave the kernel's map too. */
-static void forget_fdgens(struct dc_proc *p, void *arg)
+/* A process gone for good: its trace forgets it, and its fds'
+ * generations leave the kernel's map. */
+static void forget_proc(struct dc_proc *p, void *arg)
 {
-	struct bpf_map *m = arg;
+	struct dc_rt *rt = arg;
+	struct bpf_map *m = rt->sess.o.maps.fdgen;
 
+	dc_sink_forget(rt, p);
 	dc_map_foreach (&p->fdgens, i) {
 		struct {
 			__u32 pid;
@@ -136,7 +139,7 @@ static void reap(struct dc_rt *rt, const struct dc_opts *o)
 	last = now;
 	if (o->profile && o->interval * 3e9 > age)
 		age = o->interval * 3e9;
-	dc_procs_reap(&rt->ps, now, age, forget_fdgens, rt->sess.o.maps.fdgen);
+	dc_procs_reap(&rt->ps, now, age, forget_proc, rt);
 }
 
 /* A statically linked command has no shared library for the object's

@@ -27,6 +27,7 @@ struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid)
 	if (!p)
 		return NULL;
 	p->pid = pid;
+	p->serial = ++ps->serials;
 	comm = dc_proc_read(pid, "comm");
 	snprintf(p->comm, sizeof(p->comm), "%s", comm ? comm : "?");
 	free(comm);
@@ -53,7 +54,8 @@ struct dc_thread *dc_thread_get(struct dc_procs *ps, uint32_t tid, uint32_t pid)
 	}
 	t->tid = tid;
 	t->pid = pid;
-	t->meta_written = false;
+	t->serial = ++ps->serials;
+	t->described = false;
 	return t;
 }
 
@@ -374,6 +376,7 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 		return;
 	p->pid = pid;
 	p->ppid = ppid;
+	p->serial = ++ps->serials;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	if (parent) {
 		copy_fds(p, parent);
@@ -408,7 +411,7 @@ void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm)
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	/* Its name and command change with exec: the next event writes
 	 * them again (rank and the rest once per process). */
-	p->meta_written = false;
+	p->image++;
 	p->exec_pending = false;
 	p->facts = false;
 	p->described = false;
@@ -551,10 +554,8 @@ static void free_proc(void *v)
 	dc_map_free(&p->closing[1], NULL);
 	dc_map_free(&p->fdgens, NULL);
 	free(p->cwd);
-	for (int i = 0; i < DC_NFACTS; i++) {
+	for (int i = 0; i < DC_NFACTS; i++)
 		free(p->fact[i]);
-		free(p->written[i]);
-	}
 	free(p);
 }
 

@@ -16,35 +16,27 @@ struct dc_file {
 
 struct dc_call;
 
-/* Tracks for a thread's requests in flight at once (block requests,
- * io_uring): lane << 24 of the track's id has 6 bits. */
-#define DC_LANES 64
-
 /* A process's PR facts that an exec may change. */
 enum { DC_FACT_CMD, DC_FACT_RANK, DC_FACT_SIZE, DC_FACT_JOBID, DC_NFACTS };
 
 struct dc_thread {
 	uint32_t tid;
 	uint32_t pid;
-	bool meta_written;
-	bool name_pending; /* gone from /proc: named from its exit record */
-	bool described;	   /* comm read (dc_proc_describe) */
-	char comm[16];	   /* its name then; "" if it was gone */
-	char name[16];	   /* the thread_name written */
+	uint64_t serial; /* new for each thread the tid names */
+	bool described;	 /* comm read (dc_proc_describe) */
+	char comm[16];	 /* its name then; "" if it was gone */
 	/* Calls nested in a call still running, held until it returns so
 	 * that parents get their id first (see nesting.c). */
 	struct dc_call *pending;
 	size_t npending, cap;
-	/* Kernel requests it started, on lanes of their own (writer_pfw.c):
-	 * when each lane's last one ended, ns. */
-	uint64_t lane_end[DC_LANES];
 };
 
 struct dc_proc {
 	uint32_t pid;
 	uint32_t ppid;
+	uint64_t serial; /* new for each process the pid names */
+	uint32_t image;	 /* counts its execs: its name and facts may change */
 	char comm[16];
-	bool meta_written;
 	uint64_t exited_ns; /* when its leader exited; 0 while it runs */
 	uint32_t job;	    /* the job it belongs to (server: its trace) */
 	bool owner_known;   /* uid and gid from a process record */
@@ -55,15 +47,13 @@ struct dc_proc {
 	 * join or registration): the command, and the rank, world size and
 	 * job id its launcher or scheduler gave it. */
 	bool facts;
-	bool described;		  /* since its exec: see dc_proc_describe() */
-	bool pr_written;	  /* cwd and ppid: once per process */
-	bool exec_pending;	  /* launched, stopped before its exec */
-	char *fact[DC_NFACTS];	  /* cmd, rank, size, jobid, or NULL */
-	char *written[DC_NFACTS]; /* what its PR records say so far */
-	struct dc_map fds;	  /* fd + 1 -> history (struct dc_fdent) */
-	struct dc_map handles;	  /* library handle (hid_t, MPI_File) -> file */
-	struct dc_map objects;	  /* handle -> its object's name in the file
-				     (interned: an HDF5 dataset or group) */
+	bool described;	       /* since its exec: see dc_proc_describe() */
+	bool exec_pending;     /* launched, stopped before its exec */
+	char *fact[DC_NFACTS]; /* cmd, rank, size, jobid, or NULL */
+	struct dc_map fds;     /* fd + 1 -> history (struct dc_fdent) */
+	struct dc_map handles; /* library handle (hid_t, MPI_File) -> file */
+	struct dc_map objects; /* handle -> its object's name in the file
+				  (interned: an HDF5 dataset or group) */
 	/* Profile mode: handles closed, forgotten only after the next drain
 	 * has named the calls made on them (two intervals: old, new). */
 	struct dc_map closing[2];
@@ -76,6 +66,7 @@ struct dc_procs {
 	struct dc_map files;   /* name hash -> struct dc_file */
 	struct dc_map names;   /* hash -> object name, kept to the end */
 	struct dc_map devs;    /* dev_t + 1 -> its block device's name */
+	uint64_t serials;      /* the last serial given */
 };
 
 struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid);

@@ -124,6 +124,15 @@ struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p)
 	return &s->w;
 }
 
+void dc_sink_forget(struct dc_rt *rt, const struct dc_proc *p)
+{
+	struct dc_sink *s = rt->sess.opt.server && p->job
+				? dc_map_get(&rt->sinks, p->job)
+				: NULL;
+
+	dc_pfw_forget_proc(s && s->fd >= 0 ? &s->w : &rt->w, p);
+}
+
 struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid)
 {
 	return dc_sink(rt, dc_map_get(&rt->ps.procs, pid));

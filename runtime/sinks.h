@@ -13,6 +13,8 @@
  */
 struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p);
 struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid);
+/* A process gone for good: its trace, if it has one, forgets it. */
+void dc_sink_forget(struct dc_rt *rt, const struct dc_proc *p);
 /* Server mode, from the main loop: flush the jobs' traces (a gzip member
  * a second) and end those whose processes are all gone. */
 void dc_sinks_tick(struct dc_rt *rt, uint64_t now);

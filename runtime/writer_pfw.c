@@ -91,15 +91,89 @@ static void meta_value(struct dc_pfw *w, const char *rec, uint32_t pid,
 	line_done(w, mono);
 }
 
+/* Tracks for a thread's requests in flight at once (block requests,
+ * io_uring): lane << 24 of the track's id has 6 bits. */
+#define DC_LANES 64
+
+/* What this trace has said of a process: the writer's own marks. */
+struct said_proc {
+	uint64_t serial; /* the process (a pid is reused) */
+	uint32_t image;	 /* its exec image named last */
+	bool named, pr;
+	char *fact[DC_NFACTS];
+};
+
+/* ... and of a thread, with its request lanes. */
+struct said_thread {
+	uint64_t serial;
+	bool named;
+	bool pending; /* gone from /proc: named from its exit record */
+	char name[16];
+	/* Kernel requests it started, on lanes of their own: when each
+	 * lane's last one ended, ns. */
+	uint64_t lane_end[DC_LANES];
+};
+
+static void free_said_proc(void *v)
+{
+	struct said_proc *sp = v;
+
+	for (int i = 0; sp && i < DC_NFACTS; i++)
+		free(sp->fact[i]);
+	free(sp);
+}
+
+/* The marks of @p, new (all unsaid) for a process this trace has not
+ * seen: NULL when out of memory. */
+static struct said_proc *said_proc(struct dc_pfw *w, const struct dc_proc *p)
+{
+	struct said_proc *sp = dc_map_get(&w->procs, p->pid);
+
+	if (sp && sp->serial == p->serial)
+		return sp;
+	if (sp) {
+		dc_map_del(&w->procs, p->pid);
+		free_said_proc(sp);
+	}
+	sp = calloc(1, sizeof(*sp));
+	if (!sp || dc_map_put(&w->procs, p->pid, sp)) {
+		free(sp);
+		return NULL;
+	}
+	sp->serial = p->serial;
+	return sp;
+}
+
+static struct said_thread *said_thread(struct dc_pfw *w,
+				       const struct dc_thread *t)
+{
+	struct said_thread *st = dc_map_get(&w->threads, t->tid);
+
+	if (st && st->serial == t->serial)
+		return st;
+	if (!st) {
+		st = malloc(sizeof(*st));
+		if (!st || dc_map_put(&w->threads, t->tid, st)) {
+			free(st);
+			return NULL;
+		}
+	}
+	*st = (struct said_thread){ .serial = t->serial };
+	return st;
+}
+
 /* process_name, and the PR records: cwd and ppid once per process, the
  * command, rank, world size and job id whenever an exec changed them. */
-static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
+static void proc_meta(struct dc_pfw *w, const struct dc_proc *p, uint64_t mono)
 {
 	static const char *const keys[DC_NFACTS] = { "cmd", "rank", "size",
 						     "jobid" };
-	if (p->meta_written)
+	struct said_proc *sp = said_proc(w, p);
+
+	if (!sp || (sp->named && sp->image == p->image))
 		return;
-	p->meta_written = true;
+	sp->named = true;
+	sp->image = p->image;
 	meta_name(w, "process_name", p->pid, p->pid, p->comm, mono);
 	/* A launched command's first events are the runtime's own, before
 	 * its exec: its facts come after. */
@@ -108,15 +182,15 @@ static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
 	for (int i = 0; i < DC_NFACTS; i++) {
 		const char *v = p->fact[i];
 
-		if (!v || (p->written[i] && !strcmp(v, p->written[i])))
+		if (!v || (sp->fact[i] && !strcmp(v, sp->fact[i])))
 			continue;
 		meta_value(w, "PR", p->pid, keys[i], v, mono);
-		free(p->written[i]);
-		p->written[i] = strdup(v);
+		free(sp->fact[i]);
+		sp->fact[i] = strdup(v);
 	}
-	if (p->pr_written)
+	if (sp->pr)
 		return;
-	p->pr_written = true;
+	sp->pr = true;
 	if (p->cwd)
 		meta_value(w, "PR", p->pid, "cwd", p->cwd, mono);
 	if (p->ppid) {
@@ -127,35 +201,62 @@ static void proc_meta(struct dc_pfw *w, struct dc_proc *p, uint64_t mono)
 	}
 }
 
-static void thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
+static void thread_name(struct dc_pfw *w, struct said_thread *st,
+			const struct dc_thread *t, const char *comm,
 			uint64_t mono)
 {
-	t->meta_written = true;
-	t->name_pending = false;
-	snprintf(t->name, sizeof(t->name), "%s", comm);
+	st->named = true;
+	st->pending = false;
+	snprintf(st->name, sizeof(st->name), "%s", comm);
 	meta_name(w, "thread_name", t->pid, t->tid, comm, mono);
 }
 
 /* Named by its comm at its first call; a thread already gone then is
  * named from its exit record, which carries its last comm. */
-static void thread_meta(struct dc_pfw *w, struct dc_thread *t, uint64_t mono)
+static void thread_meta(struct dc_pfw *w, struct said_thread *st,
+			const struct dc_thread *t, uint64_t mono)
 {
-	if (t->meta_written || t->name_pending)
+	if (st->named || st->pending)
 		return;
 	if (!t->comm[0]) {
-		t->name_pending = true;
+		st->pending = true;
 		return;
 	}
-	thread_name(w, t, t->comm, mono);
+	thread_name(w, st, t, t->comm, mono);
 }
 
-void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
-			uint64_t mono)
+void dc_pfw_thread_exit(struct dc_pfw *w, const struct dc_thread *t,
+			const char *comm, uint64_t mono)
 {
+	struct said_thread *st = dc_map_get(&w->threads, t->tid);
+
+	if (!st || st->serial != t->serial)
+		return;
 	/* Renamed (pthread_setname_np) after its first call: the last name
 	 * wins in Perfetto, so write it again. */
-	if (t->name_pending || (t->meta_written && strcmp(t->name, comm)))
-		thread_name(w, t, comm, mono);
+	if (st->pending || (st->named && strcmp(st->name, comm)))
+		thread_name(w, st, t, comm, mono);
+	dc_map_del(&w->threads, t->tid);
+	free(st);
+}
+
+void dc_pfw_thread_unnamed(struct dc_pfw *w, const struct dc_thread *t,
+			   const char *comm, uint64_t mono)
+{
+	struct said_thread *st = dc_map_get(&w->threads, t->tid);
+
+	if (st && st->serial == t->serial && st->pending)
+		thread_name(w, st, t, comm, mono);
+}
+
+void dc_pfw_forget_proc(struct dc_pfw *w, const struct dc_proc *p)
+{
+	struct said_proc *sp = dc_map_get(&w->procs, p->pid);
+
+	if (sp && sp->serial == p->serial) {
+		dc_map_del(&w->procs, p->pid);
+		free_said_proc(sp);
+	}
 }
 
 bool dc_pfw_compressed(const char *path)
@@ -220,7 +321,7 @@ static void add_time(struct dc_pfw *w, struct dc_buf *b, uint64_t ts,
  * the thread. Requests are written as they end, so each lane's are in
  * order.
  */
-static uint32_t request_track(struct dc_pfw *w, struct dc_thread *t,
+static uint32_t request_track(struct dc_pfw *w, struct said_thread *t,
 			      const struct dc_call *c)
 {
 	char name[48];
@@ -258,8 +359,7 @@ static const char *role_key(int role)
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 {
 	const struct dc_probe_info *d = c->probe->d;
-	struct dc_proc *p = c->proc;
-	struct dc_thread *t = c->thread;
+	struct said_thread *st = c->thread ? said_thread(w, c->thread) : NULL;
 	struct dc_buf *b = dc_gz_buf(&w->gz);
 	bool device = c->device != NULL;
 	uint32_t track;
@@ -268,10 +368,10 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 
 	if (c->filtered)
 		return w->next_id++;
-	if (p)
-		proc_meta(w, p, c->ts);
-	if (t)
-		thread_meta(w, t, c->ts);
+	if (c->proc)
+		proc_meta(w, c->proc, c->ts);
+	if (st)
+		thread_meta(w, st, c->thread, c->ts);
 	if (c->file && !dc_map_get(&w->fh, (uintptr_t)c->file)) {
 		dc_map_put(&w->fh, (uintptr_t)c->file, w);
 		meta_value(w, "FH", c->pid, c->file->name, c->file->hash,
@@ -282,7 +382,7 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	 * an io_uring read) go on lanes of their own. */
 	track = (d->mech == DC_MECH_TRACEPOINT && d->end && d->end[0]) ||
 			d->mech == DC_MECH_IO_URING || d->mech == DC_MECH_LIBAIO
-		    ? request_track(w, t, c)
+		    ? request_track(w, st, c)
 		    : c->tid;
 	id = w->next_id++;
 	dc_buf_adds(b, "{\"id\":");
@@ -380,16 +480,19 @@ nesting:
 	return id;
 }
 
-void dc_pfw_counter(struct dc_pfw *w, struct dc_proc *p, struct dc_thread *t,
-		    const struct dc_probe *probe, struct dc_file *file,
-		    const struct dc_agg_val *v, uint64_t mono)
+void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
+		    const struct dc_thread *t, const struct dc_probe *probe,
+		    struct dc_file *file, const struct dc_agg_val *v,
+		    uint64_t mono)
 {
+	struct said_thread *st = said_thread(w, t);
 	struct dc_buf *b = dc_gz_buf(&w->gz);
 	uint32_t pid = t->pid, tid = t->tid;
 
 	if (p)
 		proc_meta(w, p, mono);
-	thread_meta(w, t, mono);
+	if (st)
+		thread_meta(w, st, t, mono);
 	if (file && !dc_map_get(&w->fh, (uintptr_t)file)) {
 		dc_map_put(&w->fh, (uintptr_t)file, w);
 		meta_value(w, "FH", pid, file->name, file->hash, mono);
@@ -459,6 +562,8 @@ int dc_pfw_close(struct dc_pfw *w)
 {
 	dc_map_free(&w->fh, NULL);
 	dc_map_free(&w->lanes, NULL);
+	dc_map_free(&w->procs, free_said_proc);
+	dc_map_free(&w->threads, free);
 	dc_buf_adds(dc_gz_buf(&w->gz), "]\n");
 	return dc_gz_close(&w->gz);
 }

@@ -23,10 +23,12 @@ struct dc_pfw {
 	char hhash[DC_HASH_HEX];
 	int64_t clock_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint32_t self_pid;
-	uint64_t calls;	     /* call events written */
-	uint64_t counters;   /* profile mode: counter records written */
-	struct dc_map fh;    /* files whose FH record this trace has */
-	struct dc_map lanes; /* request tracks whose thread_name is written */
+	uint64_t calls;	       /* call events written */
+	uint64_t counters;     /* profile mode: counter records written */
+	struct dc_map fh;      /* files whose FH record this trace has */
+	struct dc_map lanes;   /* request tracks whose thread_name is written */
+	struct dc_map procs;   /* pid -> what the trace said of it */
+	struct dc_map threads; /* tid -> what the trace said of it, its lanes */
 };
 
 struct dc_pfw_opts {
@@ -44,12 +46,19 @@ int dc_pfw_open(struct dc_pfw *w, int fd, const struct dc_pfw_opts *o);
  * filtered call takes an id and writes nothing, so nesting holds. */
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
 /* Profile mode: one aggregate of the interval starting at @mono. */
-void dc_pfw_counter(struct dc_pfw *w, struct dc_proc *p, struct dc_thread *t,
-		    const struct dc_probe *probe, struct dc_file *file,
-		    const struct dc_agg_val *v, uint64_t mono);
-/* At a thread's exit: name it if it had no name yet, or was renamed. */
-void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
-			uint64_t mono);
+void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
+		    const struct dc_thread *t, const struct dc_probe *probe,
+		    struct dc_file *file, const struct dc_agg_val *v,
+		    uint64_t mono);
+/* At a thread's exit: name it @comm if it had no name yet, or was
+ * renamed; the writer then forgets it. */
+void dc_pfw_thread_exit(struct dc_pfw *w, const struct dc_thread *t,
+			const char *comm, uint64_t mono);
+/* At the end: name @comm a thread this trace could not name yet. */
+void dc_pfw_thread_unnamed(struct dc_pfw *w, const struct dc_thread *t,
+			   const char *comm, uint64_t mono);
+/* A process gone for good: forget what the trace said of it. */
+void dc_pfw_forget_proc(struct dc_pfw *w, const struct dc_proc *p);
 /* "start" event; @args_json is the body of its args object after hhash. */
 int dc_pfw_marker(struct dc_pfw *w, const char *name, uint64_t mono_ns,
 		  const char *args_json);
