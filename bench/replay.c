@@ -93,9 +93,9 @@ int main(int argc, char **argv)
 				   .level = 1,
 				   .member_size = 1 << 20,
 				   .interval_ns = 1000000000ull };
-	if (dc_pfw_open(&rt.w, fd, &wo))
+	if (dc_pfw_open(&rt.out.w, fd, &wo))
 		goto cleanup;
-	rt.wo = wo;
+	rt.out.wo = wo;
 	wall = clock_ns(CLOCK_MONOTONIC);
 	cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	for (int i = 0; i < passes; i++) {
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 		}
 	}
 	dc_enrich_flush(&rt);
-	err = dc_pfw_close(&rt.w);
+	err = dc_pfw_close(&rt.out.w);
 	wall = clock_ns(CLOCK_MONOTONIC) - wall;
 	cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu;
 	if (err) {
@@ -115,11 +115,11 @@ int main(int argc, char **argv)
 	}
 	printf("replay: %llu events in %.3f s: %.0f events/s, %llu ns CPU "
 	       "per event, %llu bytes in, %llu out, %llu bad records\n",
-	       (unsigned long long)rt.w.calls, wall / 1e9,
-	       rt.w.calls / (wall / 1e9),
-	       (unsigned long long)(rt.w.calls ? cpu / rt.w.calls : 0),
-	       (unsigned long long)rt.w.gz.bytes_in,
-	       (unsigned long long)rt.w.gz.bytes_out,
+	       (unsigned long long)rt.out.w.calls, wall / 1e9,
+	       rt.out.w.calls / (wall / 1e9),
+	       (unsigned long long)(rt.out.w.calls ? cpu / rt.out.w.calls : 0),
+	       (unsigned long long)rt.out.w.gz.bytes_in,
+	       (unsigned long long)rt.out.w.gz.bytes_out,
 	       (unsigned long long)rt.bad_records);
 	ret = 0;
 cleanup:

@@ -82,14 +82,15 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 	bool *seen;
 
 	dc_info("trace: %s (%llu events, %llu lost, %lld bytes)", path,
-		(unsigned long long)rt->w.calls, (unsigned long long)lost,
+		(unsigned long long)rt->out.w.calls, (unsigned long long)lost,
 		stat(path, &st) ? -1LL : (long long)st.st_size);
 	/* What tracing cost this machine in user space, per event. */
-	dc_info("runtime CPU while tracing: %.3f s, %llu ns per event; "
-		"detaching took %.2f s",
-		cpu / 1e9,
-		(unsigned long long)(rt->w.calls ? cpu / rt->w.calls : 0),
-		rt->detach_ns / 1e9);
+	dc_info(
+	    "runtime CPU while tracing: %.3f s, %llu ns per event; "
+	    "detaching took %.2f s",
+	    cpu / 1e9,
+	    (unsigned long long)(rt->out.w.calls ? cpu / rt->out.w.calls : 0),
+	    rt->detach_ns / 1e9);
 	/* Per layer, in the order layers first appear; O(probes x layers),
 	 * as there can be thousands of probes. */
 	seen = calloc(rt->sess.nprobes, sizeof(*seen));
@@ -228,9 +229,9 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	lost = dc_rec_end(&args, rt, o->quiet);
 	if (rt->sess.opt.server)
 		dc_info("closed %zu job traces", dc_sinks_close(rt, args.p));
-	dc_pfw_marker(&rt->w, "end", now_ns(), args.p);
+	dc_pfw_marker(&rt->out.w, "end", now_ns(), args.p);
 	dc_buf_free(&args);
-	err = dc_pfw_close(&rt->w);
+	err = dc_pfw_close(&rt->out.w);
 	if (err) {
 		dc_err("writing %s failed: %s; the trace holds what was "
 		       "written before",
@@ -238,7 +239,7 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 		if (!ret)
 			ret = 1;
 	}
-	dc_withheld_say(&rt->held, path);
+	dc_withheld_say(&rt->out.held, path);
 	if (!o->quiet)
 		summary(rt, path, lost);
 	if ((lost || dc_untraced_procs(&rt->sess)) && o->strict && !ret)
@@ -271,7 +272,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		.max_procs = o->max_procs,
 		.ringbuf_size = o->ringbuf_size,
 	};
-	rt.trace_owner = o->user.set ? o->user.uid : 0;
+	rt.out.owner = o->user.set ? o->user.uid : 0;
 	/* Refused before anything is loaded or started. */
 	if (o->ready_file && !lstat(o->ready_file, &rst)) {
 		dc_err("--ready-file %s: exists; not touching it",
@@ -294,16 +295,16 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 				   .level = o->level,
 				   .member_size = o->member_size,
 				   .interval_ns = 1000000000ull };
-	writer = !dc_pfw_open(&rt.w, fd, &wo);
-	rt.wo = wo;
-	rt.w_path = path;
+	writer = !dc_pfw_open(&rt.out.w, fd, &wo);
+	rt.out.wo = wo;
+	rt.out.w_path = path;
 	/* Job traces go beside the server's own. */
 	snprintf(sink_dir, sizeof(sink_dir), "%s", path);
 	if (strrchr(sink_dir, '/'))
 		*strrchr(sink_dir, '/') = '\0';
 	else
 		strcpy(sink_dir, ".");
-	rt.sink_dir = sink_dir;
+	rt.out.dir = sink_dir;
 	rt.filter = (struct dc_filter){ .paths = o->paths,
 					.npaths = o->npaths,
 					.xpaths = o->xpaths,
@@ -377,7 +378,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		}
 	}
 	dc_rec_start(&args, &rt, cmd, o, date);
-	dc_pfw_marker(&rt.w, "start", now_ns(), args.p);
+	dc_pfw_marker(&rt.out.w, "start", now_ns(), args.p);
 	if (o->duration > 0)
 		deadline = now_ns() + (uint64_t)(o->duration * 1e9);
 	err = child ? dc_launch_release(child, exec_fd) : 0;
@@ -427,7 +428,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			dc_sinks_tick(&rt, now_ns());
 		}
 		reap(&rt, o);
-		if ((err = dc_pfw_tick(&rt.w, now_ns())) && !write_failed) {
+		if ((err = dc_pfw_tick(&rt.out.w, now_ns())) && !write_failed) {
 			write_failed = true;
 			dc_err("%s: %s; the trace keeps what was written, "
 			       "tracing stops",
@@ -486,7 +487,7 @@ cleanup:
 		waitpid(child, NULL, 0);
 	}
 	if (writer)
-		dc_gz_close(&rt.w.gz);
+		dc_gz_close(&rt.out.w.gz);
 	if (fd >= 0 && close(fd) && !ret) {
 		dc_err("closing %s: %s", path, strerror(errno));
 		ret = 1;

@@ -133,7 +133,7 @@ uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 			(unsigned long long)untraced);
 	dc_buf_addf(b, ",\"unmatched_wrappers\":%llu",
 		    (unsigned long long)unmatched);
-	withheld_args(&rt->held, b);
+	withheld_args(&rt->out.held, b);
 	/* Per probe, so a reader can add lost to written for each call. */
 	dc_buf_adds(b, ",\"lost\":{");
 	for (size_t i = 0, n = 0; i < rt->sess.nprobes; i++) {

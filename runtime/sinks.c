@@ -51,8 +51,8 @@ static int create(struct dc_rt *rt, struct dc_proc *p, struct dc_sink *s)
 	file_name(p->comm, name, sizeof(name));
 	for (int n = 0; n < 100; n++) {
 		snprintf(s->path, sizeof(s->path),
-			 "%s/%s-%s-job%u%s%.0d.pfw.gz", rt->sink_dir, name,
-			 host, p->job, n ? "-" : "", n);
+			 "%s/%s-%s-job%u%s%.0d.pfw.gz", rt->out.dir, name, host,
+			 p->job, n ? "-" : "", n);
 		s->fd = open(
 		    s->path,
 		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
@@ -91,31 +91,31 @@ struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p)
 	int err;
 
 	if (!rt->sess.opt.server || !p || !p->job)
-		return &rt->w;
-	s = dc_map_get(&rt->sinks, p->job);
+		return &rt->out.w;
+	s = dc_map_get(&rt->out.jobs, p->job);
 	if (s && s->fd < 0)
 		s->diverted++;
 	if (s)
-		return s->fd < 0 ? &rt->w : &s->w;
+		return s->fd < 0 ? &rt->out.w : &s->w;
 	s = calloc(1, sizeof(*s));
-	if (!s || dc_map_put(&rt->sinks, p->job, s)) {
+	if (!s || dc_map_put(&rt->out.jobs, p->job, s)) {
 		free(s);
-		return &rt->w;
+		return &rt->out.w;
 	}
 	s->job = p->job;
 	err = create(rt, p, s);
 	if (!err)
-		err = dc_pfw_open(&s->w, s->fd, &rt->wo);
+		err = dc_pfw_open(&s->w, s->fd, &rt->out.wo);
 	if (err) {
 		/* Said once; the count comes when the job ends. */
 		dc_warn("job %u: cannot create its trace in %s: %s; its events "
 			"go to %s",
-			p->job, rt->sink_dir, strerror(-err), rt->w_path);
+			p->job, rt->out.dir, strerror(-err), rt->out.w_path);
 		if (s->fd >= 0)
 			close(s->fd);
 		s->fd = -1;
 		s->diverted = 1;
-		return &rt->w;
+		return &rt->out.w;
 	}
 	dc_rec_job_start(&args, p->job, p->comm, rt->profile != NULL);
 	dc_pfw_marker(&s->w, "start", mono_ns(), args.p);
@@ -127,10 +127,10 @@ struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p)
 void dc_sink_forget(struct dc_rt *rt, const struct dc_proc *p)
 {
 	struct dc_sink *s = rt->sess.opt.server && p->job
-				? dc_map_get(&rt->sinks, p->job)
+				? dc_map_get(&rt->out.jobs, p->job)
 				: NULL;
 
-	dc_pfw_forget_proc(s && s->fd >= 0 ? &s->w : &rt->w, p);
+	dc_pfw_forget_proc(s && s->fd >= 0 ? &s->w : &rt->out.w, p);
 }
 
 struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid)
@@ -154,7 +154,7 @@ static void sink_end(struct dc_rt *rt, struct dc_sink *s, uint64_t now,
 			dc_err("writing %s failed", s->path);
 	} else {
 		dc_warn("job %u: %llu events went to %s", s->job,
-			(unsigned long long)s->diverted, rt->w_path);
+			(unsigned long long)s->diverted, rt->out.w_path);
 	}
 	free(s);
 }
@@ -165,15 +165,15 @@ void dc_sinks_tick(struct dc_rt *rt, uint64_t now)
 
 	/* A complete gzip member at least every second, as for a command's
 	 * trace: a killed server leaves every job readable. */
-	dc_map_foreach (&rt->sinks, i) {
-		struct dc_sink *s = rt->sinks.vals[i];
+	dc_map_foreach (&rt->out.jobs, i) {
+		struct dc_sink *s = rt->out.jobs.vals[i];
 
 		if (s->fd >= 0 && dc_pfw_tick(&s->w, now))
 			dc_err("writing %s failed", s->path);
 	}
-	if (now - rt->sinks_checked < 1000000000ull)
+	if (now - rt->out.checked < 1000000000ull)
 		return;
-	rt->sinks_checked = now;
+	rt->out.checked = now;
 	dc_map_foreach (&rt->ps.procs, i) {
 		struct dc_proc *p = rt->ps.procs.vals[i];
 
@@ -182,15 +182,15 @@ void dc_sinks_tick(struct dc_rt *rt, uint64_t now)
 	}
 	/* A job ends two seconds after its last process, when its last
 	 * events have been read; a followed cgroup's may get new ones. */
-	dc_map_foreach (&rt->sinks, i) {
-		struct dc_sink *s = rt->sinks.vals[i];
+	dc_map_foreach (&rt->out.jobs, i) {
+		struct dc_sink *s = rt->out.jobs.vals[i];
 
 		if (dc_map_get(&alive, s->job) || s->job > DC_CGROUP_JOBS) {
 			s->idle_since = 0;
 		} else if (!s->idle_since) {
 			s->idle_since = now;
 		} else if (now - s->idle_since >= 2000000000ull) {
-			dc_map_del(&rt->sinks, s->job);
+			dc_map_del(&rt->out.jobs, s->job);
 			if (s->fd >= 0)
 				dc_info("job %u ended: %s", s->job, s->path);
 			sink_end(rt, s, now, NULL);
@@ -204,11 +204,11 @@ size_t dc_sinks_close(struct dc_rt *rt, const char *end_args)
 {
 	size_t n = 0;
 
-	dc_map_foreach (&rt->sinks, i) {
-		sink_end(rt, rt->sinks.vals[i], mono_ns(), end_args);
+	dc_map_foreach (&rt->out.jobs, i) {
+		sink_end(rt, rt->out.jobs.vals[i], mono_ns(), end_args);
 		n++;
 	}
-	dc_map_free(&rt->sinks, NULL);
+	dc_map_free(&rt->out.jobs, NULL);
 	return n;
 }
 
@@ -240,14 +240,14 @@ bool dc_withhold(struct dc_rt *rt, struct dc_proc *p)
 		return false;
 	if (rt->sess.opt.server && p->job) {
 		dc_sink(rt, p);
-		s = dc_map_get(&rt->sinks, p->job);
+		s = dc_map_get(&rt->out.jobs, p->job);
 		if (!s || s->fd < 0 || !s->owner || p->euid == s->owner)
 			return false;
 		hold(&s->held, p->pid);
 		return true;
 	}
-	if (!rt->trace_owner || p->euid == rt->trace_owner)
+	if (!rt->out.owner || p->euid == rt->out.owner)
 		return false;
-	hold(&rt->held, p->pid);
+	hold(&rt->out.held, p->pid);
 	return true;
 }

@@ -2,7 +2,35 @@
 #ifndef DC_SINKS_H
 #define DC_SINKS_H
 
-#include "runtime.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "map.h"
+#include "procs.h"
+#include "writer_pfw.h"
+
+struct dc_rt;
+
+/* Events kept out of a trace: their processes gained privileges. */
+#define DC_WITHHELD_PIDS 16
+struct dc_withheld {
+	uint64_t events;
+	uint32_t pids[DC_WITHHELD_PIDS];
+	int npids;
+};
+
+/* The traces a run writes, owned by sinks.c. */
+struct dc_sinks {
+	struct dc_pfw w;       /* the run's own trace */
+	const char *w_path;    /* ... its path */
+	struct dc_pfw_opts wo; /* how traces are written */
+	const char *dir;       /* server: where job traces are created */
+	struct dc_map jobs;    /* server: job -> struct dc_sink */
+	uint64_t checked;      /* when jobs were last checked for an end */
+	uint32_t owner;	       /* --user's uid: the command's trace is theirs */
+	struct dc_withheld held; /* ... and what was kept out of it */
+};
 
 /*
  * Where a process's events are written: the run's one trace, or in server
