@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """What a call does to the descriptor table comes from its spec (ret and
-'effect'), never from its name: a program opens a file, closes the fd and
-writes to it (EBADF). With probes.d/posix.yaml, where close has 'effect:
-close', the failed write is on no file; with the same spec but close
-declared without its effect, the runtime keeps the fd on the file, though
-the probe is still named close. fcntl's F_DUPFD copy ('effect: dup')
-names its file only with the effect."""
+'effect'), never from its name. A program opens a file, closes the fd and
+writes to it (EBADF): with probes.d/posix.yaml, where close has 'effect:
+close', the failed write is on no file; with close declared without its
+effect, the runtime keeps the fd on the file, though the probe is still
+named close. fcntl(F_DUPFD) copies an fd to 50: its write names the file
+only with 'effect: dup' (fd 50 had a file before, so the runtime knows
+the number and does not ask /proc, which would name it by chance)."""
 import os
 import shutil
 import tempfile
@@ -16,15 +17,20 @@ from dctest import SRC, RUNTIME, Trace, check, done, generate, need_bpf, run
 need_bpf()
 PROG = r'''
 import fcntl, os, sys
-a, b = sys.argv[1], sys.argv[2]
+a, b, c = sys.argv[1:4]
 fd = os.open(a, os.O_WRONLY | os.O_CREAT, 0o600)
 os.close(fd)
 try:
     os.write(fd, b"late")
 except OSError:
     pass
+fd = os.open(c, os.O_WRONLY | os.O_CREAT, 0o600)
+os.dup2(fd, 50)
+os.close(50)
+os.close(fd)
 fd = os.open(b, os.O_WRONLY | os.O_CREAT, 0o600)
 copy = fcntl.fcntl(fd, fcntl.F_DUPFD, 50)
+assert copy == 50
 os.write(copy, b"copy")
 '''
 python = shutil.which("python3")
@@ -32,34 +38,37 @@ with tempfile.TemporaryDirectory() as tmp:
     posix = open(os.path.join(SRC, "probes.d", "posix.yaml")).read()
     check("effect: close" in posix and "effect: dup" in posix,
           "posix.yaml gives close and fcntl their effects")
-    bare = os.path.join(tmp, "bare.yaml")
-    open(bare, "w").write(posix.replace(", effect: close", "").replace(", effect: dup", ""))
+    variants = (("spec", "probes.d/posix.yaml", True, True),
+                ("noclose", posix.replace(", effect: close", ""), False, True),
+                ("nodup", posix.replace(", effect: dup", ""), True, False))
     prog = os.path.join(tmp, "prog.py")
     open(prog, "w").write(PROG)
-    a, b = os.path.join(tmp, "a"), os.path.join(tmp, "b")
-    for name, spec, effects in (("spec", "probes.d/posix.yaml", True), ("bare", bare, False)):
+    a, b, c = (os.path.join(tmp, n) for n in "abc")
+    for name, spec, closes, dups in variants:
+        if not spec.endswith(".yaml"):
+            path = os.path.join(tmp, name + ".yaml")
+            open(path, "w").write(spec)
+            spec = path
         obj = generate(tmp, [spec], name + ".bpf.o")
         trace = os.path.join(tmp, name + ".pfw.gz")
-        for f in (a, b):
+        for f in (a, b, c):
             if os.path.exists(f):
                 os.unlink(f)
-        r = run([RUNTIME, "-q", "-o", trace, obj, "--", python, prog, a, b])
+        r = run([RUNTIME, "-q", "-o", trace, obj, "--", python, prog, a, b, c])
         check(r.returncode == 0, "%s: runtime: %s" % (name, r.stderr[-500:]))
         t = Trace(trace)
         check(not t.errors, "%s: format: %s" % (name, t.errors[:3]))
-        closes = [e for e in t.select(cat="POSIX", name="close") if t.file(e) == a]
-        check(len(closes) == 1, "%s: one close of a: %d" % (name, len(closes)))
+        check(len([e for e in t.select(cat="POSIX", name="close") if t.file(e) == a]) == 1,
+              "%s: one close of a" % name)
         late = [e for e in t.select(cat="POSIX", name="write") if e["args"].get("ret") == -1]
         check(len(late) == 1, "%s: one failed write: %d" % (name, len(late)))
         where = t.file(late[0]) if late else None
-        if effects:
-            check(where is None, "the write after close is on no file (got %s)" % where)
-        else:
-            check(where == a, "without 'effect: close' the closed fd still names a (got %s)" % where)
-        copies = [e for e in t.select(cat="POSIX", name="write") if e["args"].get("fd", 0) >= 50]
+        check(where == (None if closes else a),
+              "%s: the write after close names %s (got %s)" %
+              (name, "no file" if closes else "a, the closed fd's file", where))
+        copies = [e for e in t.select(cat="POSIX", name="write") if e["args"].get("fd") == 50]
         check(len(copies) == 1, "%s: one write through the fcntl copy: %d" % (name, len(copies)))
         got = t.file(copies[0]) if copies else None
-        check((got == b) == effects,
-              "%s: the F_DUPFD copy names b %s 'effect: dup' (got %s)" %
-              (name, "with" if effects else "only with", got))
+        check(got == (b if dups else None),
+              "%s: the F_DUPFD copy names %s (got %s)" % (name, "b" if dups else "no file", got))
 done()
