@@ -281,7 +281,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	/* Requests that outlive the call that made them (a block request,
 	 * an io_uring read) go on lanes of their own. */
 	track = (d->mech == DC_MECH_TRACEPOINT && d->end && d->end[0]) ||
-			d->mech == DC_MECH_IO_URING || d->mech == DC_MECH_LIBAIO
+			d->mech == DC_MECH_IO_URING ||
+			d->mech == DC_MECH_LIBAIO || d->mech == DC_MECH_POSIXAIO
 		    ? request_track(w, t, c)
 		    : c->tid;
 	id = w->next_id++;

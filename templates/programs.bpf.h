@@ -471,6 +471,7 @@ int dc_tracepoint(void *ctx)
 
 #include "uring.bpf.h"
 #include "libaio.bpf.h"
+#include "posixaio.bpf.h"
 
 /*
  * The end @end of a USDT pair completes the innermost open call of its

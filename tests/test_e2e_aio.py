@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: MIT
 """Asynchronous requests against fio's own counts: fio's io_uring and
 libaio engines write and then read a file, buffered and with O_DIRECT,
-and every request fio reports appears once on that file with its offset,
-length, result and latency from submission to completion (io_uring) or
-to reaping (libaio): the count, the bytes and the offsets equal fio's,
-and the report puts the bytes on the file."""
+and its posixaio engine buffered; every request fio reports appears once
+on that file with its offset, length, result and latency from submission
+to completion (io_uring), to reaping (libaio) or to aio_return (POSIX
+AIO): the count, the bytes and the offsets equal fio's, and the report
+puts the bytes on the file. A program that knows its POSIX AIO requests
+(aio_write, lio_listio, aio_fsync, one never returned) checks each of
+them, the count of the unreturned, and that glibc's helper thread does
+the I/O on a thread of its own."""
 import json
 import os
 import tempfile
+from collections import Counter
 
 from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, need_tool, run
 
@@ -20,16 +25,22 @@ BS, SIZE = 4096, 8 << 20
 # O_DIRECT needs a file system that has it (not tmpfs): /var/tmp.
 with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/io_uring.yaml", "probes.d/libaio.yaml"])
+    # glibc's helper threads do POSIX AIO's I/O with pread and pwrite,
+    # which sys.yaml would trace as well: the AIO layer alone here.
+    paio_obj = generate(tmp, ["probes.d/posixaio.yaml"], "paio.bpf.o")
     names = {("io_uring", "write"): "io_uring_write", ("io_uring", "read"): "io_uring_read",
-             ("libaio", "write"): "libaio_pwrite", ("libaio", "read"): "libaio_pread"}
-    for engine, direct in (("io_uring", 0), ("io_uring", 1), ("libaio", 0), ("libaio", 1)):
+             ("libaio", "write"): "libaio_pwrite", ("libaio", "read"): "libaio_pread",
+             ("posixaio", "write"): "aio_write", ("posixaio", "read"): "aio_read"}
+    for engine, direct in (("io_uring", 0), ("io_uring", 1), ("libaio", 0), ("libaio", 1),
+                           ("posixaio", 0)):
         data = os.path.join(tmp, "%s%d.dat" % (engine, direct))
         for rw, side in (("write", "write"), ("randread", "read")):
             trace = os.path.join(tmp, "%s-%s%d.pfw.gz" % (engine, rw, direct))
             fio = ["fio", "--name=j", "--ioengine=" + engine, "--rw=" + rw, "--bs=%d" % BS,
                    "--size=%d" % SIZE, "--iodepth=8", "--direct=%d" % direct,
                    "--filename=" + data, "--output-format=json"]
-            r = run([RUNTIME, "-q", "-o", trace, obj, "--"] + fio)
+            r = run([RUNTIME, "-q", "-o", trace, paio_obj if engine == "posixaio" else obj,
+                     "--"] + fio)
             what = "%s %s direct=%d" % (engine, rw, direct)
             check(r.returncode == 0, "%s: runtime: %s" % (what, r.stderr[-500:]))
             job = json.loads(r.stdout)["jobs"][0][side]
@@ -55,6 +66,41 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
             key = "bytes_written" if side == "write" else "bytes_read"
             check(f and f[0].get(key) == SIZE, "%s: the report's %s of %s: %s"
                   % (what, key, data, f and f[0].get(key)))
+    # A program that knows its requests: N aio_write waited for with
+    # aio_suspend and taken with aio_return, a lio_listio of 8 reads, an
+    # aio_fsync, and one aio_write whose result is never taken.
+    full = generate(tmp, ["probes.d/posixaio.yaml", "probes.d/posix.yaml", "probes.d/sys.yaml"],
+                    "full.bpf.o")
+    data, trace, n, size = os.path.join(tmp, "paio.dat"), os.path.join(tmp, "paio.pfw.gz"), 50, 8192
+    r = run([RUNTIME, "-q", "-o", trace, full, "--", os.path.join(BUILD, "tests", "posixaio"),
+             str(n), str(size), data])
+    check(r.returncode == 0, "posixaio: runtime: %s" % r.stderr[-500:])
+    truth = json.loads(r.stdout)
+    t = Trace(trace)
+    check(not t.errors, "posixaio: format: %s" % t.errors[:3])
+    aio = [e for e in t.select(cat="AIO") if e["pid"] == truth["pid"]]
+    got = sorted((e["name"], t.file(e), e["args"].get("offset"), e["args"].get("count"),
+                  e["args"]["ret"]) for e in aio)
+    want = sorted(("aio_" + q["op"], data, q["offset"] if q["op"] != "fsync" else None,
+                   q["count"] if q["op"] != "fsync" else None, q["ret"])
+                  for q in truth["requests"])
+    check(got == want, "posixaio: %d requests, each with its file, offset, length and result: "
+          "%s" % (len(want), [x for x in got if x not in want][:3] or got[:3]))
+    check(all(e["dur"] >= 0 and e["tid"] != truth["pid"] for e in aio),
+          "posixaio: requests on lanes of the submitting thread")
+    lost = t.end["args"]["lost"]
+    check(t.end["args"]["no_return"] == truth["unreturned"] == lost.get("AIO/aio_write"),
+          "posixaio: the request never returned is counted: %s" % lost)
+    # glibc's helper thread moves the data: a pwrite64 per write, on a
+    # thread other than the program's, and not nested in any request.
+    helper = [e for e in t.select(cat="POSIX", name="pwrite64") if t.file(e) == data]
+    check(len(helper) == n + truth["unreturned"] and
+          all(e["tid"] != truth["pid"] and e["args"]["level"] == 1 for e in helper),
+          "posixaio: %d helper pwrite64 on their own thread: %s"
+          % (len(helper), Counter(e["tid"] for e in helper)))
+    check(Counter(e["args"]["offset"] for e in helper) ==
+          Counter(q["offset"] for q in truth["requests"] if q["op"] == "write") +
+          Counter([n * size]), "posixaio: the helper writes each request's offset")
     # No request of one engine is taken for the other's.
     check(not t.select(cat="AIO", name="io_uring_read"), "libaio's reads are not io_uring's")
     # --layers leaves the requests out like any layer.
