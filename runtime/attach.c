@@ -102,17 +102,22 @@ static int attach_libaio(struct dc_session *sess)
 }
 
 /* POSIX AIO requests: one program at the C library's functions that
- * submit them and return their results, its cookie saying which. */
+ * submit them and return their results, its cookie saying which, and
+ * one at the submissions' returns (enum dc_paio_at puts aio_return
+ * last). */
 static int attach_posixaio(struct dc_session *sess)
 {
 	unsigned long offsets[DC_PAIO_AT_NR];
 	__u64 cookies[DC_PAIO_AT_NR];
 	LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = offsets,
 		    .cookies = cookies, .cnt = DC_PAIO_AT_NR);
+	LIBBPF_OPTS(bpf_uprobe_multi_opts, ropts, .offsets = offsets,
+		    .cookies = cookies, .cnt = DC_PAIO_AT_RETURN,
+		    .retprobe = true);
 	const struct dc_probe_info *d = NULL;
 	struct dc_elf_syms syms;
 	char path[DC_TARGET_MAX];
-	struct bpf_link *l;
+	struct bpf_link *lx, *le = NULL;
 	int err;
 
 	for (size_t i = 0; i < sess->nprobes && !d; i++)
@@ -151,16 +156,22 @@ static int attach_posixaio(struct dc_session *sess)
 	dc_elf_syms_free(&syms);
 	if (err)
 		return 0;
-	l = bpf_program__attach_uprobe_multi(sess->o.progs.paio, -1, path, NULL,
-					     &opts);
-	if (!l) {
+	/* Returns first: a submission caught entering is caught leaving. */
+	lx = bpf_program__attach_uprobe_multi(sess->o.progs.paio_exit, -1, path,
+					      NULL, &ropts);
+	if (lx)
+		le = bpf_program__attach_uprobe_multi(sess->o.progs.paio, -1,
+						      path, NULL, &opts);
+	if (!le) {
 		err = -errno;
+		bpf_link__destroy(lx);
 		dc_err("cannot attach POSIX AIO uprobes to %s: %s", path,
 		       strerror(-err));
 		return err;
 	}
 	mark_attached(sess, DC_MECH_POSIXAIO);
-	return dc_links_add(&sess->links, l, false);
+	return dc_links_add(&sess->links, lx, false)
+		   ?: dc_links_add(&sess->links, le, false);
 }
 
 /* Requests still pending once the probes are gone never had their

@@ -363,6 +363,7 @@ static void choose_programs(struct dc_session *sess)
 	for (size_t i = 0; i < DC_AIO_PROGS; i++)
 		bpf_program__set_autoload(p->aio[i], has[DC_MECH_LIBAIO]);
 	bpf_program__set_autoload(p->paio, has[DC_MECH_POSIXAIO]);
+	bpf_program__set_autoload(p->paio_exit, has[DC_MECH_POSIXAIO]);
 	bpf_program__set_autoload(p->paio_sweep, has[DC_MECH_POSIXAIO]);
 	bpf_program__set_autoload(p->client_join, sess->opt.server);
 	bpf_program__set_autoload(p->cgroup_attach, sess->opt.server);

@@ -38,6 +38,7 @@ static const struct part {
 	PROG(aio[3], "dc_aio_pgetevents"),
 	PROG(aio[4], "dc_aio_submit"),
 	PROG(paio, "dc_paio"),
+	PROG(paio_exit, "dc_paio_exit"),
 	PROG(paio_sweep, "dc_paio_sweep"),
 	PROG(fork, "dc_fork"),
 	PROG(exec, "dc_exec"),

@@ -27,7 +27,7 @@ struct dc_obj {
 		struct bpf_program *tracepoint, *usdt;
 		struct bpf_program *uring_submit, *uring_complete;
 		struct bpf_program *aio[DC_AIO_PROGS];
-		struct bpf_program *paio; /* POSIX AIO, in the C library */
+		struct bpf_program *paio, *paio_exit; /* POSIX AIO, in libc */
 		struct bpf_program *paio_sweep; /* ... and its unreturned */
 		struct bpf_program *fork, *exec, *exit_task, *cgroup_attach;
 		struct bpf_program *client_join, *set_traced, *agg_iter;

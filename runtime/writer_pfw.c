@@ -370,6 +370,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		dc_buf_add_i64(b, bytes);
 	}
 nesting:
+	if (c->aio_helper)
+		dc_buf_adds(b, ",\"aio_helper\":1");
 	dc_buf_adds(b, ",\"level\":");
 	dc_buf_add_u64(b, c->level);
 	dc_buf_adds(b, ",\"p_idx\":");

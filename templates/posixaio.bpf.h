@@ -8,7 +8,9 @@
  * offset, length; lio_listio's command) and kept by process and aiocb
  * address; aio_return reads the result glibc stored in the aiocb, the
  * value it is about to return. glibc does the I/O in helper threads of
- * the process, whose own pread and pwrite are traced like any call.
+ * the process, whose own pread and pwrite are traced like any call; a
+ * thread created inside a submission is one, and its calls are marked
+ * (DC_CALL_AIO_HELPER), so a request's bytes are not counted twice.
  * Included by programs.bpf.h after libaio.bpf.h, whose key it shares.
  */
 #ifndef DATACRUMBS_POSIXAIO_BPF_H
@@ -101,12 +103,15 @@ static __always_inline void dc_paio_return(__u64 cb, __u64 id, __u64 now)
 	bpf_map_delete_elem(&dc_paio_pending, &key);
 }
 
-/* Entry only: everything needed is in the arguments and the aiocb. */
+/* Everything a request needs is in the arguments and the aiocb; the
+ * submissions' returns (dc_paio_exit) only end the window in which
+ * glibc creates its helper threads. */
 SEC("uprobe.multi")
 int dc_paio(struct pt_regs *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
 	__u32 at = bpf_get_attach_cookie(ctx), job;
+	struct dc_thread *t;
 
 	if (!dc_traced(id >> 32))
 		return 0;
@@ -114,6 +119,9 @@ int dc_paio(struct pt_regs *ctx)
 		dc_paio_return(ctx->di, id, now);
 		return 0;
 	}
+	t = dc_thread_new(id >> 32);
+	if (t)
+		t->in_paio = 1;
 	job = dc_job_of(id >> 32);
 	switch (at) {
 	case DC_PAIO_AT_READ:
@@ -133,6 +141,35 @@ int dc_paio(struct pt_regs *ctx)
 		break;
 	}
 	return 0;
+}
+
+SEC("uretprobe.multi")
+int dc_paio_exit(struct pt_regs *ctx)
+{
+	struct dc_thread *t;
+
+	(void)ctx;
+	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
+		return 0;
+	t = dc_thread_get();
+	if (t)
+		t->in_paio = 0;
+	return 0;
+}
+
+/* A thread created by a traced thread: glibc's AIO helper when its
+ * creator is inside a submission (__aio_enqueue_request creates them
+ * there, and nowhere else). */
+static __always_inline void dc_paio_helper(struct task_struct *child)
+{
+	struct dc_thread *t = dc_thread_get(), *h;
+
+	if (!t || !t->in_paio)
+		return;
+	h = bpf_task_storage_get(&dc_threads, child, 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (h)
+		h->aio_helper = 1;
 }
 
 static long dc_paio_unreturned(void *map, struct dc_aio_key *key,

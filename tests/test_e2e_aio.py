@@ -15,7 +15,8 @@ import os
 import tempfile
 from collections import Counter
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, need_tool, run
+from dctest import (BUILD, RUNTIME, Trace, check, darshan_lines, darshan_prefix, done, generate,
+                    need_bpf, need_tool, run)
 
 need_bpf()
 need_tool("fio")
@@ -23,11 +24,10 @@ REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 BS, SIZE = 4096, 8 << 20
 
 # O_DIRECT needs a file system that has it (not tmpfs): /var/tmp.
+plain = tempfile.TemporaryDirectory()
 with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
-    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/io_uring.yaml", "probes.d/libaio.yaml"])
-    # glibc's helper threads do POSIX AIO's I/O with pread and pwrite,
-    # which sys.yaml would trace as well: the AIO layer alone here.
-    paio_obj = generate(tmp, ["probes.d/posixaio.yaml"], "paio.bpf.o")
+    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/io_uring.yaml", "probes.d/libaio.yaml",
+                         "probes.d/posixaio.yaml"])
     names = {("io_uring", "write"): "io_uring_write", ("io_uring", "read"): "io_uring_read",
              ("libaio", "write"): "libaio_pwrite", ("libaio", "read"): "libaio_pread",
              ("posixaio", "write"): "aio_write", ("posixaio", "read"): "aio_read"}
@@ -39,8 +39,7 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
             fio = ["fio", "--name=j", "--ioengine=" + engine, "--rw=" + rw, "--bs=%d" % BS,
                    "--size=%d" % SIZE, "--iodepth=8", "--direct=%d" % direct,
                    "--filename=" + data, "--output-format=json"]
-            r = run([RUNTIME, "-q", "-o", trace, paio_obj if engine == "posixaio" else obj,
-                     "--"] + fio)
+            r = run([RUNTIME, "-q", "-o", trace, obj, "--"] + fio)
             what = "%s %s direct=%d" % (engine, rw, direct)
             check(r.returncode == 0, "%s: runtime: %s" % (what, r.stderr[-500:]))
             job = json.loads(r.stdout)["jobs"][0][side]
@@ -61,6 +60,15 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
             offs = sorted(e["args"]["offset"] for e in mine)
             check(offs == list(range(0, SIZE, BS)), "%s: every offset once" % what)
             check(all(e["dur"] >= 0 and e["args"]["level"] >= 1 for e in mine), "%s: latencies" % what)
+            if engine == "posixaio":
+                # glibc's helper threads move the data, a syscall each,
+                # marked so the report counts the bytes once.
+                sys_io = [e for e in t.select(cat="sys") if t.file(e) == data and
+                          e["name"] in ("pwrite64", "pread64")]
+                check(len(sys_io) == job["total_ios"] and
+                      all(e["args"].get("aio_helper") == 1 for e in sys_io),
+                      "%s: %d helper syscalls, fio made %d requests"
+                      % (what, len(sys_io), job["total_ios"]))
             rep = json.loads(run([REPORT, "--json", trace]).stdout)
             f = [x for x in rep["files"] if x["name"] == data]
             key = "bytes_written" if side == "write" else "bytes_read"
@@ -71,7 +79,9 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
     # aio_fsync, and one aio_write whose result is never taken.
     full = generate(tmp, ["probes.d/posixaio.yaml", "probes.d/posix.yaml", "probes.d/sys.yaml"],
                     "full.bpf.o")
-    data, trace, n, size = os.path.join(tmp, "paio.dat"), os.path.join(tmp, "paio.pfw.gz"), 50, 8192
+    # In /tmp: Darshan leaves out files under /var.
+    data = os.path.join(plain.name, "paio.dat")
+    trace, n, size = os.path.join(tmp, "paio.pfw.gz"), 50, 8192
     r = run([RUNTIME, "-q", "-o", trace, full, "--", os.path.join(BUILD, "tests", "posixaio"),
              str(n), str(size), data])
     check(r.returncode == 0, "posixaio: runtime: %s" % r.stderr[-500:])
@@ -92,15 +102,45 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
     check(t.end["args"]["no_return"] == truth["unreturned"] == lost.get("AIO/aio_write"),
           "posixaio: the request never returned is counted: %s" % lost)
     # glibc's helper thread moves the data: a pwrite64 per write, on a
-    # thread other than the program's, and not nested in any request.
+    # thread other than the program's, not nested in any request and
+    # marked as the helper's; the program's own calls are not.
     helper = [e for e in t.select(cat="POSIX", name="pwrite64") if t.file(e) == data]
     check(len(helper) == n + truth["unreturned"] and
-          all(e["tid"] != truth["pid"] and e["args"]["level"] == 1 for e in helper),
+          all(e["tid"] != truth["pid"] and e["args"]["level"] == 1 and
+              e["args"].get("aio_helper") == 1 for e in helper),
           "posixaio: %d helper pwrite64 on their own thread: %s"
           % (len(helper), Counter(e["tid"] for e in helper)))
     check(Counter(e["args"]["offset"] for e in helper) ==
           Counter(q["offset"] for q in truth["requests"] if q["op"] == "write") +
           Counter([n * size]), "posixaio: the helper writes each request's offset")
+    check(not [e for e in t.select(pid=truth["pid"]) if e["tid"] == truth["pid"] and
+               "aio_helper" in e["args"]], "posixaio: the program's own calls are not the helper's")
+    # Each byte once on the file: the requests', not again the helper's.
+    rep = json.loads(run([REPORT, "--json", trace]).stdout)
+    f = [x for x in rep["files"] if x["name"] == data]
+    moved = {op: sum(q["ret"] for q in truth["requests"] if q["op"] == op)
+             for op in ("read", "write")}
+    check(f and (f[0]["bytes_read"], f[0]["bytes_written"]) == (moved["read"], moved["write"]),
+          "posixaio: the report's bytes on the file, %s, are the requests' %s"
+          % (f and (f[0]["bytes_read"], f[0]["bytes_written"]), moved))
+    # Darshan's POSIX module counts the same requests as reads and writes.
+    pre = darshan_prefix()
+    if pre:
+        log = os.path.join(tmp, "paio.darshan")
+        r = run([os.path.join(BUILD, "tests", "posixaio"), str(n), str(size), data],
+                env=dict(os.environ, LD_PRELOAD=os.path.join(pre, "lib", "libdarshan.so"),
+                         DARSHAN_ENABLE_NONMPI="1", DARSHAN_LOGFILE=log))
+        check(r.returncode == 0 and os.path.exists(log), "posixaio under Darshan: " + r.stderr)
+        keys = ("POSIX_READS", "POSIX_WRITES", "POSIX_BYTES_READ", "POSIX_BYTES_WRITTEN",
+                "POSIX_SEQ_WRITES", "POSIX_CONSEC_WRITES", "POSIX_MAX_BYTE_WRITTEN",
+                "POSIX_SIZE_WRITE_1K_10K", "POSIX_SIZE_READ_1K_10K", "POSIX_FSYNCS")
+        theirs = {c: v for _, _, c, v, name in darshan_lines(
+            run([os.path.join(pre, "bin", "darshan-parser"), log]).stdout)
+            if name == data and c in keys}
+        ours = {c: v for _, _, c, v, name in darshan_lines(
+            run([REPORT, "--darshan", trace]).stdout) if name == data and c in keys}
+        check(len(theirs) == len(keys) and theirs == ours,
+              "posixaio: --darshan %s, Darshan %s" % (ours, theirs))
     # No request of one engine is taken for the other's.
     check(not t.select(cat="AIO", name="io_uring_read"), "libaio's reads are not io_uring's")
     # --layers leaves the requests out like any layer.
@@ -111,4 +151,5 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
     t = Trace(trace)
     check(r.returncode == 0 and not t.select(cat="AIO") and t.select(cat="sys"),
           "-l sys: no AIO events, sys ones: %s" % r.stderr[-300:])
+plain.cleanup()
 done()

@@ -171,6 +171,10 @@ enum dc_kind {
 };
 
 /* One traced call, sent at its return. */
+/* dc_event.flags: made by a C library's POSIX AIO helper thread, doing
+ * a request's I/O. */
+#define DC_CALL_AIO_HELPER 1
+
 struct dc_event {
 	__u16 kind;
 	__u16 level; /* 1 = outermost traced call on the thread */
@@ -186,8 +190,8 @@ struct dc_event {
 	__u16 path_len;	       /* bytes of path that follow, NUL included, or of
 				  the text_mask strings, each NUL-terminated;
 				  0: none */
-	__u16 pad;
-	__s32 sfd; /* descriptor behind the call's FILE *, or -1 */
+	__u16 flags;	       /* DC_CALL_* */
+	__s32 sfd;	       /* descriptor behind the call's FILE *, or -1 */
 	__u32 gen; /* profile mode: the generation given to a new fd */
 	__u32 job; /* the job (server mode: trace file) of the process */
 };
