@@ -5,7 +5,9 @@
  * then one lio_listio of LIO batches reading them back (LIO_WAIT), each
  * entry taken with aio_return; then one aio_fsync taken too, and one
  * more aio_write never returned. It prints every request it made, as
- * JSON, the ground truth of test_e2e_aio.  Usage: posixaio N SIZE FILE
+ * JSON, the ground truth of test_e2e_aio, and how long the N writes took
+ * (write_ns, for measuring a request's cost).
+ * Usage: posixaio N SIZE FILE
  */
 #include <aio.h>
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LIO 8
@@ -25,6 +28,14 @@ static int wait_one(struct aiocb *cb)
 		if (aio_suspend(list, 1, NULL) && errno != EINTR)
 			return -1;
 	return 0;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static void req(const char *op, int fd, long off, long len, long ret,
@@ -40,6 +51,7 @@ int main(int argc, char **argv)
 {
 	struct aiocb cbs[LIO], *list[LIO], cb, last;
 	long n, size, ret;
+	long long t0, write_ns;
 	int fd, first = 1;
 	char *buf;
 
@@ -52,6 +64,7 @@ int main(int argc, char **argv)
 		return 2;
 	memset(buf, 'a', size * LIO);
 	printf("{\"pid\":%d,\"requests\":[", getpid());
+	t0 = now_ns();
 	for (long i = 0; i < n; i++) {
 		memset(&cb, 0, sizeof(cb));
 		cb.aio_fildes = fd;
@@ -63,6 +76,7 @@ int main(int argc, char **argv)
 		ret = aio_return(&cb);
 		req("write", fd, i * size, size, ret, &first);
 	}
+	write_ns = now_ns() - t0;
 	for (int i = 0; i < LIO; i++) {
 		memset(&cbs[i], 0, sizeof(cbs[i]));
 		cbs[i].aio_fildes = fd;
@@ -91,6 +105,6 @@ int main(int argc, char **argv)
 	last.aio_offset = n * size;
 	if (aio_write(&last) || wait_one(&last))
 		return 2;
-	printf("],\"unreturned\":1}\n");
+	printf("],\"unreturned\":1,\"write_ns\":%lld}\n", write_ns);
 	return 0;
 }
