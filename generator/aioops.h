@@ -11,5 +11,9 @@ const char *dc_uring_names(void);
  * IOCB_CMD_PWRITE), or -1. */
 int dc_libaio_op(const char *name);
 const char *dc_libaio_names(void);
+/* The POSIX AIO request a spec names ("write": aio_write, or a
+ * lio_listio entry of LIO_WRITE), or -1. */
+int dc_paio_op(const char *name);
+const char *dc_paio_names(void);
 
 #endif

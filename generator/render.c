@@ -274,7 +274,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 {
 	struct dc_tmpl t_obj = {}, t_cap = {}, t_desc = {};
 	struct dc_buf caps = {}, descs = {}, sysnr = {}, uring = {},
-		      libaio = {}, strings = {};
+		      libaio = {}, paio = {}, strings = {};
 	char nprobes_s[16], caps_size_s[16], strings_size_s[16];
 	struct dc_strpool pool = {};
 	int nprobes = 0, caps_size = 1, err;
@@ -330,6 +330,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		table = mech == DC_MECH_SYSCALL	   ? &sysnr
 			: mech == DC_MECH_IO_URING ? &uring
 			: mech == DC_MECH_LIBAIO   ? &libaio
+			: mech == DC_MECH_POSIXAIO ? &paio
 						   : NULL;
 		if (!err && table)
 			err = dc_buf_addf(table, "\t[%d] = %d, /* %s */\n",
@@ -349,7 +350,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	snprintf(caps_size_s, sizeof(caps_size_s), "%d", caps_size);
 	if (dc_buf_add(&caps, "", 1) || dc_buf_add(&descs, "", 1) ||
 	    dc_buf_add(&sysnr, "", 1) || dc_buf_add(&uring, "", 1) ||
-	    dc_buf_add(&libaio, "", 1)) {
+	    dc_buf_add(&libaio, "", 1) || dc_buf_add(&paio, "", 1)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -363,7 +364,8 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 			     sysnr.p,	     "PROBES",	  descs.p,
 			     "STRINGS",	     strings.p,	  "STRINGS_SIZE",
 			     strings_size_s, "URING",	  uring.p,
-			     "LIBAIO",	     libaio.p,	  NULL };
+			     "LIBAIO",	     libaio.p,	  "POSIXAIO",
+			     paio.p,	     NULL };
 	err = dc_tmpl_expand(out, &t_obj, kv);
 cleanup:
 	free(ids);
@@ -375,6 +377,7 @@ cleanup:
 	dc_buf_free(&sysnr);
 	dc_buf_free(&uring);
 	dc_buf_free(&libaio);
+	dc_buf_free(&paio);
 	dc_buf_free(&strings);
 	dc_strpool_free(&pool);
 	return err;

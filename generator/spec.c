@@ -16,6 +16,7 @@
 #include "libpath.h"
 #include "log.h"
 #include "map.h"
+#include "paio.h"
 #include "roles.h"
 #include "spec.h"
 #include "syscalls.h"
@@ -622,7 +623,9 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		spec_error(spec, &g.loc, "spec has no 'layer'");
 	if (!mech_node)
 		spec_error(spec, &g.loc, "spec has no 'mechanism'");
-	if ((g.mech == DC_MECH_UPROBE || g.mech == DC_MECH_USDT) && !g.target)
+	if ((g.mech == DC_MECH_UPROBE || g.mech == DC_MECH_USDT ||
+	     g.mech == DC_MECH_POSIXAIO) &&
+	    !g.target)
 		spec_error(spec, &g.loc,
 			   "mechanism '%s' needs a 'target' library or binary",
 			   dc_mech_name(g.mech));
@@ -806,7 +809,8 @@ static uint64_t place_key(const struct dc_spec *spec,
 
 	if (g->mech == DC_MECH_SYSCALL)
 		return a->nr >= 0 ? 1 + (uint64_t)a->nr : 0;
-	if (g->mech == DC_MECH_IO_URING || g->mech == DC_MECH_LIBAIO)
+	if (g->mech == DC_MECH_IO_URING || g->mech == DC_MECH_LIBAIO ||
+	    g->mech == DC_MECH_POSIXAIO)
 		return a->nr >= 0 ? (1 + (uint64_t)a->nr) | 1ull << 62 |
 					(uint64_t)g->mech << 48
 				  : 0;
@@ -985,6 +989,25 @@ static bool relative(const char *target)
 	return target[0] != '/' && strchr(target, '/');
 }
 
+/* POSIX AIO requests are followed in the C library's functions that
+ * submit them and hand back their results: the target has them all. */
+static void check_paio_target(struct dc_spec *spec,
+			      const struct dc_spec_group *g,
+			      const struct dc_elf_syms *syms)
+{
+	for (int at = 0; at < DC_PAIO_AT_NR; at++) {
+		if (dc_elf_syms_find(syms, dc_paio_function(at)))
+			continue;
+		spec_error(spec, &g->target_loc,
+			   "target '%s' has no %s (%s): POSIX AIO requests "
+			   "are followed in the C library that defines "
+			   "aio_read, aio_write, aio_fsync, lio_listio and "
+			   "aio_return",
+			   g->target, dc_paio_function(at), g->path);
+		return;
+	}
+}
+
 static int check_uprobes(struct dc_spec *spec)
 {
 	for (size_t gi = 0; gi < spec->ngroups; gi++) {
@@ -992,7 +1015,8 @@ static int check_uprobes(struct dc_spec *spec)
 		struct dc_elf_syms syms;
 		int err;
 
-		if ((g->mech != DC_MECH_UPROBE && g->mech != DC_MECH_USDT) ||
+		if ((g->mech != DC_MECH_UPROBE && g->mech != DC_MECH_USDT &&
+		     g->mech != DC_MECH_POSIXAIO) ||
 		    !g->target)
 			continue;
 		err = dc_resolve_library(g->target, g->path, sizeof(g->path));
@@ -1038,6 +1062,11 @@ static int check_uprobes(struct dc_spec *spec)
 				   g->target, g->path,
 				   err == -ENOEXEC ? "not an ELF file"
 						   : strerror(-err));
+			continue;
+		}
+		if (g->mech == DC_MECH_POSIXAIO) {
+			check_paio_target(spec, g, &syms);
+			dc_elf_syms_free(&syms);
 			continue;
 		}
 		if (expand_patterns(spec, gi, &syms)) {
@@ -1349,18 +1378,22 @@ int dc_spec_check(struct dc_spec *spec)
 
 		if (g->skipped)
 			continue;
-		if (g->mech == DC_MECH_IO_URING || g->mech == DC_MECH_LIBAIO) {
+		if (g->mech == DC_MECH_IO_URING || g->mech == DC_MECH_LIBAIO ||
+		    g->mech == DC_MECH_POSIXAIO) {
 			bool uring = g->mech == DC_MECH_IO_URING;
+			bool paio = g->mech == DC_MECH_POSIXAIO;
 
-			pr->nr = uring ? dc_uring_op(pr->symbol)
-				       : dc_libaio_op(pr->symbol);
+			pr->nr = uring	? dc_uring_op(pr->symbol)
+				 : paio ? dc_paio_op(pr->symbol)
+					: dc_libaio_op(pr->symbol);
 			if (pr->nr < 0)
 				spec_error(spec, &pr->symbol_loc,
 					   "unknown %s request '%s' "
 					   "(known: %s)",
 					   dc_mech_name(g->mech), pr->symbol,
-					   uring ? dc_uring_names()
-						 : dc_libaio_names());
+					   uring  ? dc_uring_names()
+					   : paio ? dc_paio_names()
+						  : dc_libaio_names());
 			/* A request's fd, offset and length, by position. */
 			for (int a = 0; a < pr->nargs; a++)
 				if (pr->arg_role[a] != DC_ROLE_NONE &&

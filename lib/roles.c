@@ -69,6 +69,7 @@ static const char *const mech_names[] = {
 	[DC_MECH_USDT] = "usdt",
 	[DC_MECH_IO_URING] = "io_uring",
 	[DC_MECH_LIBAIO] = "libaio",
+	[DC_MECH_POSIXAIO] = "posixaio",
 };
 
 static const char *const loss_names[DC_LOSS_NR] = {
@@ -215,7 +216,7 @@ int dc_mech_list(char *buf, size_t size)
 bool dc_mech_numbered(int mech)
 {
 	return mech == DC_MECH_SYSCALL || mech == DC_MECH_IO_URING ||
-	       mech == DC_MECH_LIBAIO;
+	       mech == DC_MECH_LIBAIO || mech == DC_MECH_POSIXAIO;
 }
 
 static bool role_is(int role, unsigned what)

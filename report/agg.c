@@ -461,6 +461,9 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 			r->has_pidx = true;
 		if (dc_nest_event(r, ev, fi, file && file->match, bytes, &ni))
 			return -ENOMEM;
+		/* Its bytes are on the file as its request's (AIO layer). */
+		if (ev->has & DC_EV_AIO_HELPER)
+			ni.file_sized_outer = false;
 		slowest_add(r, ev, fi, bytes);
 		if (r->darshan && dc_darshan_call(r->darshan, ev))
 			return -ENOMEM;

@@ -247,6 +247,19 @@ static int module_of(const struct dc_str *cat)
 	return 0;
 }
 
+/* A POSIX AIO request (probes.d/posixaio.yaml): Darshan's POSIX module
+ * counts each as a read or a write, from submission to aio_return. */
+static int paio_op(const struct dc_str *cat, const struct dc_str *name)
+{
+	if (cat->n != 3 || memcmp(cat->p, "AIO", 3))
+		return OP_NONE;
+	if (name->n == 8 && !memcmp(name->p, "aio_read", 8))
+		return OP_READ;
+	if (name->n == 9 && !memcmp(name->p, "aio_write", 9))
+		return OP_WRITE;
+	return OP_NONE;
+}
+
 void dc_darshan_init(struct dc_darshan *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -292,17 +305,22 @@ static int object_of(struct dc_darshan *d, const struct dc_trace_event *ev,
 
 int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 {
-	int module = module_of(&ev->cat), op;
+	int module = module_of(&ev->cat), op = paio_op(&ev->cat, &ev->name);
 	struct dc_dcall *c;
 	uint64_t ohash;
 
-	if (!module || ev->ph != 'X' || !(ev->has & DC_EV_ID))
+	if (op != OP_NONE)
+		module = MOD_POSIX;
+	/* The C library's AIO helper threads: their calls are inside it,
+	 * where Darshan never sees them. */
+	if (!module || ev->ph != 'X' || !(ev->has & DC_EV_ID) ||
+	    (ev->has & DC_EV_AIO_HELPER))
 		return 0;
-	if (module == MOD_MPIIO)
+	if (op == OP_NONE && module == MOD_MPIIO)
 		op = dc_mpiio_op(ev->name.p, ev->name.n);
-	else if (module == MOD_HDF5)
+	else if (op == OP_NONE && module == MOD_HDF5)
 		op = dc_hdf5_op(ev->name.p, ev->name.n);
-	else
+	else if (op == OP_NONE)
 		op = op_of(&ev->name);
 	/* HDF5's other calls: Darshan counts none of them. */
 	if (module == MOD_HDF5 && !(module = dc_hdf5_module(op)))

@@ -36,6 +36,8 @@ enum {
 	DC_EV_WHENCE = 1 << 17,
 	DC_EV_FLAGS = 1 << 18,
 	DC_EV_OBJECT = 1 << 19,
+	DC_EV_AIO_HELPER = 1 << 20, /* args.aio_helper: a POSIX AIO request's
+				       I/O, made by the C library's thread */
 };
 
 /* Lane tracks of kernel requests: tid | DC_LANE_BIT | lane << 24. */

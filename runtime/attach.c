@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "bisect.h"
+#include "elfsym.h"
 #include "log.h"
+#include "paio.h"
 #include "roles.h"
 #include "session.h"
 #include "tpformat.h"
@@ -97,6 +99,92 @@ static int attach_libaio(struct dc_session *sess)
 	}
 	mark_attached(sess, DC_MECH_LIBAIO);
 	return 0;
+}
+
+/* POSIX AIO requests: one program at the C library's functions that
+ * submit them and return their results, its cookie saying which, and
+ * one at the submissions' returns (enum dc_paio_at puts aio_return
+ * last). */
+static int attach_posixaio(struct dc_session *sess)
+{
+	unsigned long offsets[DC_PAIO_AT_NR];
+	__u64 cookies[DC_PAIO_AT_NR];
+	LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = offsets,
+		    .cookies = cookies, .cnt = DC_PAIO_AT_NR);
+	LIBBPF_OPTS(bpf_uprobe_multi_opts, ropts, .offsets = offsets,
+		    .cookies = cookies, .cnt = DC_PAIO_AT_RETURN,
+		    .retprobe = true);
+	const struct dc_probe_info *d = NULL;
+	struct dc_elf_syms syms;
+	char path[DC_TARGET_MAX];
+	struct bpf_link *lx, *le = NULL;
+	int err;
+
+	for (size_t i = 0; i < sess->nprobes && !d; i++)
+		if (sess->probes[i].d->mech == DC_MECH_POSIXAIO &&
+		    !sess->probes[i].disabled)
+			d = sess->probes[i].d;
+	if (!d)
+		return 0;
+	if (dc_probe_binary(d, path, sizeof(path))) {
+		dc_warn("%s: target %s not found; POSIX AIO requests are not "
+			"traced",
+			d->layer, d->target);
+		return 0;
+	}
+	err = dc_elf_syms_load(path, &syms);
+	if (err) {
+		dc_warn("%s: cannot read symbols: %s; POSIX AIO requests are "
+			"not traced",
+			path, strerror(-err));
+		return 0;
+	}
+	for (int at = 0; at < DC_PAIO_AT_NR && !err; at++) {
+		const struct dc_elf_sym *s =
+		    dc_elf_syms_find(&syms, dc_paio_function(at));
+
+		if (!s) {
+			dc_warn("%s has no %s; POSIX AIO requests are not "
+				"traced",
+				path, dc_paio_function(at));
+			err = -ENOENT;
+		} else {
+			offsets[at] = s->offset;
+			cookies[at] = at;
+		}
+	}
+	dc_elf_syms_free(&syms);
+	if (err)
+		return 0;
+	/* Returns first: a submission caught entering is caught leaving. */
+	lx = bpf_program__attach_uprobe_multi(sess->o.progs.paio_exit, -1, path,
+					      NULL, &ropts);
+	if (lx)
+		le = bpf_program__attach_uprobe_multi(sess->o.progs.paio, -1,
+						      path, NULL, &opts);
+	if (!le) {
+		err = -errno;
+		bpf_link__destroy(lx);
+		dc_err("cannot attach POSIX AIO uprobes to %s: %s", path,
+		       strerror(-err));
+		return err;
+	}
+	mark_attached(sess, DC_MECH_POSIXAIO);
+	return dc_links_add(&sess->links, lx, false)
+		   ?: dc_links_add(&sess->links, le, false);
+}
+
+/* Requests still pending once the probes are gone never had their
+ * result taken: the BPF side counts them as calls with no return. */
+static void count_unreturned(struct dc_session *sess)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	int fd = bpf_program__fd(sess->o.progs.paio_sweep);
+
+	if (fd >= 0 && bpf_prog_test_run_opts(fd, &opts))
+		dc_warn("cannot count the POSIX AIO requests never returned: "
+			"%s",
+			strerror(errno));
 }
 
 struct kmulti_ctx {
@@ -360,7 +448,8 @@ int dc_attach_probes(struct dc_session *sess)
 		return 0;
 	err = dc_uprobes_attach(sess) ?: attach_syscalls(sess) ?:
 	      attach_tracepoints(sess) ?: attach_kfuncs(sess) ?: attach_usdts(sess) ?:
-	      attach_uring(sess) ?: attach_libaio(sess);
+	      attach_uring(sess) ?: attach_libaio(sess) ?:
+	      attach_posixaio(sess);
 	if (err)
 		return err;
 	for (size_t i = 0; i < sess->nprobes; i++)
@@ -382,6 +471,8 @@ int dc_attach_all(struct dc_session *sess)
 void dc_detach_probes(struct dc_session *sess)
 {
 	dc_links_detach(&sess->links, false);
+	if (sess->probes_attached)
+		count_unreturned(sess);
 	for (size_t i = 0; i < sess->nprobes; i++)
 		sess->probes[i].attached = false;
 	sess->probes_attached = false;

@@ -204,6 +204,7 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 		.pid = e->pid,
 		.tid = e->tid,
 		.level = e->level,
+		.aio_helper = e->flags & DC_CALL_AIO_HELPER,
 		.ts = e->ts,
 		.dur = e->dur,
 		.seq = e->seq,

@@ -362,6 +362,9 @@ static void choose_programs(struct dc_session *sess)
 	bpf_program__set_autoload(p->uring_complete, has[DC_MECH_IO_URING]);
 	for (size_t i = 0; i < DC_AIO_PROGS; i++)
 		bpf_program__set_autoload(p->aio[i], has[DC_MECH_LIBAIO]);
+	bpf_program__set_autoload(p->paio, has[DC_MECH_POSIXAIO]);
+	bpf_program__set_autoload(p->paio_exit, has[DC_MECH_POSIXAIO]);
+	bpf_program__set_autoload(p->paio_sweep, has[DC_MECH_POSIXAIO]);
 	bpf_program__set_autoload(p->client_join, sess->opt.server);
 	bpf_program__set_autoload(p->cgroup_attach, sess->opt.server);
 	bpf_program__set_autoload(p->agg_iter, sess->opt.profile);
@@ -461,6 +464,7 @@ int dc_load(struct dc_session *sess, const char *path)
 	disable_numbered(sess, o->sysnr, o->nsysnr);
 	disable_numbered(sess, o->uring_ops, o->nuring_ops);
 	disable_numbered(sess, o->aio_ops, o->naio_ops);
+	disable_numbered(sess, o->paio_ops, o->npaio_ops);
 	/* Per-CPU aggregates are preallocated: 120 ms of start-up that
 	 * trace mode never uses; fd generations are profile mode's too. */
 	if (!opt->profile) {
@@ -474,6 +478,9 @@ int dc_load(struct dc_session *sess, const char *path)
 		return err;
 	if (!has_mech(sess, DC_MECH_LIBAIO) &&
 	    (err = shrink_map(m->aio_pending) ?: shrink_map(m->aio_reaping)))
+		return err;
+	if (!has_mech(sess, DC_MECH_POSIXAIO) &&
+	    (err = shrink_map(m->paio_pending)))
 		return err;
 	if (!has_mech(sess, DC_MECH_TRACEPOINT) &&
 	    (err = shrink_map(m->tpcfg) ?: shrink_map(m->tp_pending)))

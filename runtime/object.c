@@ -37,6 +37,9 @@ static const struct part {
 	PROG(aio[2], "dc_aio_getevents"),
 	PROG(aio[3], "dc_aio_pgetevents"),
 	PROG(aio[4], "dc_aio_submit"),
+	PROG(paio, "dc_paio"),
+	PROG(paio_exit, "dc_paio_exit"),
+	PROG(paio_sweep, "dc_paio_sweep"),
 	PROG(fork, "dc_fork"),
 	PROG(exec, "dc_exec"),
 	PROG(exit_task, "dc_exit_task"),
@@ -61,6 +64,7 @@ static const struct part {
 	MAP(uring_pending, "dc_uring_pending"),
 	MAP(aio_pending, "dc_aio_pending"),
 	MAP(aio_reaping, "dc_aio_reaping"),
+	MAP(paio_pending, "dc_paio_pending"),
 	MAP(wrap_sites, "dc_wrap_sites"),
 	MAP(wrap_byoff, "dc_wrap_byoff"),
 };
@@ -192,6 +196,7 @@ int dc_obj_open(struct dc_obj *o, const char *path)
 	o->sysnr = table(o->obj, "dc_sysnr", &o->nsysnr);
 	o->uring_ops = table(o->obj, "dc_uring_ops", &o->nuring_ops);
 	o->aio_ops = table(o->obj, "dc_libaio_ops", &o->naio_ops);
+	o->paio_ops = table(o->obj, "dc_paio_ops", &o->npaio_ops);
 	if (missing) {
 		dc_err("%s: has no %s: not made by this datacrumbs-gen", path,
 		       missing);

@@ -27,6 +27,8 @@ struct dc_obj {
 		struct bpf_program *tracepoint, *usdt;
 		struct bpf_program *uring_submit, *uring_complete;
 		struct bpf_program *aio[DC_AIO_PROGS];
+		struct bpf_program *paio, *paio_exit; /* POSIX AIO, in libc */
+		struct bpf_program *paio_sweep; /* ... and its unreturned */
 		struct bpf_program *fork, *exec, *exit_task, *cgroup_attach;
 		struct bpf_program *client_join, *set_traced, *agg_iter;
 	} progs;
@@ -39,6 +41,7 @@ struct dc_obj {
 		struct bpf_map *agg[2], *epoch, *inflight, *fdgen; /* profile */
 		struct bpf_map *tpcfg, *tp_pending; /* tracepoints */
 		struct bpf_map *uring_pending, *aio_pending, *aio_reaping;
+		struct bpf_map *paio_pending;
 		struct bpf_map *wrap_sites, *wrap_byoff; /* syscall wrappers */
 	} maps;
 	/* .rodata tables, written before load: what the programs see. */
@@ -51,6 +54,8 @@ struct dc_obj {
 	size_t nuring_ops;
 	__u32 *aio_ops;
 	size_t naio_ops;
+	__u32 *paio_ops;
+	size_t npaio_ops;
 };
 
 /* Open @path and find every part of it: 0, or -errno after one line

@@ -69,6 +69,7 @@ struct dc_call {
 	const char *srcfile; /* the source file of func, or NULL */
 	uint32_t pid, tid;
 	uint16_t level;
+	bool aio_helper; /* a POSIX AIO helper thread's: a request's I/O */
 	uint64_t ts, dur;
 	uint64_t seq, parent_seq;
 	int64_t ret;

@@ -381,7 +381,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	/* Requests that outlive the call that made them (a block request,
 	 * an io_uring read) go on lanes of their own. */
 	track = (d->mech == DC_MECH_TRACEPOINT && d->end && d->end[0]) ||
-			d->mech == DC_MECH_IO_URING || d->mech == DC_MECH_LIBAIO
+			d->mech == DC_MECH_IO_URING ||
+			d->mech == DC_MECH_LIBAIO || d->mech == DC_MECH_POSIXAIO
 		    ? request_track(w, st, c)
 		    : c->tid;
 	id = w->next_id++;
@@ -469,6 +470,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 		dc_buf_add_i64(b, bytes);
 	}
 nesting:
+	if (c->aio_helper)
+		dc_buf_adds(b, ",\"aio_helper\":1");
 	dc_buf_adds(b, ",\"level\":");
 	dc_buf_add_u64(b, c->level);
 	dc_buf_adds(b, ",\"p_idx\":");

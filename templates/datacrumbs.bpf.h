@@ -107,8 +107,9 @@ struct dc_thread {
 	__u64 next_seq;
 	__u32 depth; /* may exceed DC_MAX_DEPTH; deeper frames are not kept */
 	__u32 vma_next;
-	__u32 job; /* the process's job, looked up once */
-	__u32 pad;
+	__u32 job;	  /* the process's job, looked up once */
+	__u16 in_paio;	  /* in a POSIX AIO submission (posixaio.bpf.h) */
+	__u16 aio_helper; /* made by one: DC_CALL_AIO_HELPER */
 	struct dc_vma vma[DC_VMAS];
 	/* Profile mode: generations of fds it used, as of dc_fdver. */
 	__u64 fdver;
@@ -420,7 +421,7 @@ static __always_inline void dc_fill(struct dc_event *e, struct dc_thread *t,
 	e->val[2] = f->val[2];
 	e->val[3] = f->val[3];
 	e->path_len = 0;
-	e->pad = 0;
+	e->flags = t->aio_helper ? DC_CALL_AIO_HELPER : 0;
 	e->job = 0;
 	e->gen = 0;
 	e->sfd = f->sfd;

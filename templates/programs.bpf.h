@@ -412,7 +412,7 @@ static __always_inline void dc_tp_emit_ret(const struct dc_tp_open *o,
 	e->val[2] = o->val[2];
 	e->val[3] = o->val[3];
 	e->path_len = 0;
-	e->pad = 0;
+	e->flags = 0;
 	e->sfd = -1;
 	e->gen = 0;
 	e->job = o->job;
@@ -471,6 +471,7 @@ int dc_tracepoint(void *ctx)
 
 #include "uring.bpf.h"
 #include "libaio.bpf.h"
+#include "posixaio.bpf.h"
 
 /*
  * The end @end of a USDT pair completes the innermost open call of its
@@ -602,6 +603,8 @@ int dc_fork(unsigned long long *ctx)
 		if (n)
 			__sync_fetch_and_add(n, 1);
 	}
+	if (ptgid == ctgid)
+		dc_paio_helper(child);
 	dc_proc_event(DC_EV_FORK, ctgid, child->pid, ptgid, child->comm);
 	return 0;
 }

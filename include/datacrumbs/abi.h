@@ -41,11 +41,45 @@ enum dc_mech {
 				   by opcode */
 	DC_MECH_LIBAIO = 7,	/* Linux AIO requests (io_submit), submission to
 				   reaping (io_getevents), by command */
-	DC_MECH_MAX = DC_MECH_LIBAIO,
+	DC_MECH_POSIXAIO = 8,	/* POSIX AIO requests (glibc's aio_write),
+				   submission to aio_return, by command */
+	DC_MECH_MAX = DC_MECH_POSIXAIO,
 };
 
 #define DC_URING_OPS  64 /* io_uring opcodes a table covers */
 #define DC_LIBAIO_OPS 16 /* Linux AIO commands a table covers */
+
+/* POSIX AIO requests by command; read and write are <aio.h>'s LIO_READ
+ * and LIO_WRITE, as lio_listio's aio_lio_opcode gives them. */
+enum dc_paio_op {
+	DC_PAIO_READ = 0,
+	DC_PAIO_WRITE = 1,
+	DC_PAIO_FSYNC = 2,  /* aio_fsync(O_SYNC) */
+	DC_PAIO_FDSYNC = 3, /* aio_fsync(O_DSYNC) */
+	DC_PAIO_OPS = 4,    /* a table's size */
+};
+
+/* The C library's functions a POSIX AIO program is attached to, as its
+ * cookie says. */
+enum dc_paio_at {
+	DC_PAIO_AT_READ = 0, /* aio_read(aiocb) */
+	DC_PAIO_AT_WRITE,    /* aio_write(aiocb) */
+	DC_PAIO_AT_FSYNC,    /* aio_fsync(op, aiocb) */
+	DC_PAIO_AT_LISTIO,   /* lio_listio(mode, list, n, sevp) */
+	DC_PAIO_AT_RETURN,   /* aio_return(aiocb) */
+	DC_PAIO_AT_NR,
+};
+
+/* glibc's struct aiocb on x86-64, as far as it is read (checked against
+ * <aio.h> by generator/aioops.c). __return_value is what aio_return
+ * returns; __error_code is EINPROGRESS until the request is done. */
+#define DC_AIOCB_FILDES	    0
+#define DC_AIOCB_LIO_OPCODE 4
+#define DC_AIOCB_NBYTES	    24
+#define DC_AIOCB_ERROR	    112
+#define DC_AIOCB_RETURN	    120
+#define DC_AIOCB_OFFSET	    128
+#define DC_AIOCB_SIZE	    136 /* up to the end of aio_offset */
 
 /* What an argument slot holds. */
 enum dc_role {
@@ -137,6 +171,10 @@ enum dc_kind {
 };
 
 /* One traced call, sent at its return. */
+/* dc_event.flags: made by a C library's POSIX AIO helper thread, doing
+ * a request's I/O. */
+#define DC_CALL_AIO_HELPER 1
+
 struct dc_event {
 	__u16 kind;
 	__u16 level; /* 1 = outermost traced call on the thread */
@@ -152,8 +190,8 @@ struct dc_event {
 	__u16 path_len;	       /* bytes of path that follow, NUL included, or of
 				  the text_mask strings, each NUL-terminated;
 				  0: none */
-	__u16 pad;
-	__s32 sfd; /* descriptor behind the call's FILE *, or -1 */
+	__u16 flags;	       /* DC_CALL_* */
+	__s32 sfd;	       /* descriptor behind the call's FILE *, or -1 */
 	__u32 gen; /* profile mode: the generation given to a new fd */
 	__u32 job; /* the job (server mode: trace file) of the process */
 };
