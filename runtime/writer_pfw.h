@@ -46,7 +46,7 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
 /* Profile mode: one aggregate of the interval starting at @mono. */
 void dc_pfw_counter(struct dc_pfw *w, struct dc_proc *p, struct dc_thread *t,
 		    const struct dc_probe *probe, struct dc_file *file,
-		    const struct dc_agg_val *v, uint64_t mono);
+		    bool inner, const struct dc_agg_val *v, uint64_t mono);
 /* At a thread's exit: name it if it had no name yet, or was renamed. */
 void dc_pfw_thread_name(struct dc_pfw *w, struct dc_thread *t, const char *comm,
 			uint64_t mono);

@@ -412,7 +412,7 @@ static __always_inline void dc_tp_emit_ret(const struct dc_tp_open *o,
 	e->val[2] = o->val[2];
 	e->val[3] = o->val[3];
 	e->path_len = 0;
-	e->pad = 0;
+	e->inner = 0;
 	e->sfd = -1;
 	e->gen = 0;
 	e->job = o->job;
