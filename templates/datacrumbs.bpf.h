@@ -516,25 +516,28 @@ static __always_inline __u64 dc_items_bytes(const volatile struct dc_capture *c,
 	return items > 0 ? (__u64)items * size : 0;
 }
 
-/* Fold aggregate @a into @v. */
+/* Fold aggregate @a into @v; its Darshan pattern counters only if
+ * @pat (a call that had none leaves them 0). */
 static __always_inline void dc_agg_fold(struct dc_agg_val *v,
-					const struct dc_agg_val *a)
+					const struct dc_agg_val *a, bool pat)
 {
 	if (a->dur_min < v->dur_min || !v->count)
 		v->dur_min = a->dur_min;
 	if (a->dur_max > v->dur_max)
 		v->dur_max = a->dur_max;
-	if (a->max_byte > v->max_byte)
-		v->max_byte = a->max_byte;
 	v->count += a->count;
 	v->dur_sum += a->dur_sum;
 	v->size_sum += a->size_sum;
+	v->errs += a->errs;
+	if (!pat)
+		return;
+	if (a->max_byte > v->max_byte)
+		v->max_byte = a->max_byte;
 	for (int i = 0; i < DC_HIST_N; i++)
 		v->hist[i] += a->hist[i];
 	v->seq += a->seq;
 	v->consec += a->consec;
 	v->switches += a->switches;
-	v->errs += a->errs;
 }
 
 /* Fold @a into key @k's aggregate in @map. */
@@ -553,7 +556,7 @@ static __always_inline void dc_agg_add(void *map, const struct dc_agg_key *k,
 			return;
 		}
 	}
-	dc_agg_fold(v, a);
+	dc_agg_fold(v, a, true);
 }
 
 /*
@@ -566,7 +569,8 @@ static __always_inline void dc_agg_add(void *map, const struct dc_agg_key *k,
  */
 static __always_inline void dc_slot_add(struct dc_agg_slot *s, __u64 *used,
 					void *map, const struct dc_agg_key *k,
-					const struct dc_agg_val *a, __u64 now)
+					const struct dc_agg_val *a, __u64 now,
+					bool pat)
 {
 	__u64 oldest = ~0ull;
 	int victim = 0;
@@ -575,7 +579,7 @@ static __always_inline void dc_slot_add(struct dc_agg_slot *s, __u64 *used,
 		if (s[i].v.count && s[i].k.probe == k->probe &&
 		    s[i].k.obj == k->obj && s[i].k.kind == k->kind &&
 		    s[i].k.inner == k->inner) {
-			dc_agg_fold(&s[i].v, a);
+			dc_agg_fold(&s[i].v, a, pat);
 			used[i] = now;
 			return;
 		}
@@ -650,9 +654,8 @@ static __always_inline void dc_agg_flush(void)
 static __always_inline int dc_bucket(__u64 n)
 {
 	static const __u64 top[DC_HIST_N - 1] = {
-		100,	   1024,	     10240,	       102400,
-		1048576, 4194304,	     10485760, 104857600,
-		1073741824,
+		100,	 1024,	   10240,     102400,	  1048576,
+		4194304, 10485760, 104857600, 1073741824,
 	};
 	int b = 0;
 
@@ -789,7 +792,8 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 	epoch = bpf_map_lookup_elem(&dc_epoch, &zero);
 	e = epoch ? *(volatile __u32 *)epoch & 1 : 0;
 	dc_slot_add(t->agg[e], t->agg_used[e],
-		    e ? (void *)&dc_agg1 : (void *)&dc_agg0, &k, &a, now);
+		    e ? (void *)&dc_agg1 : (void *)&dc_agg0, &k, &a, now,
+		    c->pat != DC_PAT_NONE);
 	asm volatile("" ::: "memory");
 	if (fl)
 		*(volatile __u64 *)fl = *fl - 1;
