@@ -110,10 +110,12 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 	free(seen);
 }
 
-/* A process gone: its fds' generations leave the kernel's map too. */
+/* A process gone: its fds' generations and Darshan patterns (of the fd
+ * and of a stream on it) leave the kernel's maps too, or a process
+ * given its pid would find them. */
 static void forget_fdgens(struct dc_proc *p, void *arg)
 {
-	struct bpf_map *m = arg;
+	const struct dc_obj_maps *m = arg;
 
 	dc_map_foreach (&p->fdgens, i) {
 		struct {
@@ -121,7 +123,10 @@ static void forget_fdgens(struct dc_proc *p, void *arg)
 			__s32 fd;
 		} key = { p->pid, (__s32)(uint32_t)p->fdgens.keys[i] };
 
-		bpf_map_delete_elem(bpf_map__fd(m), &key);
+		bpf_map_delete_elem(bpf_map__fd(m->fdgen), &key);
+		bpf_map_delete_elem(bpf_map__fd(m->fdpat), &key);
+		key.fd |= DC_PAT_STREAM;
+		bpf_map_delete_elem(bpf_map__fd(m->fdpat), &key);
 	}
 }
 
@@ -136,7 +141,7 @@ static void reap(struct dc_rt *rt, const struct dc_opts *o)
 	last = now;
 	if (o->profile && o->interval * 3e9 > age)
 		age = o->interval * 3e9;
-	dc_procs_reap(&rt->ps, now, age, forget_fdgens, rt->sess.o.maps.fdgen);
+	dc_procs_reap(&rt->ps, now, age, forget_fdgens, &rt->sess.o.maps);
 }
 
 /* A statically linked command has no shared library for the object's

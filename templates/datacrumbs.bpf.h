@@ -197,7 +197,6 @@ struct {
 /* Profile mode: where an fd's (or, with DC_PAT_STREAM, a stream's)
  * Darshan pattern left off, as of its generation @gen: Darshan keeps
  * this per file record. One lookup per call that moves or seeks. */
-#define DC_PAT_STREAM (1 << 30)
 
 struct dc_fdpat {
 	__u32 gen;

@@ -226,6 +226,10 @@ enum dc_pat {
 	DC_PAT_REWIND, /* ... becomes 0 */
 };
 
+/* In the fd of a dc_fdpat key (pid, fd): a stream's pattern, apart from
+ * its fd's. */
+#define DC_PAT_STREAM (1 << 30)
+
 /* The Darshan module a layer's calls count in (profile mode): a call
  * inside one of POSIX or STDIO, or of its own module, is one Darshan
  * never sees. */
