@@ -455,6 +455,8 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 		n = ev->count;
 		dur = ev->dur_sum;
 		r->counters++;
+		if (r->darshan && dc_darshan_counter(r->darshan, ev))
+			return -ENOMEM;
 	} else {
 		r->events++;
 		if (ev->has & DC_EV_PIDX)

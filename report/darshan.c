@@ -272,6 +272,7 @@ void dc_darshan_free(struct dc_darshan *d)
 		free(d->vrecs[i]);
 	free(d->vrecs);
 	free(d->calls);
+	free(d->counters);
 	dc_map_free(&d->recs, NULL);
 	dc_map_free(&d->byfile, NULL);
 	dc_map_free(&d->objects, free);
@@ -350,6 +351,38 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 	};
 	if ((ev->has & DC_EV_PIDX) && ev->p_idx >= 0)
 		c->parent = d->trace_no << 40 | (uint64_t)ev->p_idx;
+	return 0;
+}
+
+int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev)
+{
+	int module = module_of(&ev->cat), op = op_of(&ev->name);
+	struct dc_dcounter *c;
+
+	/* Darshan does not see calls inside the calls it sees. */
+	if ((module != MOD_POSIX && module != MOD_STDIO) || !op || ev->inner ||
+	    !(ev->has & DC_EV_FHASH) || ev->count <= ev->errs)
+		return 0;
+	if (dc_grow_cap((void **)&d->counters, &d->ccap, d->ncounters,
+			sizeof(*d->counters), 256))
+		return -ENOMEM;
+	c = &d->counters[d->ncounters++];
+	*c = (struct dc_dcounter){
+		.fhash = ev->fhash,
+		.hhash = ev->hhash,
+		.pid = ev->pid,
+		.op = op,
+		.module =
+		    module == MOD_STDIO && op == OP_FILENO ? MOD_POSIX : module,
+		.calls = ev->count - ev->errs,
+		.size_sum = ev->size_sum,
+		.dur_sum = ev->dur_sum,
+		.seq = ev->seq,
+		.consec = ev->consec,
+		.switches = ev->switches,
+		.max_byte = ev->max_byte,
+	};
+	memcpy(c->hist, ev->hist, sizeof(c->hist));
 	return 0;
 }
 
@@ -610,6 +643,93 @@ static int kind_of(int module, const struct dc_dcall *c)
 	}
 }
 
+/* Counter record @k into @r: counts, bytes, the pattern counters the
+ * programs kept, and times as sums of the calls' durations. */
+static void count_call(struct drec *r, const struct dc_dcounter *k)
+{
+	bool posix = r->module == MOD_POSIX;
+	int kind = posix ? posix_kind(k->op) : stdio_kind(k->op);
+	bool wr = k->op == OP_WRITE || k->op == OP_SWRITE || k->op == OP_SFLUSH;
+	int64_t n = k->calls, *c = r->c;
+	double t = (double)k->dur_sum / 1e6;
+
+	r->counted = true;
+	if (kind == DT_READ)
+		r->f[T_READ_TIME] += t;
+	else if (kind == DT_WRITE || kind == DT_SYNC)
+		r->f[T_WRITE_TIME] += t;
+	else if (kind != DT_NONE)
+		r->f[T_META_TIME] += t;
+	if (kind == DT_READ || kind == DT_WRITE)
+		r->moved += k->size_sum;
+	switch (k->op) {
+	case OP_OPEN: c[P_OPENS] += n; break;
+	case OP_DUP:
+		c[P_OPENS] += n;
+		c[P_DUPS] += n;
+		break;
+	case OP_FILENO:
+		c[P_OPENS] += n;
+		c[P_FILENOS] += n;
+		break;
+	case OP_READ:
+	case OP_WRITE:
+		c[wr ? P_WRITES : P_READS] += n;
+		c[wr ? P_BYTES_WRITTEN : P_BYTES_READ] += k->size_sum;
+		c[wr ? P_SEQ_WRITES : P_SEQ_READS] += k->seq;
+		c[wr ? P_CONSEC_WRITES : P_CONSEC_READS] += k->consec;
+		c[P_RW_SWITCHES] += k->switches;
+		c[wr ? P_MAX_BYTE_WRITTEN : P_MAX_BYTE_READ] = dc_max64(
+		    c[wr ? P_MAX_BYTE_WRITTEN : P_MAX_BYTE_READ], k->max_byte);
+		for (int i = 0; i < 10; i++)
+			c[(wr ? P_SIZE_WRITE : P_SIZE_READ) + i] += k->hist[i];
+		break;
+	case OP_SEEK: c[P_SEEKS] += n; break;
+	case OP_STAT: c[P_STATS] += n; break;
+	case OP_MMAP: c[P_MMAPS] += n; break;
+	case OP_FSYNC: c[P_FSYNCS] += n; break;
+	case OP_FDSYNC: c[P_FDSYNCS] += n; break;
+	case OP_SOPEN: c[S_OPENS] += n; break;
+	case OP_SREAD:
+	case OP_SWRITE:
+	case OP_SFLUSH:
+		c[k->op == OP_SREAD    ? S_READS
+		  : k->op == OP_SFLUSH ? S_FLUSHES
+				       : S_WRITES] += n;
+		c[wr ? S_BYTES_WRITTEN : S_BYTES_READ] += k->size_sum;
+		c[wr ? S_MAX_BYTE_WRITTEN : S_MAX_BYTE_READ] = dc_max64(
+		    c[wr ? S_MAX_BYTE_WRITTEN : S_MAX_BYTE_READ], k->max_byte);
+		break;
+	case OP_SSEEK:
+	case OP_REWIND: c[S_SEEKS] += n; break;
+	default: break;
+	}
+}
+
+/* Records from counter records: closes last, as they count only on a
+ * record something else made. */
+static int count_calls(struct dc_darshan *d)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < d->ncounters; i++) {
+			const struct dc_dcounter *k = &d->counters[i];
+			struct dc_dcall key = { .fhash = k->fhash,
+						.hhash = k->hhash,
+						.pid = k->pid };
+			bool close = k->op == OP_CLOSE || k->op == OP_SCLOSE;
+			struct drec *r;
+
+			if (close != (pass == 1))
+				continue;
+			r = rec_get(d, k->module, &key, !close);
+			if (!r && !close)
+				return -ENOMEM;
+			if (r)
+				count_call(r, k);
+		}
+	return 0;
+}
+
 int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 {
 	/* Darshan's times are seconds from the job's start. */
@@ -656,6 +776,8 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 			dc_hdf5_call(r, c, t1, t2);
 	}
 	dc_map_free(&ix, NULL);
+	if (!err)
+		err = count_calls(d);
 	/* Each file's records in one list, for --json's reduction. */
 	for (size_t i = 0; i < d->nrecs && !err; i++) {
 		struct drec *x = d->vrecs[i];
@@ -689,8 +811,24 @@ static const struct {
 #undef TIMES
 };
 
+/* Whether module @m's counter @k (or, with @time, T_* counter @k) needs
+ * every call, which counter records do not give: the common access
+ * sizes and strides, the slowest calls and when calls began and ended. */
+static bool needs_calls(int m, int k, bool time)
+{
+	if (time)
+		return k < T_READ_TIME || k == T_MAX_READ_TIME ||
+		       k == T_MAX_WRITE_TIME;
+	return m == MOD_POSIX &&
+	       (k == P_MAX_READ_TIME_SIZE || k == P_MAX_WRITE_TIME_SIZE ||
+		(k >= P_STRIDE && k < P_FASTEST_RANK));
+}
+
+/* Records made from counter records print -1, Darshan's unknown, for
+ * the counters that need every call. */
 static void print_rec(FILE *out, int m, const char *rank, const char *name,
-		      const char *object, const int64_t *c, const double *f)
+		      const char *object, const int64_t *c, const double *f,
+		      bool counted)
 {
 	const char *sep = object ? ":" : "";
 
@@ -698,12 +836,17 @@ static void print_rec(FILE *out, int m, const char *rank, const char *name,
 	for (int k = 0; k < dmods[m].n; k++)
 		fprintf(out, "%s\t%s\t%s%s%s\t%s_%s\t%lld\n", dmods[m].label,
 			rank, name, sep, object, dmods[m].prefix,
-			dmods[m].names[k], (long long)c[k]);
-	for (int k = 0; k < dmods[m].ntimes; k++)
+			dmods[m].names[k],
+			counted && needs_calls(m, k, false) ? -1ll
+							    : (long long)c[k]);
+	for (int k = 0; k < dmods[m].ntimes; k++) {
+		int t = dmods[m].times[k];
+
 		fprintf(out, "%s\t%s\t%s%s%s\t%s_%s\t%f\n", dmods[m].label,
 			rank, name, sep, object, dmods[m].prefix,
-			dc_dtime_names[dmods[m].times[k]],
-			f[dmods[m].times[k]]);
+			dc_dtime_names[t],
+			counted && needs_calls(m, t, true) ? -1.0 : f[t]);
+	}
 }
 
 static bool is_max(bool posix, int k)
@@ -776,6 +919,12 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 	int64_t c[DC_DREC_MAX];
 	double f[T_N];
 
+	if (d->ncounters)
+		fprintf(out, "# from profile-mode counter records: counters "
+			     "printed -1 (the four common access sizes and "
+			     "strides, the slowest calls' times and sizes, "
+			     "start and end timestamps) need every call: "
+			     "trace mode; times are sums of durations\n");
 	fprintf(out, "#<module>\t<rank>\t<file>\t<counter>\t<value>\n");
 	/* Each process's records, then, for a record several processes
 	 * share, their reduction as Darshan logs it (rank -1). */
@@ -804,7 +953,7 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 			reduce(dc_map_get(&d->byfile, x->fhash ? x->fhash : 1),
 			       x->module, x->ohash, c, f);
 		print_rec(out, x->module, rank, name, object, shared ? c : x->c,
-			  shared ? f : x->f);
+			  shared ? f : x->f, x->counted);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -812,18 +961,23 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 /* Module @m's counters @c and @f as "PREFIX_NAME":value members, the
  * times to the last bit (a variance of microseconds is below %f's). */
 static int counters_json(struct dc_buf *b, int m, const int64_t *c,
-			 const double *f)
+			 const double *f, bool counted)
 {
 	int err = 0;
 
 	for (int k = 0; k < dmods[m].n; k++)
 		err |= dc_buf_addf(b, "%s\"%s_%s\":%lld", k ? "," : "",
 				   dmods[m].prefix, dmods[m].names[k],
-				   (long long)c[k]);
-	for (int k = 0; k < dmods[m].ntimes; k++)
-		err |= dc_buf_addf(b, ",\"%s_%s\":%.17g", dmods[m].prefix,
-				   dc_dtime_names[dmods[m].times[k]],
-				   f[dmods[m].times[k]]);
+				   counted && needs_calls(m, k, false)
+				       ? -1ll
+				       : (long long)c[k]);
+	for (int k = 0; k < dmods[m].ntimes; k++) {
+		int t = dmods[m].times[k];
+
+		err |= dc_buf_addf(
+		    b, ",\"%s_%s\":%.17g", dmods[m].prefix, dc_dtime_names[t],
+		    counted && needs_calls(m, t, true) ? -1.0 : f[t]);
+	}
 	return err;
 }
 
@@ -848,7 +1002,7 @@ static int datasets_json(const struct dc_darshan *d, const struct drec *first,
 		err |=
 		    dc_json_str(b, name ? name : "", name ? strlen(name) : 0);
 		err |= dc_buf_adds(b, ":{");
-		err |= counters_json(b, MOD_H5D, c, f);
+		err |= counters_json(b, MOD_H5D, c, f, false);
 		err |= dc_buf_adds(b, "}");
 	}
 	return err | dc_buf_adds(b, "}");
@@ -864,8 +1018,12 @@ int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 	const char *sep = "";
 	int err = 0;
 
-	for (const struct drec *x = first; x; x = x->next)
+	bool counted[MOD_N] = {};
+
+	for (const struct drec *x = first; x; x = x->next) {
 		any[x->module] = true;
+		counted[x->module] |= x->counted;
+	}
 	err |= dc_buf_adds(b, ",\"darshan\":{");
 	for (int m = MOD_POSIX; m < MOD_N; m++) {
 		if (!any[m])
@@ -878,7 +1036,7 @@ int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 		}
 		reduce(first, m, 0, c, f);
 		err |= dc_buf_addf(b, "\"%s\":{", dmods[m].prefix);
-		err |= counters_json(b, m, c, f);
+		err |= counters_json(b, m, c, f, counted[m]);
 		err |= dc_buf_adds(b, "}");
 	}
 	err |= dc_buf_adds(b, "}");

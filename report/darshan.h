@@ -28,9 +28,21 @@ struct dc_dcall {
 	uint32_t has;
 };
 
+/* A profile-mode counter record of one function, process and file. */
+struct dc_dcounter {
+	uint64_t fhash, hhash;
+	uint32_t pid;
+	uint8_t op, module;
+	uint64_t calls; /* that did not fail */
+	uint64_t size_sum, dur_sum, seq, consec, switches, hist[10];
+	int64_t max_byte;
+};
+
 struct dc_darshan {
 	struct dc_dcall *calls;
 	size_t ncalls, cap;
+	struct dc_dcounter *counters;
+	size_t ncounters, ccap;
 	uint64_t trace_no;
 	struct dc_map recs;    /* (module, hhash, pid, fhash) -> struct drec */
 	struct dc_map byfile;  /* fhash -> its first struct drec */
@@ -43,6 +55,9 @@ void dc_darshan_init(struct dc_darshan *d);
 void dc_darshan_free(struct dc_darshan *d);
 /* A call event; @cat its layer. Returns 0 or -ENOMEM. */
 int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev);
+/* A counter record (profile mode): its POSIX and STDIO counters, those
+ * that need no single call. Returns 0 or -ENOMEM. */
+int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev);
 void dc_darshan_trace_done(struct dc_darshan *d);
 /* Compute the counters once every trace is read. 0 or -ENOMEM. */
 int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep);

@@ -71,6 +71,9 @@ struct drec {
 	int64_t offset, last_read, last_written;
 	int last_io; /* 0, 'r' or 'w' */
 	struct dc_dcommon access, stride;
+	/* Made from counter records (profile mode): the counters that need
+	 * every call are unknown. */
+	bool counted;
 	/* MPI-IO: opens (independent or collective, told once the records
 	 * are all made). */
 	int64_t opens;

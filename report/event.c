@@ -343,8 +343,54 @@ static int int_field(struct scan *c, int64_t *v, struct dc_trace_event *ev,
 	return 0;
 }
 
+/* A counter's "hist": up to 10 counts of Darshan's size buckets. */
+static int hist(struct scan *c, uint64_t *h)
+{
+	int64_t v;
+
+	ws(c);
+	if (c->i >= c->n || c->s[c->i] != '[')
+		return -EINVAL;
+	c->i++;
+	ws(c);
+	if (c->i < c->n && c->s[c->i] == ']') {
+		c->i++;
+		return 0;
+	}
+	for (int k = 0;; k++) {
+		ws(c);
+		if (k == 10 || num(c, &v, NULL) || v < 0)
+			return -EINVAL;
+		h[k] = v;
+		ws(c);
+		if (c->i < c->n && c->s[c->i] == ']') {
+			c->i++;
+			return 0;
+		}
+		if (c->i >= c->n || c->s[c->i] != ',')
+			return -EINVAL;
+		c->i++;
+	}
+}
+
+/* Counter fields that are plain counts, by key. */
+static uint64_t *counter_field(struct dc_trace_event *ev,
+			       const struct dc_str *k)
+{
+	if (KEY(k, "seq"))
+		return &ev->seq;
+	if (KEY(k, "consec"))
+		return &ev->consec;
+	if (KEY(k, "switches"))
+		return &ev->switches;
+	if (KEY(k, "errs"))
+		return &ev->errs;
+	return NULL;
+}
+
 static int args(struct scan *c, struct dc_trace_event *ev)
 {
+	uint64_t *cf;
 	struct dc_str k;
 	int64_t v;
 	int r;
@@ -389,6 +435,16 @@ static int args(struct scan *c, struct dc_trace_event *ev)
 		} else if (KEY(&k, "size_sum")) {
 			r = int_field(c, &v, ev, DC_EV_SIZE_SUM);
 			ev->size_sum = v;
+		} else if ((cf = counter_field(ev, &k))) {
+			r = num(c, &v, NULL);
+			*cf = v;
+		} else if (KEY(&k, "max_byte")) {
+			r = num(c, &ev->max_byte, NULL);
+		} else if (KEY(&k, "inner")) {
+			r = num(c, &v, NULL);
+			ev->inner = v != 0;
+		} else if (KEY(&k, "hist")) {
+			r = hist(c, ev->hist);
 		} else if (KEY(&k, "name")) {
 			r = raw_value(c, &ev->arg_name);
 			ev->has |= DC_EV_ARG_NAME;

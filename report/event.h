@@ -3,6 +3,7 @@
 #define DC_EVENT_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Text inside the parsed line: a string's contents (@quoted), still
@@ -62,6 +63,11 @@ struct dc_trace_event {
 	uint64_t fhash, hhash;
 	int64_t size, ret, offset, whence, flags;
 	uint64_t count, dur_sum, size_sum; /* counter events */
+	/* ... and their Darshan counters (docs/trace-format.md): 0 when
+	 * not written. */
+	uint64_t seq, consec, switches, errs, hist[10];
+	int64_t max_byte;
+	bool inner;
 	/* Metadata: args.name, and args.value as a string or raw number. */
 	struct dc_str arg_name, arg_value;
 	/* The whole args object, for readers of other keys (the end record). */

@@ -211,6 +211,7 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 		.parent_seq = e->parent_seq,
 		.ret = e->ret,
 		.sfd = e->sfd,
+		.inner = e->flags & DC_CALL_INNER,
 	};
 	memcpy(c.val, e->val, sizeof(c.val));
 	c.object = object_of(rt, p, pr, e);

@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "elfsym.h"
 #include "json.h"
+#include "dpattern.h"
 #include "log.h"
 #include "roles.h"
 #include "probetab.h"
@@ -162,6 +163,14 @@ static void classify_caps(struct dc_session *sess, struct dc_capture *caps,
 		if (pr->fd_effect == DC_FD_DUPFD) {
 			c->gen_what = DC_GEN_RET_IF_DUP;
 			c->gen_slot = flags_slot(pr);
+		}
+		dc_dpattern(pr->d->layer, pr->d->name, &c->dmod, &c->pat);
+		c->off_slot = c->whence_slot = -1;
+		for (int s = 0; s < pr->d->nslots; s++) {
+			if (pr->d->slot_role[s] == DC_ROLE_OFFSET)
+				c->off_slot = s;
+			else if (pr->d->slot_role[s] == DC_ROLE_WHENCE)
+				c->whence_slot = s;
 		}
 		c->size_kind = pr->d->ret;
 		c->size_slot =
@@ -469,7 +478,7 @@ int dc_load(struct dc_session *sess, const char *path)
 	 * trace mode never uses; fd generations are profile mode's too. */
 	if (!opt->profile) {
 		err = shrink_map(m->agg[0]) ?: shrink_map(m->agg[1]) ?:
-		      shrink_map(m->fdgen);
+		      shrink_map(m->fdgen) ?: shrink_map(m->fdpat);
 		if (err)
 			return err;
 	}

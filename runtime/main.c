@@ -112,11 +112,12 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 }
 
 /* A process gone for good: its trace forgets it, and its fds'
- * generations leave the kernel's map. */
+ * generations and Darshan patterns (of the fd and of a stream on it)
+ * leave the kernel's maps, or a process given its pid would find them. */
 static void forget_proc(struct dc_proc *p, void *arg)
 {
 	struct dc_rt *rt = arg;
-	struct bpf_map *m = rt->sess.o.maps.fdgen;
+	const struct dc_obj_maps *m = &rt->sess.o.maps;
 
 	dc_sink_forget(rt, p);
 	dc_map_foreach (&p->fdgens, i) {
@@ -125,7 +126,10 @@ static void forget_proc(struct dc_proc *p, void *arg)
 			__s32 fd;
 		} key = { p->pid, (__s32)(uint32_t)p->fdgens.keys[i] };
 
-		bpf_map_delete_elem(bpf_map__fd(m), &key);
+		bpf_map_delete_elem(bpf_map__fd(m->fdgen), &key);
+		bpf_map_delete_elem(bpf_map__fd(m->fdpat), &key);
+		key.fd |= DC_PAT_STREAM;
+		bpf_map_delete_elem(bpf_map__fd(m->fdpat), &key);
 	}
 }
 

@@ -16,6 +16,7 @@ struct agg {
 	uint32_t pid, tid;
 	struct dc_probe *probe;
 	struct dc_file *file;
+	bool inner;
 	struct dc_agg_val v;
 };
 
@@ -29,30 +30,53 @@ struct dc_profile {
 	struct bpf_link *iter; /* dc_agg_iter: the threads' own aggregates */
 	int ncpu;
 	struct dc_agg_val *percpu;
-	struct dc_map table; /* hash of (pid, tid, probe, file) -> agg */
+	struct dc_map table; /* hash of (pid, tid, probe, file, inner) -> agg */
 };
 
 static uint64_t agg_hash(uint32_t pid, uint32_t tid, const struct dc_probe *p,
-			 const struct dc_file *f)
+			 const struct dc_file *f, bool inner)
 {
-	uint64_t k[4] = { pid, tid, (uintptr_t)p, (uintptr_t)f };
+	uint64_t k[5] = { pid, tid, (uintptr_t)p, (uintptr_t)f, inner };
 	uint64_t h = dc_hash((const char *)k, sizeof(k));
 
 	return h ? h : 1;
 }
 
+/* Fold @a into @v, as the programs' dc_agg_fold does. */
+static void fold(struct dc_agg_val *v, const struct dc_agg_val *a)
+{
+	if (!a->count)
+		return;
+	if (!v->count || a->dur_min < v->dur_min)
+		v->dur_min = a->dur_min;
+	if (a->dur_max > v->dur_max)
+		v->dur_max = a->dur_max;
+	if (a->max_byte > v->max_byte)
+		v->max_byte = a->max_byte;
+	v->count += a->count;
+	v->dur_sum += a->dur_sum;
+	v->size_sum += a->size_sum;
+	for (int i = 0; i < DC_HIST_N; i++)
+		v->hist[i] += a->hist[i];
+	v->seq += a->seq;
+	v->consec += a->consec;
+	v->switches += a->switches;
+	v->errs += a->errs;
+}
+
 static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
-		struct dc_probe *probe, struct dc_file *file,
+		struct dc_probe *probe, struct dc_file *file, bool inner,
 		const struct dc_agg_val *v)
 {
-	uint64_t h = agg_hash(pid, tid, probe, file);
+	uint64_t h = agg_hash(pid, tid, probe, file, inner);
 	struct agg *a;
 
 	/* Distinct keys with one hash take the next free slot. */
 	for (;; h = h + 1 ? h + 1 : 1) {
 		a = dc_map_get(&pf->table, h);
-		if (!a || (a->pid == pid && a->tid == tid &&
-			   a->probe == probe && a->file == file))
+		if (!a ||
+		    (a->pid == pid && a->tid == tid && a->probe == probe &&
+		     a->file == file && a->inner == inner))
 			break;
 	}
 	if (!a) {
@@ -61,16 +85,10 @@ static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
 			free(a);
 			return;
 		}
-		*a = (struct agg){ pid, tid, probe, file, *v };
+		*a = (struct agg){ pid, tid, probe, file, inner, *v };
 		return;
 	}
-	if (!a->v.count || (v->dur_min && v->dur_min < a->v.dur_min))
-		a->v.dur_min = v->dur_min;
-	if (v->dur_max > a->v.dur_max)
-		a->v.dur_max = v->dur_max;
-	a->v.count += v->count;
-	a->v.dur_sum += v->dur_sum;
-	a->v.size_sum += v->size_sum;
+	fold(&a->v, v);
 }
 
 int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
@@ -140,13 +158,22 @@ static struct dc_file *agg_file(struct dc_rt *rt, const struct dc_agg_key *k)
 
 void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
 {
-	struct dc_agg_val v = { 1, c->dur, c->dur, c->dur, 0 };
-
+	struct dc_agg_val v = { .count = 1,
+				.dur_sum = c->dur,
+				.dur_min = c->dur,
+				.dur_max = c->dur };
 	int64_t bytes = dc_call_bytes(c);
 
 	if (bytes > 0)
 		v.size_sum = bytes;
-	add(rt->profile, c->pid, c->tid, c->probe, c->file, &v);
+	/* As the programs and the report tell a failure: MPI-IO's status,
+	 * a stream's NULL, or -1. */
+	if (!strcmp(c->probe->d->layer, "MPIIO"))
+		v.errs = c->ret != 0;
+	else
+		v.errs = c->probe->d->ret == DC_RET_STREAM ? c->ret == 0
+							   : c->ret < 0;
+	add(rt->profile, c->pid, c->tid, c->probe, c->file, c->inner, &v);
 }
 
 /* Wait until every CPU has been seen with no aggregation under way: all
@@ -205,24 +232,13 @@ static int drain(struct dc_rt *rt, int map)
 
 		if (bpf_map_lookup_elem(map, &keys[i], pf->percpu))
 			continue;
-		for (int c = 0; c < pf->ncpu; c++) {
-			const struct dc_agg_val *v = &pf->percpu[c];
-
-			if (!v->count)
-				continue;
-			if (!sum.count || v->dur_min < sum.dur_min)
-				sum.dur_min = v->dur_min;
-			if (v->dur_max > sum.dur_max)
-				sum.dur_max = v->dur_max;
-			sum.count += v->count;
-			sum.dur_sum += v->dur_sum;
-			sum.size_sum += v->size_sum;
-		}
+		for (int c = 0; c < pf->ncpu; c++)
+			fold(&sum, &pf->percpu[c]);
 		bpf_map_delete_elem(map, &keys[i]);
 		if (sum.count && keys[i].probe < rt->sess.nprobes)
 			add(pf, keys[i].pid, keys[i].tid,
 			    &rt->sess.probes[keys[i].probe],
-			    agg_file(rt, &keys[i]), &sum);
+			    agg_file(rt, &keys[i]), keys[i].inner, &sum);
 	}
 	free(keys);
 	return 0;
@@ -248,7 +264,8 @@ static int drain_threads(struct dc_rt *rt, __u32 epoch)
 			if (s[i].v.count && s[i].k.probe < rt->sess.nprobes)
 				add(pf, s[i].k.pid, s[i].k.tid,
 				    &rt->sess.probes[s[i].k.probe],
-				    agg_file(rt, &s[i].k), &s[i].v);
+				    agg_file(rt, &s[i].k), s[i].k.inner,
+				    &s[i].v);
 	err = n < 0 ? -errno : 0;
 	close(fd);
 	return err;
@@ -290,7 +307,7 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 		} else if (t && !dc_withhold(rt, p)) {
 			dc_proc_describe(p, t);
 			dc_pfw_counter(dc_sink(rt, p), p, t, a->probe, a->file,
-				       &a->v, pf->start_ns);
+				       a->inner, &a->v, pf->start_ns);
 		}
 		a->probe->calls += a->v.count;
 		free(a);

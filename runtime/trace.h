@@ -75,6 +75,7 @@ struct dc_call {
 	int64_t ret;
 	uint64_t val[DC_CAPTURE];
 	int32_t sfd;
+	bool inner; /* profile mode: inside a call Darshan sees */
 };
 
 /* The bytes @c moved, from its return or its items and their size; -1

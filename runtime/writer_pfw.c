@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -485,9 +486,19 @@ nesting:
 
 void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
 		    const struct dc_thread *t, const struct dc_probe *probe,
-		    struct dc_file *file, const struct dc_agg_val *v,
-		    uint64_t mono)
+		    struct dc_file *file, bool inner,
+		    const struct dc_agg_val *v, uint64_t mono)
 {
+	static const struct {
+		const char *key;
+		size_t off;
+	} pat[] = {
+		{ ",\"seq\":", offsetof(struct dc_agg_val, seq) },
+		{ ",\"consec\":", offsetof(struct dc_agg_val, consec) },
+		{ ",\"switches\":", offsetof(struct dc_agg_val, switches) },
+		{ ",\"errs\":", offsetof(struct dc_agg_val, errs) },
+	};
+	int nhist = DC_HIST_N;
 	struct said_thread *st = said_thread(w, t);
 	struct dc_buf *b = dc_gz_buf(&w->gz);
 	uint32_t pid = t->pid, tid = t->tid;
@@ -529,6 +540,29 @@ void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
 	dc_buf_add_u64(b, (v->dur_max + 500) / 1000);
 	dc_buf_adds(b, ",\"size_sum\":");
 	dc_buf_add_u64(b, v->size_sum);
+	/* Darshan's counters, only those not 0. */
+	if (inner)
+		dc_buf_adds(b, ",\"inner\":1");
+	for (size_t i = 0; i < sizeof(pat) / sizeof(*pat); i++) {
+		uint32_t n = *(const uint32_t *)((const char *)v + pat[i].off);
+
+		if (n) {
+			dc_buf_adds(b, pat[i].key);
+			dc_buf_add_u64(b, n);
+		}
+	}
+	if (v->max_byte > 0) {
+		dc_buf_adds(b, ",\"max_byte\":");
+		dc_buf_add_u64(b, v->max_byte);
+	}
+	while (nhist && !v->hist[nhist - 1])
+		nhist--;
+	for (int i = 0; i < nhist; i++) {
+		dc_buf_adds(b, i ? "," : ",\"hist\":[");
+		dc_buf_add_u64(b, v->hist[i]);
+	}
+	if (nhist)
+		dc_buf_adds(b, "]");
 	dc_buf_adds(b, "}}\n");
 	w->counters++;
 	line_done(w, mono);

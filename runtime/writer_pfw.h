@@ -48,8 +48,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
 /* Profile mode: one aggregate of the interval starting at @mono. */
 void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
 		    const struct dc_thread *t, const struct dc_probe *probe,
-		    struct dc_file *file, const struct dc_agg_val *v,
-		    uint64_t mono);
+		    struct dc_file *file, bool inner,
+		    const struct dc_agg_val *v, uint64_t mono);
 /* At a thread's exit: name it @comm if it had no name yet, or was
  * renamed; the writer then forgets it. */
 void dc_pfw_thread_exit(struct dc_pfw *w, const struct dc_thread *t,

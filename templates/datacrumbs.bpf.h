@@ -195,6 +195,27 @@ struct {
 	__type(value, __u64);
 } dc_fdver SEC(".maps");
 
+/* Profile mode: where an fd's (or, with DC_PAT_STREAM, a stream's)
+ * Darshan pattern left off, as of its generation @gen: Darshan keeps
+ * this per file record. One lookup per call that moves or seeks. */
+
+struct dc_fdpat {
+	__u32 gen;
+	__u32 last_io; /* DC_PAT_READ or DC_PAT_WRITE; 0: none yet */
+	__s64 off;     /* the fd's offset, as Darshan follows it */
+	__s64 last[2]; /* the last byte read, written */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct dc_fd_key);
+	__type(value, struct dc_fdpat);
+} dc_fdpat SEC(".maps");
+
+/* Defined, by the generator, after this file. */
+static const volatile struct dc_capture dc_caps[DC_CAPS_SIZE];
+
 static __always_inline void dc_lose(__u32 probe, __u32 reason);
 
 static __always_inline __u32 dc_gen_of(__u32 pid, __s32 fd)
@@ -495,9 +516,10 @@ static __always_inline __u64 dc_items_bytes(const volatile struct dc_capture *c,
 	return items > 0 ? (__u64)items * size : 0;
 }
 
-/* Fold aggregate @a into @v. */
+/* Fold aggregate @a into @v; its Darshan pattern counters only if
+ * @pat (a call that had none leaves them 0). */
 static __always_inline void dc_agg_fold(struct dc_agg_val *v,
-					const struct dc_agg_val *a)
+					const struct dc_agg_val *a, bool pat)
 {
 	if (a->dur_min < v->dur_min || !v->count)
 		v->dur_min = a->dur_min;
@@ -506,6 +528,16 @@ static __always_inline void dc_agg_fold(struct dc_agg_val *v,
 	v->count += a->count;
 	v->dur_sum += a->dur_sum;
 	v->size_sum += a->size_sum;
+	v->errs += a->errs;
+	if (!pat)
+		return;
+	if (a->max_byte > v->max_byte)
+		v->max_byte = a->max_byte;
+	for (int i = 0; i < DC_HIST_N; i++)
+		v->hist[i] += a->hist[i];
+	v->seq += a->seq;
+	v->consec += a->consec;
+	v->switches += a->switches;
 }
 
 /* Fold @a into key @k's aggregate in @map. */
@@ -524,7 +556,7 @@ static __always_inline void dc_agg_add(void *map, const struct dc_agg_key *k,
 			return;
 		}
 	}
-	dc_agg_fold(v, a);
+	dc_agg_fold(v, a, true);
 }
 
 /*
@@ -537,15 +569,17 @@ static __always_inline void dc_agg_add(void *map, const struct dc_agg_key *k,
  */
 static __always_inline void dc_slot_add(struct dc_agg_slot *s, __u64 *used,
 					void *map, const struct dc_agg_key *k,
-					const struct dc_agg_val *a, __u64 now)
+					const struct dc_agg_val *a, __u64 now,
+					bool pat)
 {
 	__u64 oldest = ~0ull;
 	int victim = 0;
 
 	for (int i = 0; i < DC_AGG_SLOTS; i++) {
 		if (s[i].v.count && s[i].k.probe == k->probe &&
-		    s[i].k.obj == k->obj && s[i].k.kind == k->kind) {
-			dc_agg_fold(&s[i].v, a);
+		    s[i].k.obj == k->obj && s[i].k.kind == k->kind &&
+		    s[i].k.inner == k->inner) {
+			dc_agg_fold(&s[i].v, a, pat);
 			used[i] = now;
 			return;
 		}
@@ -616,6 +650,88 @@ static __always_inline void dc_agg_flush(void)
 		*(volatile __u64 *)fl = *fl - 1;
 }
 
+/* Darshan's access size bucket of @n bytes: 0-100, 100-1K, ... 1G+. */
+static __always_inline int dc_bucket(__u64 n)
+{
+	static const __u64 top[DC_HIST_N - 1] = {
+		100,	 1024,	   10240,     102400,	  1048576,
+		4194304, 10485760, 104857600, 1073741824,
+	};
+	int b = 0;
+
+	for (int i = 0; i < DC_HIST_N - 1; i++)
+		b += n > top[i];
+	return b;
+}
+
+/* Whether the call on top of @t's stack (popped: its parent is at
+ * depth - 1) is inside one Darshan sees, as Darshan would not see it: a
+ * call inside POSIX or STDIO (fopen's open), or inside its own module. */
+static __always_inline __u16 dc_inner(const struct dc_thread *t,
+				      const volatile struct dc_capture *c)
+{
+	__u32 d = t->depth;
+	__u8 pm;
+
+	if (!c->dmod || d == 0 || d > DC_MAX_DEPTH)
+		return 0;
+	pm = dc_caps[t->f[(d - 1) & (DC_MAX_DEPTH - 1)].probe &
+		     (DC_CAPS_SIZE - 1)]
+		 .dmod;
+	return pm == DC_DMOD_POSIX || pm == DC_DMOD_STDIO || pm == c->dmod;
+}
+
+/* Darshan's pattern of a call @c on fd @fd (generation @gen) that moved
+ * @n bytes, or moved the offset, into @a: its fd's state, in dc_fdpat,
+ * is where its previous call left off. Threads sharing an fd update it
+ * unlocked; Darshan serializes them. */
+static __always_inline void dc_pattern(const volatile struct dc_capture *c,
+				       const struct dc_frame *f, __u32 pid,
+				       __s32 fd, __u32 gen, long ret, __u64 n,
+				       struct dc_agg_val *a)
+{
+	struct dc_fd_key k = { pid, fd };
+	struct dc_fdpat *p = bpf_map_lookup_elem(&dc_fdpat, &k), fresh = {};
+	__u32 pat = c->pat;
+	__s64 off, *last;
+	int b;
+
+	if (!p) {
+		fresh.gen = gen;
+		bpf_map_update_elem(&dc_fdpat, &k, &fresh, BPF_ANY);
+		p = bpf_map_lookup_elem(&dc_fdpat, &k);
+		if (!p)
+			return;
+	}
+	if (p->gen != gen) {
+		/* A new file on the fd: Darshan's open starts at 0. */
+		*p = fresh;
+		p->gen = gen;
+	}
+	switch (pat) {
+	case DC_PAT_SEEK: p->off = ret; return;
+	case DC_PAT_SSEEK:
+		if (c->whence_slot >= 0 && c->off_slot >= 0 &&
+		    f->val[c->whence_slot & (DC_CAPTURE - 1)] == 0)
+			p->off = f->val[c->off_slot & (DC_CAPTURE - 1)];
+		return;
+	case DC_PAT_REWIND: p->off = 0; return;
+	}
+	off = c->off_slot >= 0 ? (__s64)f->val[c->off_slot & (DC_CAPTURE - 1)]
+			       : p->off;
+	last = &p->last[pat == DC_PAT_WRITE];
+	a->seq = off > *last;
+	a->consec = off == *last + 1;
+	*last = off + n - 1;
+	p->off = off + n;
+	a->max_byte = off + n - 1;
+	b = dc_bucket(n);
+	if (b >= 0 && b < DC_HIST_N)
+		a->hist[b] = 1;
+	a->switches = p->last_io && p->last_io != pat;
+	p->last_io = pat;
+}
+
 /* Profile mode: fold a call into its interval's aggregate. */
 static __always_inline void dc_aggregate(struct dc_thread *t,
 					 const volatile struct dc_capture *c,
@@ -625,12 +741,17 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 	struct dc_agg_key k = { .pid = id >> 32,
 				.tid = (__u32)id,
 				.probe = probe,
-				.kind = c->obj_kind };
-	struct dc_agg_val a = { 1, now - f->ts, now - f->ts, now - f->ts, 0 };
+				.kind = c->obj_kind,
+				.inner = dc_inner(t, c) };
+	struct dc_agg_val a = { .count = 1,
+				.dur_sum = now - f->ts,
+				.dur_min = now - f->ts,
+				.dur_max = now - f->ts };
 	__u32 zero = 0, *epoch, e;
 	__s8 slot = c->obj_slot;
 	__u64 *fl;
-	__s32 fd;
+	__s32 fd = -1;
+	bool failed;
 
 	if (c->obj_kind == DC_OBJ_HANDLE && slot >= 0)
 		k.obj = f->val[slot & (DC_CAPTURE - 1)];
@@ -655,6 +776,13 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 	else if ((c->str_mask || c->str_exit_mask) && c->size_slot >= 0 &&
 		 (c->size_kind == DC_RET_ADDR ? ret != 0 : ret >= 0))
 		a.size_sum = f->val[c->size_slot & (DC_CAPTURE - 1)];
+	failed = c->dmod == DC_DMOD_MPIIO ? ret != 0 : ret < 0;
+	a.errs = failed;
+	if (c->pat && fd >= 0 && !failed && !k.inner)
+		dc_pattern(c, f, k.pid,
+			   c->obj_kind == DC_OBJ_STREAM ? fd | DC_PAT_STREAM
+							: fd,
+			   k.obj >> 32, ret, a.size_sum, &a);
 	/* An atomic add is a full barrier: the epoch is read after it. The
 	 * decrement below needs none: x86 keeps stores in order, so it is
 	 * seen after the aggregate's. Only this CPU writes its counter. */
@@ -664,7 +792,8 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 	epoch = bpf_map_lookup_elem(&dc_epoch, &zero);
 	e = epoch ? *(volatile __u32 *)epoch & 1 : 0;
 	dc_slot_add(t->agg[e], t->agg_used[e],
-		    e ? (void *)&dc_agg1 : (void *)&dc_agg0, &k, &a, now);
+		    e ? (void *)&dc_agg1 : (void *)&dc_agg0, &k, &a, now,
+		    c->pat != DC_PAT_NONE);
 	asm volatile("" ::: "memory");
 	if (fl)
 		*(volatile __u64 *)fl = *fl - 1;
@@ -744,6 +873,7 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 				   __u32 job, __u64 id, __u64 now)
 {
 	__u32 gen = 0;
+	__u16 inner = 0;
 	int path_slot = c->path_slot;
 
 	dc_fix_exit(c, f, ret);
@@ -759,6 +889,7 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 			return 0;
 		}
 		gen = dc_track_gen(c, f, id, ret);
+		inner = dc_inner(t, c);
 	}
 
 	if (path_slot < 0 && !c->text_mask) {
@@ -771,6 +902,7 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 		}
 		dc_fill(e, t, f, id, now, ret);
 		e->gen = gen;
+		e->flags |= inner ? DC_CALL_INNER : 0;
 		e->job = job;
 		bpf_ringbuf_submit(e, dc_wakeup());
 		return 0;
@@ -785,6 +917,7 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 		return 0;
 	dc_fill(&pe->ev, t, f, id, now, ret);
 	pe->ev.gen = gen;
+	pe->ev.flags |= inner ? DC_CALL_INNER : 0;
 	pe->ev.job = job;
 	if (c->text_mask) {
 		len = dc_read_texts(pe->path, c->text_mask, f);

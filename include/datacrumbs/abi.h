@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     9 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     10 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -170,10 +170,13 @@ enum dc_kind {
 	DC_EV_JOIN,	/* struct dc_proc_event: pid joined (client library) */
 };
 
-/* One traced call, sent at its return. */
 /* dc_event.flags: made by a C library's POSIX AIO helper thread, doing
- * a request's I/O. */
+ * a request's I/O; in profile mode, inside a call Darshan sees (fopen's
+ * open), as struct dc_agg_key's inner. */
 #define DC_CALL_AIO_HELPER 1
+#define DC_CALL_INNER	   2
+
+/* One traced call, sent at its return. */
 
 struct dc_event {
 	__u16 kind;
@@ -239,12 +242,44 @@ struct dc_capture {
 	__u32 feeds;	    /* probe id + 1 of the call this one feeds its bytes
 			       to (no event of its own); 0: none */
 	__u16 deref_off[DC_CAPTURE]; /* byte offset of a deref_entry read */
-	__u8 text_mask; /* slots holding a string copied into the event at
-			   return (func, srcfile), in slot order */
-	__u8 opens;	/* the begin of a USDT pair: pushes a call */
+	__u8 text_mask;	  /* slots holding a string copied into the event at
+			     return (func, srcfile), in slot order */
+	__u8 opens;	  /* the begin of a USDT pair: pushes a call */
+	__u8 pat;	  /* profile mode: enum dc_pat */
+	__u8 dmod;	  /* profile mode: enum dc_dmod of its layer */
+	__u32 ends;	  /* the end of a USDT pair: probe id + 1 of the call
+			     it completes; 0: none */
+	__s8 off_slot;	  /* profile mode: the offset a dc_pat call takes */
+	__s8 whence_slot; /* ... and its whence (fseek), or -1 */
 	__u16 pad;
-	__u32 ends; /* the end of a USDT pair: probe id + 1 of the call
-		       it completes; 0: none */
+};
+
+/* Profile mode: what a call does to its fd's or stream's offset, for
+ * Darshan's pattern counters (sequential, consecutive, switches, max
+ * byte) and access size histograms. */
+enum dc_pat {
+	DC_PAT_NONE = 0,
+	DC_PAT_READ,   /* moves its bytes from the offset (off_slot's, or
+			  the fd's own) */
+	DC_PAT_WRITE,  /* ... to it */
+	DC_PAT_SEEK,   /* the fd's offset becomes what it returns (lseek) */
+	DC_PAT_SSEEK,  /* ... becomes off_slot's if whence is SEEK_SET */
+	DC_PAT_REWIND, /* ... becomes 0 */
+};
+
+/* In the fd of a dc_fdpat key (pid, fd): a stream's pattern, apart from
+ * its fd's. */
+#define DC_PAT_STREAM (1 << 30)
+
+/* The Darshan module a layer's calls count in (profile mode): a call
+ * inside one of POSIX or STDIO, or of its own module, is one Darshan
+ * never sees. */
+enum dc_dmod {
+	DC_DMOD_NONE = 0,
+	DC_DMOD_POSIX,
+	DC_DMOD_STDIO,
+	DC_DMOD_MPIIO,
+	DC_DMOD_HDF5,
 };
 
 /* How an MPI library's datatypes give their size. */
@@ -277,9 +312,13 @@ struct dc_agg_key {
 	__u32 pid;
 	__u32 tid;
 	__u32 probe;
-	__u32 kind; /* enum dc_obj_kind */
-	__u64 obj;  /* fd | generation << 32, or the handle */
+	__u16 kind;  /* enum dc_obj_kind */
+	__u16 inner; /* inside a call Darshan sees (fopen's open): Darshan
+			does not see these */
+	__u64 obj;   /* fd | generation << 32, or the handle */
 };
+
+#define DC_HIST_N 10 /* Darshan's access size buckets: 0-100 ... 1G+ */
 
 struct dc_agg_val {
 	__u64 count;
@@ -287,6 +326,14 @@ struct dc_agg_val {
 	__u64 dur_min;
 	__u64 dur_max;
 	__u64 size_sum;
+	/* Calls with a dc_pat direction, as Darshan counts them: */
+	__s64 max_byte;	       /* highest byte moved, offset + size - 1 */
+	__u32 hist[DC_HIST_N]; /* calls by bytes moved, Darshan's buckets */
+	__u32 seq;	       /* began past the fd's previous end this way */
+	__u32 consec;	       /* ... right after it */
+	__u32 switches;	       /* the fd's previous call went the other way */
+	__u32 errs;	       /* calls that failed (any probe): Darshan
+				  counts none of them */
 };
 
 /*
