@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "darshan.h"
+#include "darshan_ops.h"
 #include "buf.h"
 #include "darshan_rec.h"
 #include "hash.h"
@@ -12,71 +13,6 @@
 
 /* Longest object name kept (an HDF5 dataset's path in its file). */
 #define DC_OBJECT_MAX 1024
-
-enum op {
-	OP_NONE,
-	OP_OPEN,
-	OP_DUP,
-	OP_FILENO,
-	OP_READ,
-	OP_WRITE,
-	OP_SEEK,
-	OP_STAT,
-	OP_MMAP,
-	OP_FSYNC,
-	OP_FDSYNC,
-	OP_SOPEN,
-	OP_SREAD,
-	OP_SWRITE,
-	OP_SFLUSH,
-	OP_SSEEK,
-	OP_REWIND,
-	OP_CLOSE,
-	OP_SCLOSE,
-};
-
-static const struct {
-	const char *name;
-	enum op op;
-} ops[] = {
-	{ "open", OP_OPEN },	    { "open64", OP_OPEN },
-	{ "openat", OP_OPEN },	    { "openat64", OP_OPEN },
-	{ "creat", OP_OPEN },	    { "creat64", OP_OPEN },
-	{ "mkstemp", OP_OPEN },	    { "mkostemp", OP_OPEN },
-	{ "mkstemps", OP_OPEN },    { "mkostemps", OP_OPEN },
-	{ "dup", OP_DUP },	    { "dup2", OP_DUP },
-	{ "dup3", OP_DUP },	    { "fileno", OP_FILENO },
-	{ "read", OP_READ },	    { "readv", OP_READ },
-	{ "pread", OP_READ },	    { "pread64", OP_READ },
-	{ "preadv", OP_READ },	    { "preadv64", OP_READ },
-	{ "preadv2", OP_READ },	    { "write", OP_WRITE },
-	{ "writev", OP_WRITE },	    { "pwrite", OP_WRITE },
-	{ "pwrite64", OP_WRITE },   { "pwritev", OP_WRITE },
-	{ "pwritev64", OP_WRITE },  { "pwritev2", OP_WRITE },
-	{ "lseek", OP_SEEK },	    { "lseek64", OP_SEEK },
-	{ "stat", OP_STAT },	    { "stat64", OP_STAT },
-	{ "lstat", OP_STAT },	    { "lstat64", OP_STAT },
-	{ "fstat", OP_STAT },	    { "fstat64", OP_STAT },
-	{ "__xstat", OP_STAT },	    { "__lxstat", OP_STAT },
-	{ "__fxstat", OP_STAT },    { "mmap", OP_MMAP },
-	{ "mmap64", OP_MMAP },	    { "fsync", OP_FSYNC },
-	{ "fdatasync", OP_FDSYNC }, { "fopen", OP_SOPEN },
-	{ "fopen64", OP_SOPEN },    { "fdopen", OP_SOPEN },
-	{ "freopen", OP_SOPEN },    { "freopen64", OP_SOPEN },
-	{ "fread", OP_SREAD },	    { "fgets", OP_SREAD },
-	{ "fgetc", OP_SREAD },	    { "getc", OP_SREAD },
-	{ "_IO_getc", OP_SREAD },   { "getw", OP_SREAD },
-	{ "fscanf", OP_SREAD },	    { "__isoc99_fscanf", OP_SREAD },
-	{ "vfscanf", OP_SREAD },    { "fwrite", OP_SWRITE },
-	{ "fputs", OP_SWRITE },	    { "fputc", OP_SWRITE },
-	{ "putc", OP_SWRITE },	    { "_IO_putc", OP_SWRITE },
-	{ "putw", OP_SWRITE },	    { "fprintf", OP_SWRITE },
-	{ "vfprintf", OP_SWRITE },  { "printf", OP_SWRITE },
-	{ "vprintf", OP_SWRITE },   { "fflush", OP_SFLUSH },
-	{ "fseek", OP_SSEEK },	    { "fseeko", OP_SSEEK },
-	{ "fseeko64", OP_SSEEK },   { "rewind", OP_REWIND },
-	{ "close", OP_CLOSE },	    { "fclose", OP_SCLOSE },
-};
 
 /* Darshan's counters of one module, in darshan-parser's order. */
 static const char *const posix_names[] = {
@@ -225,13 +161,9 @@ static const int8_t h5f_times[] = {
 	T_OPEN_START, T_CLOSE_START, T_OPEN_END, T_CLOSE_END, T_META_TIME,
 };
 
-static enum op op_of(const struct dc_str *name)
+static enum dc_dop op_of(const struct dc_str *name)
 {
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (name->n == strlen(ops[i].name) &&
-		    !memcmp(name->p, ops[i].name, name->n))
-			return ops[i].op;
-	return OP_NONE;
+	return dc_darshan_op(name->p, name->n);
 }
 
 static int module_of(const struct dc_str *cat)
@@ -252,12 +184,12 @@ static int module_of(const struct dc_str *cat)
 static int paio_op(const struct dc_str *cat, const struct dc_str *name)
 {
 	if (cat->n != 3 || memcmp(cat->p, "AIO", 3))
-		return OP_NONE;
+		return DC_DOP_NONE;
 	if (name->n == 8 && !memcmp(name->p, "aio_read", 8))
-		return OP_READ;
+		return DC_DOP_READ;
 	if (name->n == 9 && !memcmp(name->p, "aio_write", 9))
-		return OP_WRITE;
-	return OP_NONE;
+		return DC_DOP_WRITE;
+	return DC_DOP_NONE;
 }
 
 void dc_darshan_init(struct dc_darshan *d)
@@ -310,18 +242,18 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 	struct dc_dcall *c;
 	uint64_t ohash;
 
-	if (op != OP_NONE)
+	if (op != DC_DOP_NONE)
 		module = MOD_POSIX;
 	/* The C library's AIO helper threads: their calls are inside it,
 	 * where Darshan never sees them. */
 	if (!module || ev->ph != 'X' || !(ev->has & DC_EV_ID) ||
 	    (ev->has & DC_EV_AIO_HELPER))
 		return 0;
-	if (op == OP_NONE && module == MOD_MPIIO)
+	if (op == DC_DOP_NONE && module == MOD_MPIIO)
 		op = dc_mpiio_op(ev->name.p, ev->name.n);
-	else if (op == OP_NONE && module == MOD_HDF5)
+	else if (op == DC_DOP_NONE && module == MOD_HDF5)
 		op = dc_hdf5_op(ev->name.p, ev->name.n);
-	else if (op == OP_NONE)
+	else if (op == DC_DOP_NONE)
 		op = op_of(&ev->name);
 	/* HDF5's other calls: Darshan counts none of them. */
 	if (module == MOD_HDF5 && !(module = dc_hdf5_module(op)))
@@ -372,8 +304,8 @@ int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev)
 		.hhash = ev->hhash,
 		.pid = ev->pid,
 		.op = op,
-		.module =
-		    module == MOD_STDIO && op == OP_FILENO ? MOD_POSIX : module,
+		.module = module == MOD_STDIO && op == DC_DOP_FILENO ? MOD_POSIX
+								     : module,
 		.calls = ev->count - ev->errs,
 		.size_sum = ev->size_sum,
 		.dur_sum = ev->dur_sum,
@@ -460,16 +392,16 @@ static void posix_io(struct drec *r, const struct dc_dcall *c, bool wr)
 static int posix_kind(int op)
 {
 	switch (op) {
-	case OP_OPEN:
-	case OP_DUP:
-	case OP_FILENO: return DT_OPEN;
-	case OP_READ: return DT_READ;
-	case OP_WRITE: return DT_WRITE;
-	case OP_SEEK:
-	case OP_STAT: return DT_META;
-	case OP_FSYNC:
-	case OP_FDSYNC: return DT_SYNC;
-	case OP_CLOSE: return DT_CLOSE;
+	case DC_DOP_OPEN:
+	case DC_DOP_DUP:
+	case DC_DOP_FILENO: return DT_OPEN;
+	case DC_DOP_READ: return DT_READ;
+	case DC_DOP_WRITE: return DT_WRITE;
+	case DC_DOP_SEEK:
+	case DC_DOP_STAT: return DT_META;
+	case DC_DOP_FSYNC:
+	case DC_DOP_FDSYNC: return DT_SYNC;
+	case DC_DOP_CLOSE: return DT_CLOSE;
 	default: return DT_NONE;
 	}
 }
@@ -479,28 +411,28 @@ static void posix_call(struct drec *r, const struct dc_dcall *c, double t1,
 {
 	dc_dtime_call(r, &posix_layout, posix_kind(c->op), t1, t2, c->ret);
 	switch (c->op) {
-	case OP_OPEN:
+	case DC_DOP_OPEN:
 		r->offset = r->last_read = r->last_written = 0;
 		r->c[P_OPENS]++;
 		break;
-	case OP_DUP:
+	case DC_DOP_DUP:
 		r->c[P_OPENS]++;
 		r->c[P_DUPS]++;
 		break;
-	case OP_FILENO:
+	case DC_DOP_FILENO:
 		r->c[P_OPENS]++;
 		r->c[P_FILENOS]++;
 		break;
-	case OP_READ: posix_io(r, c, false); break;
-	case OP_WRITE: posix_io(r, c, true); break;
-	case OP_SEEK:
+	case DC_DOP_READ: posix_io(r, c, false); break;
+	case DC_DOP_WRITE: posix_io(r, c, true); break;
+	case DC_DOP_SEEK:
 		r->offset = c->ret;
 		r->c[P_SEEKS]++;
 		break;
-	case OP_STAT: r->c[P_STATS]++; break;
-	case OP_MMAP: r->c[P_MMAPS]++; break;
-	case OP_FSYNC: r->c[P_FSYNCS]++; break;
-	case OP_FDSYNC: r->c[P_FDSYNCS]++; break;
+	case DC_DOP_STAT: r->c[P_STATS]++; break;
+	case DC_DOP_MMAP: r->c[P_MMAPS]++; break;
+	case DC_DOP_FSYNC: r->c[P_FSYNCS]++; break;
+	case DC_DOP_FDSYNC: r->c[P_FDSYNCS]++; break;
 	default: break;
 	}
 }
@@ -508,13 +440,13 @@ static void posix_call(struct drec *r, const struct dc_dcall *c, double t1,
 static int stdio_kind(int op)
 {
 	switch (op) {
-	case OP_SOPEN: return DT_OPEN;
-	case OP_SREAD: return DT_READ;
-	case OP_SWRITE:
-	case OP_SFLUSH: return DT_WRITE;
-	case OP_SSEEK:
-	case OP_REWIND: return DT_META;
-	case OP_SCLOSE: return DT_CLOSE;
+	case DC_DOP_SOPEN: return DT_OPEN;
+	case DC_DOP_SREAD: return DT_READ;
+	case DC_DOP_SWRITE:
+	case DC_DOP_SFLUSH: return DT_WRITE;
+	case DC_DOP_SSEEK:
+	case DC_DOP_REWIND: return DT_META;
+	case DC_DOP_SCLOSE: return DT_CLOSE;
 	default: return DT_NONE;
 	}
 }
@@ -527,33 +459,33 @@ static void stdio_call(struct drec *r, const struct dc_dcall *c, double t1,
 
 	dc_dtime_call(r, &stdio_layout, stdio_kind(c->op), t1, t2, n);
 	switch (c->op) {
-	case OP_SOPEN:
+	case DC_DOP_SOPEN:
 		r->offset = 0;
 		r->c[S_OPENS]++;
 		break;
-	case OP_SREAD:
+	case DC_DOP_SREAD:
 		r->offset = off + n;
 		r->c[S_MAX_BYTE_READ] =
 		    dc_max64(r->c[S_MAX_BYTE_READ], off + n - 1);
 		r->c[S_BYTES_READ] += n;
 		r->c[S_READS]++;
 		break;
-	case OP_SWRITE:
-	case OP_SFLUSH:
+	case DC_DOP_SWRITE:
+	case DC_DOP_SFLUSH:
 		r->offset = off + n;
 		r->c[S_MAX_BYTE_WRITTEN] =
 		    dc_max64(r->c[S_MAX_BYTE_WRITTEN], off + n - 1);
 		r->c[S_BYTES_WRITTEN] += n;
-		r->c[c->op == OP_SFLUSH ? S_FLUSHES : S_WRITES]++;
+		r->c[c->op == DC_DOP_SFLUSH ? S_FLUSHES : S_WRITES]++;
 		break;
-	case OP_SSEEK:
+	case DC_DOP_SSEEK:
 		/* The new offset is known for SEEK_SET only. */
 		if ((c->has & DC_EV_OFFSET) && (c->has & DC_EV_WHENCE) &&
 		    c->whence == 0)
 			r->offset = c->offset;
 		r->c[S_SEEKS]++;
 		break;
-	case OP_REWIND:
+	case DC_DOP_REWIND:
 		r->offset = 0;
 		r->c[S_SEEKS]++;
 		break;
@@ -569,7 +501,7 @@ static bool failed(const struct dc_dcall *c)
 	if (c->module == MOD_MPIIO)
 		return c->ret != 0;
 	/* Stream opens return a pointer; the others -1 or a negative errno. */
-	return c->op == OP_SOPEN ? c->ret == 0 : c->ret < 0;
+	return c->op == DC_DOP_SOPEN ? c->ret == 0 : c->ret < 0;
 }
 
 /* H5F and H5D are one library's. */
@@ -649,7 +581,8 @@ static void count_call(struct drec *r, const struct dc_dcounter *k)
 {
 	bool posix = r->module == MOD_POSIX;
 	int kind = posix ? posix_kind(k->op) : stdio_kind(k->op);
-	bool wr = k->op == OP_WRITE || k->op == OP_SWRITE || k->op == OP_SFLUSH;
+	bool wr = k->op == DC_DOP_WRITE || k->op == DC_DOP_SWRITE ||
+		  k->op == DC_DOP_SFLUSH;
 	int64_t n = k->calls, *c = r->c;
 	double t = (double)k->dur_sum / 1e6;
 
@@ -663,17 +596,17 @@ static void count_call(struct drec *r, const struct dc_dcounter *k)
 	if (kind == DT_READ || kind == DT_WRITE)
 		r->moved += k->size_sum;
 	switch (k->op) {
-	case OP_OPEN: c[P_OPENS] += n; break;
-	case OP_DUP:
+	case DC_DOP_OPEN: c[P_OPENS] += n; break;
+	case DC_DOP_DUP:
 		c[P_OPENS] += n;
 		c[P_DUPS] += n;
 		break;
-	case OP_FILENO:
+	case DC_DOP_FILENO:
 		c[P_OPENS] += n;
 		c[P_FILENOS] += n;
 		break;
-	case OP_READ:
-	case OP_WRITE:
+	case DC_DOP_READ:
+	case DC_DOP_WRITE:
 		c[wr ? P_WRITES : P_READS] += n;
 		c[wr ? P_BYTES_WRITTEN : P_BYTES_READ] += k->size_sum;
 		c[wr ? P_SEQ_WRITES : P_SEQ_READS] += k->seq;
@@ -684,24 +617,24 @@ static void count_call(struct drec *r, const struct dc_dcounter *k)
 		for (int i = 0; i < 10; i++)
 			c[(wr ? P_SIZE_WRITE : P_SIZE_READ) + i] += k->hist[i];
 		break;
-	case OP_SEEK: c[P_SEEKS] += n; break;
-	case OP_STAT: c[P_STATS] += n; break;
-	case OP_MMAP: c[P_MMAPS] += n; break;
-	case OP_FSYNC: c[P_FSYNCS] += n; break;
-	case OP_FDSYNC: c[P_FDSYNCS] += n; break;
-	case OP_SOPEN: c[S_OPENS] += n; break;
-	case OP_SREAD:
-	case OP_SWRITE:
-	case OP_SFLUSH:
-		c[k->op == OP_SREAD    ? S_READS
-		  : k->op == OP_SFLUSH ? S_FLUSHES
-				       : S_WRITES] += n;
+	case DC_DOP_SEEK: c[P_SEEKS] += n; break;
+	case DC_DOP_STAT: c[P_STATS] += n; break;
+	case DC_DOP_MMAP: c[P_MMAPS] += n; break;
+	case DC_DOP_FSYNC: c[P_FSYNCS] += n; break;
+	case DC_DOP_FDSYNC: c[P_FDSYNCS] += n; break;
+	case DC_DOP_SOPEN: c[S_OPENS] += n; break;
+	case DC_DOP_SREAD:
+	case DC_DOP_SWRITE:
+	case DC_DOP_SFLUSH:
+		c[k->op == DC_DOP_SREAD	   ? S_READS
+		  : k->op == DC_DOP_SFLUSH ? S_FLUSHES
+					   : S_WRITES] += n;
 		c[wr ? S_BYTES_WRITTEN : S_BYTES_READ] += k->size_sum;
 		c[wr ? S_MAX_BYTE_WRITTEN : S_MAX_BYTE_READ] = dc_max64(
 		    c[wr ? S_MAX_BYTE_WRITTEN : S_MAX_BYTE_READ], k->max_byte);
 		break;
-	case OP_SSEEK:
-	case OP_REWIND: c[S_SEEKS] += n; break;
+	case DC_DOP_SSEEK:
+	case DC_DOP_REWIND: c[S_SEEKS] += n; break;
 	default: break;
 	}
 }
@@ -716,7 +649,8 @@ static int count_calls(struct dc_darshan *d)
 			struct dc_dcall key = { .fhash = k->fhash,
 						.hhash = k->hhash,
 						.pid = k->pid };
-			bool close = k->op == OP_CLOSE || k->op == OP_SCLOSE;
+			bool close =
+			    k->op == DC_DOP_CLOSE || k->op == DC_DOP_SCLOSE;
 			struct drec *r;
 
 			if (close != (pass == 1))
@@ -744,7 +678,7 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 		const struct dc_dcall *p =
 		    c->parent ? dc_map_get(&ix, c->parent) : NULL;
 		/* fileno, a STDIO function, is counted by POSIX. */
-		int module = c->module == MOD_STDIO && c->op == OP_FILENO
+		int module = c->module == MOD_STDIO && c->op == DC_DOP_FILENO
 				 ? MOD_POSIX
 				 : c->module;
 		bool close;
