@@ -26,10 +26,17 @@ static void stat_row(FILE *o, const char *a, const char *name,
 		strcpy(bw, "-");
 	}
 	char nb[DC_NAME_MAX];
+	const char *fn = dc_fmt_name(name, nb, sizeof(nb));
 
-	fprintf(o, "  %-6.6s %-16.16s %8llu %9s %8s %8s %8s %9s %11s\n", a,
-		dc_fmt_name(name, nb, sizeof(nb)), (unsigned long long)s->count,
-		dc_fmt_time(s->time, t),
+	/* A name longer than its column (a C++ method with its parameters)
+	 * is written whole on a line of its own, above its numbers: cut,
+	 * overloads would look alike. */
+	if (strlen(fn) > 16) {
+		fprintf(o, "  %-6.6s %s\n", a, fn);
+		fn = a = "";
+	}
+	fprintf(o, "  %-6.6s %-16.16s %8llu %9s %8s %8s %8s %9s %11s\n", a, fn,
+		(unsigned long long)s->count, dc_fmt_time(s->time, t),
 		dc_fmt_time(s->count ? s->time / s->count : 0, m), p50, p99,
 		s->bytes ? dc_fmt_bytes((double)s->bytes, by) : "-", bw);
 }

@@ -195,6 +195,17 @@ with tempfile.TemporaryDirectory() as tmp:
     check(c and c["calls"] == 3 and c["bytes_read"] == 6144, "decimal fhash joined: %s" % c)
     check(sorted(j["hosts"]) == ["node1", "node2"] and j["traces"] == 2, "two hosts")
 
+    # C++ overloads differ past 16 characters: the text report writes a
+    # long name whole, on a line above its numbers.
+    cxx = os.path.join(tmp, "cxx.pfw.gz")
+    long_names = ["H5::DataSet::write(void const*, H5::DataType const&) const",
+                  "H5::DataSet::write(std::string const&, H5::DataType const&) const"]
+    write_gz(cxx, [lines([call(1 + k, "HDF5", n, T0 + 100 * k, 10) for k, n in enumerate(long_names)])])
+    txt = report("-q", cxx).stdout
+    check(all("  HDF5   " + n + "\n" in txt for n in long_names) and
+          sum(l.startswith("         ") and " 1 " in l for l in txt.splitlines()) >= 2,
+          "long names whole, numbers on the next line:\n%s" % txt)
+
     # Damage: a bad line, an undefined hash, a truncated last member.
     bad = lines(ev).splitlines(True)
     bad.insert(8, '{"id":99,"name":"write","cat":"POSIX","pid":10,"tid"10}\n')

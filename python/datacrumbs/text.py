@@ -35,6 +35,11 @@ def _row(out, layer, name, s):
     p50 = fmt_time(s["p50_us"]) if s["p50_us"] is not None else "-"
     p99 = fmt_time(s["p99_us"]) if s["p99_us"] is not None else "-"
     bw = fmt_bytes(s["bandwidth_bps"]) + "/s" if s["bandwidth_bps"] is not None else "-"
+    # A name longer than its column goes whole on a line of its own, as
+    # datacrumbs-report writes it.
+    if len(name) > 16:
+        out.append("  %-6.6s %s" % (layer, name))
+        layer = name = ""
     out.append("  %-6.6s %-16.16s %8d %9s %8s %8s %8s %9s %11s" % (
         layer, name, s["calls"], fmt_time(s["time_us"]), fmt_time(s["mean_us"]), p50, p99,
         fmt_bytes(s["bytes"]) if s["bytes"] else "-", bw))
