@@ -251,16 +251,190 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	return ret;
 }
 
+/* The run's trace at @path (its fd in *@fd, for the caller to close),
+ * its writer (*@writer once open), where job traces go (@dir), the
+ * filters, the ring buffer's consumer and --save-records. 0, or -1
+ * after a message. */
+static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
+			const char *path, char *dir, size_t dir_size, int *fd,
+			bool *writer)
+{
+	*fd = dc_output_open(path, o);
+	if (*fd < 0)
+		return -1;
+	rt->out.wo = (struct dc_pfw_opts){ .compress = dc_pfw_compressed(path),
+					   .level = o->level,
+					   .member_size = o->member_size,
+					   .interval_ns = 1000000000ull };
+	*writer = !dc_pfw_open(&rt->out.w, *fd, &rt->out.wo);
+	rt->out.w_path = path;
+	/* Job traces go beside the server's own. */
+	snprintf(dir, dir_size, "%s", path);
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+	else
+		snprintf(dir, dir_size, ".");
+	rt->out.dir = dir;
+	rt->filter = (struct dc_filter){ .paths = o->paths,
+					 .npaths = o->npaths,
+					 .xpaths = o->xpaths,
+					 .nxpaths = o->nxpaths };
+	if (!*writer || dc_ringbuf_open(rt)) {
+		dc_err("cannot set up the trace writer");
+		return -1;
+	}
+	if (o->save && !(rt->save = fopen(o->save, "wxe"))) {
+		dc_err("cannot create %s: %s", o->save, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* -p: each process, traced from now on. 0, or -errno after a message. */
+static int trace_pids(struct dc_rt *rt, const struct dc_opts *o)
+{
+	int err;
+
+	for (int i = 0; i < o->npids; i++) {
+		if (kill(o->pids[i], 0) && errno == ESRCH) {
+			dc_err("--pid %d: no such process", o->pids[i]);
+			return -ESRCH;
+		}
+		if ((err = trace_pid(rt, o->pids[i], false))) {
+			dc_err("cannot register pid %d: %s", o->pids[i],
+			       strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* COMMAND, started stopped before its exec (as --user) and traced: its
+ * pid, or 0 after a message (a child started is killed by the caller,
+ * which owns *@exec_fd). */
+static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
+		    int *exec_fd)
+{
+	pid_t child;
+	int err;
+
+	hint_static(rt, cmd[0]);
+	child = dc_launch_stopped(cmd, &o->user, exec_fd);
+	if (child < 0) {
+		dc_err("cannot start %s: %s", cmd[0], strerror(-child));
+		return 0;
+	}
+	if ((err = trace_pid(rt, child, true))) {
+		dc_err("cannot register pid %d: %s", child, strerror(-err));
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		return 0;
+	}
+	return child;
+}
+
+/* Server mode: the client library's probe and the control socket; the
+ * socket's fd, or -1 after a message. */
+static int serve(struct dc_rt *rt, const struct dc_opts *o)
+{
+	const char *lib = o->client_lib ? o->client_lib
+			  : !access(DC_BUILD_CLIENT_LIB, R_OK)
+			      ? DC_BUILD_CLIENT_LIB
+			      : DC_INSTALL_CLIENT_LIB;
+	const char *sock = o->socket ? o->socket : DC_DEFAULT_SOCKET;
+	int lfd;
+
+	if (dc_server_attach_client(rt, lib))
+		return -1;
+	lfd = dc_server_listen(sock);
+	if (lfd < 0)
+		dc_err("--socket %s: %s", sock,
+		       lfd == -EEXIST ? "exists and is not a socket; not "
+					"removing it"
+		       : lfd == -EADDRINUSE
+			   ? "another datacrumbs-runtime --server is "
+			     "listening there"
+			   : strerror(-lfd));
+	return lfd < 0 ? -1 : lfd;
+}
+
+/*
+ * Trace until the command exits (*@child becomes 0, its status is
+ * returned), a signal, --duration (*@timed_out) or, with -p only, the
+ * last traced process's exit; a server also answers requests on @lfd
+ * and ends its jobs. Returns the command's exit status, or 0.
+ */
+static int trace_loop(struct dc_rt *rt, const struct dc_opts *o, int lfd,
+		      const char *path, uint64_t deadline, bool command,
+		      pid_t *child, bool *timed_out)
+{
+	bool write_failed = false;
+	int err, status, ret = 0;
+
+	while (!stop_signal) {
+		err = lfd >= 0 ? wait_any(rt, lfd) : dc_ringbuf_poll(rt, 100);
+		if (err < 0) {
+			dc_err("reading the ring buffer: %s", strerror(-err));
+			break;
+		}
+		if (err == 2)
+			dc_server_serve(rt, lfd, path);
+		if (o->server) {
+			dc_server_jobs(rt, now_ns());
+			dc_sinks_tick(rt, now_ns());
+		}
+		reap(rt, o);
+		if ((err = dc_pfw_tick(&rt->out.w, now_ns())) &&
+		    !write_failed) {
+			write_failed = true;
+			dc_err("%s: %s; the trace keeps what was written, "
+			       "tracing stops",
+			       path, strerror(-err));
+			/* Tracing that cannot be written only costs. */
+			if (!o->server)
+				dc_detach_all(&rt->sess);
+		}
+		if (rt->profile && dc_profile_due(rt, now_ns()) &&
+		    ((err = dc_ringbuf_poll(rt, 0)) < 0 ||
+		     (err = dc_profile_tick(rt, now_ns(), false)))) {
+			dc_err("reading the profile maps: %s", strerror(-err));
+			break;
+		}
+		if (*child && waitpid(*child, &status, WNOHANG) == *child) {
+			ret = dc_exit_code(status);
+			*child = 0;
+			break;
+		}
+		if (deadline && now_ns() >= deadline) {
+			*timed_out = true;
+			break;
+		}
+		if (o->npids && !command && !o->all &&
+		    !dc_traced_alive(&rt->sess)) {
+			if (!o->quiet)
+				dc_info("every traced process has exited");
+			break;
+		}
+	}
+	if (stop_signal) {
+		if (!o->quiet)
+			dc_info("%s: stopping", strsignal(stop_signal));
+		if (*child)
+			ret = 128 + stop_signal;
+		*child = 0; /* it keeps running, untraced */
+	}
+	return ret;
+}
+
 static int run(const struct dc_opts *o, const char *obj, char **cmd)
 {
 	struct dc_rt rt = {};
 	struct dc_buf args = {};
 	struct sigaction sa = {};
-	struct dc_pfw_opts wo;
 	char path[PATH_MAX] = "", sink_dir[PATH_MAX], date[64];
 	uint64_t deadline = 0, t_load, t_attach, t_ready;
 	int err, fd = -1, lfd = -1, status, ret = 1;
-	bool writer = false, started = false, write_failed = false;
+	bool writer = false, started = false;
 	bool timed_out = false, ready_made = false;
 	struct stat rst;
 	int exec_fd = -1;
@@ -292,51 +466,16 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			   path, sizeof(path)))
 		goto cleanup;
 	t_attach = now_ns();
-	fd = dc_output_open(path, o);
-	if (fd < 0)
+	if (open_outputs(&rt, o, path, sink_dir, sizeof(sink_dir), &fd,
+			 &writer))
 		goto cleanup;
-	wo = (struct dc_pfw_opts){ .compress = dc_pfw_compressed(path),
-				   .level = o->level,
-				   .member_size = o->member_size,
-				   .interval_ns = 1000000000ull };
-	writer = !dc_pfw_open(&rt.out.w, fd, &wo);
-	rt.out.wo = wo;
-	rt.out.w_path = path;
-	/* Job traces go beside the server's own. */
-	snprintf(sink_dir, sizeof(sink_dir), "%s", path);
-	if (strrchr(sink_dir, '/'))
-		*strrchr(sink_dir, '/') = '\0';
-	else
-		strcpy(sink_dir, ".");
-	rt.out.dir = sink_dir;
-	rt.filter = (struct dc_filter){ .paths = o->paths,
-					.npaths = o->npaths,
-					.xpaths = o->xpaths,
-					.nxpaths = o->nxpaths };
-	if (!writer || dc_ringbuf_open(&rt)) {
-		dc_err("cannot set up the trace writer");
-		goto cleanup;
-	}
-	if (o->save && !(rt.save = fopen(o->save, "wxe"))) {
-		dc_err("cannot create %s: %s", o->save, strerror(errno));
-		goto cleanup;
-	}
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	for (int i = 0; i < o->npids; i++) {
-		if (kill(o->pids[i], 0) && errno == ESRCH) {
-			dc_err("--pid %d: no such process", o->pids[i]);
-			goto cleanup;
-		}
-		if ((err = trace_pid(&rt, o->pids[i], false))) {
-			dc_err("cannot register pid %d: %s", o->pids[i],
-			       strerror(-err));
-			goto cleanup;
-		}
-	}
+	if (trace_pids(&rt, o))
+		goto cleanup;
 	/* Every libc call the runtime makes traps once libc is probed:
 	 * the date is read before attaching. */
 	start_date(date, sizeof(date));
@@ -346,41 +485,10 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	t_ready = now_ns();
 	/* Launched after attaching, so no breakpoint is installed in the
 	 * copy of the runtime that is about to exec. */
-	if (cmd) {
-		hint_static(&rt, cmd[0]);
-		child = dc_launch_stopped(cmd, &o->user, &exec_fd);
-		if (child < 0) {
-			dc_err("cannot start %s: %s", cmd[0], strerror(-child));
-			child = 0;
-			goto cleanup;
-		}
-		if ((err = trace_pid(&rt, child, true))) {
-			dc_err("cannot register pid %d: %s", child,
-			       strerror(-err));
-			goto cleanup;
-		}
-	}
-	if (o->server) {
-		const char *lib = o->client_lib ? o->client_lib
-				  : !access(DC_BUILD_CLIENT_LIB, R_OK)
-				      ? DC_BUILD_CLIENT_LIB
-				      : DC_INSTALL_CLIENT_LIB;
-		const char *sock = o->socket ? o->socket : DC_DEFAULT_SOCKET;
-
-		if (dc_server_attach_client(&rt, lib))
-			goto cleanup;
-		lfd = dc_server_listen(sock);
-		if (lfd < 0) {
-			dc_err("--socket %s: %s", sock,
-			       lfd == -EEXIST ? "exists and is not a socket; "
-						"not removing it"
-			       : lfd == -EADDRINUSE
-				   ? "another datacrumbs-runtime --server "
-				     "is listening there"
-				   : strerror(-lfd));
-			goto cleanup;
-		}
-	}
+	if (cmd && !(child = launch(&rt, o, cmd, &exec_fd)))
+		goto cleanup;
+	if (o->server && (lfd = serve(&rt, o)) < 0)
+		goto cleanup;
 	dc_rec_start(&args, &rt, cmd, o, date);
 	dc_pfw_marker(&rt.out.w, "start", now_ns(), args.p);
 	if (o->duration > 0)
@@ -419,56 +527,8 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 				      : strerror(-err));
 		goto cleanup;
 	}
-	while (!stop_signal) {
-		err = lfd >= 0 ? wait_any(&rt, lfd) : dc_ringbuf_poll(&rt, 100);
-		if (err < 0) {
-			dc_err("reading the ring buffer: %s", strerror(-err));
-			break;
-		}
-		if (err == 2)
-			dc_server_serve(&rt, lfd, path);
-		if (o->server) {
-			dc_server_jobs(&rt, now_ns());
-			dc_sinks_tick(&rt, now_ns());
-		}
-		reap(&rt, o);
-		if ((err = dc_pfw_tick(&rt.out.w, now_ns())) && !write_failed) {
-			write_failed = true;
-			dc_err("%s: %s; the trace keeps what was written, "
-			       "tracing stops",
-			       path, strerror(-err));
-			/* Tracing that cannot be written only costs. */
-			if (!o->server)
-				dc_detach_all(&rt.sess);
-		}
-		if (rt.profile && dc_profile_due(&rt, now_ns()) &&
-		    ((err = dc_ringbuf_poll(&rt, 0)) < 0 ||
-		     (err = dc_profile_tick(&rt, now_ns(), false)))) {
-			dc_err("reading the profile maps: %s", strerror(-err));
-			break;
-		}
-		if (child && waitpid(child, &status, WNOHANG) == child) {
-			ret = dc_exit_code(status);
-			child = 0;
-			break;
-		}
-		if (deadline && now_ns() >= deadline) {
-			timed_out = true;
-			break;
-		}
-		if (o->npids && !cmd && !o->all && !dc_traced_alive(&rt.sess)) {
-			if (!o->quiet)
-				dc_info("every traced process has exited");
-			break;
-		}
-	}
-	if (stop_signal) {
-		if (!o->quiet)
-			dc_info("%s: stopping", strsignal(stop_signal));
-		if (child)
-			ret = 128 + stop_signal;
-		child = 0; /* it keeps running, untraced */
-	}
+	ret = trace_loop(&rt, o, lfd, path, deadline, cmd != NULL, &child,
+			 &timed_out);
 	ret = finish(&rt, o, path, ret);
 	writer = false;
 	/* -d ends the tracing, not the command: it goes on untraced and
