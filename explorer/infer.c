@@ -209,7 +209,6 @@ static int ret_of(const struct xp_func *fn, const struct xp_proto *p,
 static int effect_of(const struct xp_func *fn, const int *role, int n)
 {
 	const char *name = bare(call_name(fn));
-	size_t len = strlen(name);
 	bool fd = false, flags = false, object = false;
 
 	for (int i = 0; i < n; i++) {
@@ -219,8 +218,8 @@ static int effect_of(const struct xp_func *fn, const int *role, int n)
 			  role[i] == DC_ROLE_HANDLE ||
 			  role[i] == DC_ROLE_HANDLE_REF;
 	}
-	if (object && ((len >= 5 && !strcmp(name + len - 5, "close")) ||
-		       !strcmp(name, "close_range")))
+	if (object &&
+	    (ends_with(name, "close") || !strcmp(name, "close_range")))
 		return DC_EFFECT_CLOSE;
 	if (fd && flags && (!strcmp(name, "fcntl") || !strcmp(name, "fcntl64")))
 		return DC_EFFECT_DUP;
