@@ -12,9 +12,9 @@
 
 #include "kfeatures.h"
 #include "buf.h"
-#include "elfsym.h"
 #include "json.h"
 #include "dpattern.h"
+#include "dtypes.h"
 #include "log.h"
 #include "roles.h"
 #include "probetab.h"
@@ -405,48 +405,6 @@ static int size_wrap_maps(struct dc_session *sess)
 		   ?: bpf_map__set_max_entries(sess->o.maps.wrap_byoff, n);
 }
 
-/*
- * Where an OpenMPI datatype object keeps its size (a size_t of its
- * opal_datatype_t), found in the library the probes are on rather than
- * assumed: the predefined MPI_DOUBLE, MPI_INT and MPI_CHAR objects are
- * initialized data in the file, and the one offset where they hold 8, 4
- * and 1 is the field. 0 (MPI-IO bytes then unknown) if there is none.
- */
-static __u32 ompi_size_off(struct dc_session *sess,
-			   const struct dc_capture *caps, size_t n)
-{
-	static const struct {
-		const char *sym;
-		uint64_t size;
-	} known[] = { { "ompi_mpi_double", 8 },
-		      { "ompi_mpi_int", 4 },
-		      { "ompi_mpi_char", 1 } };
-	const char *lib = NULL;
-
-	for (size_t i = 0; i < n && i < sess->nprobes && !lib; i++)
-		if (caps[i].dtype_kind == DC_DTYPE_OMPI)
-			lib = sess->descs[i].path;
-	if (!lib)
-		return 0;
-	for (__u32 off = 8; off <= 128; off += 8) {
-		bool all = true;
-
-		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
-			uint64_t v = 0;
-
-			all &= !dc_elf_read_sym(lib, known[k].sym, off, &v,
-						sizeof(v)) &&
-			       v == known[k].size;
-		}
-		if (all)
-			return off;
-	}
-	dc_warn("%s: cannot find where its datatypes keep their size; "
-		"MPI-IO calls will carry no bytes",
-		lib);
-	return 0;
-}
-
 int dc_load(struct dc_session *sess, const char *path)
 {
 	const struct dc_session_opts *opt = &sess->opt;
@@ -467,7 +425,7 @@ int dc_load(struct dc_session *sess, const char *path)
 	      dc_obj_open(o, path);
 	if (err)
 		return err;
-	cfg.ompi_size_off = ompi_size_off(sess, o->caps, o->ncaps);
+	dc_dtypes_find(sess, o->caps, o->ncaps, &cfg);
 	*o->cfg = cfg;
 	classify_caps(sess, o->caps, o->ncaps);
 	disable_numbered(sess, o->sysnr, o->nsysnr);

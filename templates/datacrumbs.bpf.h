@@ -90,9 +90,8 @@ struct dc_frame {
 	__u64 site; /* DC_FRAME_SYS: the user ip of its syscall */
 };
 
-/* A mapping of the thread's process a syscall came from: most come from
- * the C library, so resolving it once per thread (bpf_find_vma, 300 ns)
- * leaves a compare per call. */
+/* A mapping of the thread's process (vma.bpf.h): where a syscall came
+ * from, or where a library keeps its data. */
 struct dc_vma {
 	__u64 start, end;
 	__u64 bias; /* file offset = address - bias */

@@ -8,6 +8,7 @@
 #define DATACRUMBS_PROGRAMS_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "vma.bpf.h"
 /* libbpf's USDT argument decoding; our pt_regs has the kernel's names. */
 #define __VMLINUX_H__
 #include <stdbool.h>
@@ -44,10 +45,63 @@ static __always_inline __u64 dc_pick(const __u64 *a, __u8 n)
 	}
 }
 
+/*
+ * An MPICH datatype object begins as struct MPIR_Datatype does (MPICH 3.3
+ * and newer): its handle, a reference count, then its size.
+ */
+struct dc_mpich_type {
+	__s32 handle;
+	__s32 ref_count;
+	__s64 size;
+};
+
+/* MPICH handle @h's size: a built-in type's handle holds it; another's
+ * object is in one of the library's tables, found from where its code
+ * is mapped (@ip lies in it), and is taken only if it names @h. */
+static __always_inline __u64 dc_mpich_size(__u64 ip, __u32 h)
+{
+	struct dc_mpich_type o;
+	__u64 at, blocks;
+	struct dc_thread *t;
+	struct dc_vma *v;
+	__u32 idx;
+
+	if (h >> 30 == 1)
+		return (h >> 8) & 0xff;
+	if (h >> 30 < 2 || !dc_cfg.mpich_objsize)
+		return 0;
+	t = dc_thread_get();
+	v = t ? dc_vma_of(t, ip) : 0;
+	if (!v)
+		return 0;
+	if (h >> 30 == 2) {
+		/* Preallocated: index in the low 26 bits. */
+		idx = h & 0x3ffffff;
+		if (idx >= dc_cfg.mpich_ndirect)
+			return 0;
+		at = v->bias + dc_cfg.mpich_direct;
+	} else {
+		/* Allocated later: a block of 4096, then the index in it. */
+		idx = h & 0xfff;
+		if (bpf_probe_read_user(
+			&blocks, sizeof(blocks),
+			(const void *)(v->bias + dc_cfg.mpich_indirect)) ||
+		    bpf_probe_read_user(
+			&at, sizeof(at),
+			(const void *)(blocks + ((h >> 12) & 0x3fff) * 8)))
+			return 0;
+	}
+	at += (__u64)idx * dc_cfg.mpich_objsize;
+	if (bpf_probe_read_user(&o, sizeof(o), (const void *)at) ||
+	    o.handle != (__s32)h || o.size < 0)
+		return 0;
+	return o.size;
+}
+
 /* The size in bytes of MPI datatype @t, or 0 when it cannot be told (an
- * MPICH derived type, an OpenMPI whose layout the runtime did not find):
- * the call's bytes are then unknown, never wrong. */
-static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t)
+ * MPI library whose layout the runtime did not find): the call's bytes
+ * are then unknown, never wrong. @ip: where the probe fired. */
+static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t, __u64 ip)
 {
 	__u64 size = 0;
 
@@ -55,14 +109,15 @@ static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t)
 	    bpf_probe_read_user(&size, sizeof(size),
 				(const void *)(t + dc_cfg.ompi_size_off)))
 		size = 0;
-	if (kind == DC_DTYPE_MPICH && ((__u32)t >> 30) == 1)
-		size = ((__u32)t >> 8) & 0xff;
+	if (kind == DC_DTYPE_MPICH)
+		size = dc_mpich_size(ip, (__u32)t);
 	return size;
 }
 
 /* The slots of @probe from its arguments @a, and the descriptor behind
- * its stream, if it has one. */
-static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v)
+ * its stream, if it has one. @ip: where the probe fired. */
+static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
+					__u64 ip)
 {
 	const volatile struct dc_capture *c = dc_cap(probe);
 	__s32 sfd = -1;
@@ -79,7 +134,7 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v)
 		if (c->deref_entry_mask & (1 << i))
 			v[i] = dc_read_u64(v[i] + c->deref_off[i]);
 		if (c->dtype_mask & (1 << i))
-			v[i] = dc_dtype_size(c->dtype_kind, v[i]);
+			v[i] = dc_dtype_size(c->dtype_kind, v[i], ip);
 		if (c->str_mask & (1 << i))
 			v[i] = dc_user_strlen(v[i]);
 		if (c->stream_slot == i)
@@ -94,7 +149,8 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v)
  * when that is the thread's innermost traced call. It pushes no frame and
  * makes no event.
  */
-static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a)
+static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
+				    __u64 ip)
 {
 	const volatile struct dc_capture *tc;
 	struct dc_thread *t = dc_thread_get();
@@ -113,7 +169,7 @@ static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a)
 	tc = dc_cap(target);
 	if (tc->fed_slot < 0)
 		return;
-	dc_capture(probe, a, v);
+	dc_capture(probe, a, v, ip);
 	for (int i = 0; i < DC_CAPTURE; i++)
 		if (i < dc_cap(probe)->nslots)
 			bytes *= v[i];
@@ -123,7 +179,7 @@ static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a)
 /* @traced: the caller has already checked that the process is traced.
  * Returns 1 for a feeder, which has no return to see. */
 static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
-					    bool traced)
+					    __u64 ip, bool traced)
 {
 	__u32 feeds = dc_cap(probe)->feeds;
 	__u64 v[DC_CAPTURE] = {};
@@ -131,10 +187,10 @@ static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
 
 	if (feeds) {
 		if (traced || dc_traced(bpf_get_current_pid_tgid() >> 32))
-			dc_feed(probe, feeds - 1, a);
+			dc_feed(probe, feeds - 1, a, ip);
 		return 1;
 	}
-	sfd = dc_capture(probe, a, v);
+	sfd = dc_capture(probe, a, v, ip);
 	return traced ? dc_push(probe, v, sfd) : dc_enter(probe, v, sfd);
 }
 
@@ -147,7 +203,7 @@ static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced)
 
 	if (probe >= DC_NPROBES)
 		return 0;
-	return dc_capture_enter(probe, a, traced);
+	return dc_capture_enter(probe, a, ctx->ip, traced);
 }
 
 static __always_inline int dc_regs_exit(struct pt_regs *ctx)
@@ -264,7 +320,7 @@ int dc_sys_enter(unsigned long long *ctx)
 	}
 	if (probe < DC_NPROBES) {
 		__u64 v[DC_CAPTURE] = {};
-		__s32 sfd = dc_capture(probe, a, v);
+		__s32 sfd = dc_capture(probe, a, v, regs->ip);
 
 		dc_push_on(t, probe, v, sfd, 0, now);
 	}
@@ -617,7 +673,7 @@ int dc_exec(unsigned long long *ctx)
 
 	if (!dc_traced(tgid))
 		return 0;
-	dc_wrap_forget();
+	dc_vma_forget();
 	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm);
 	return 0;
 }

@@ -10,11 +10,7 @@
 #define DC_SYSWRAP_BPF_H
 
 #include "datacrumbs.bpf.h"
-
-#define DC_PAGE_SHIFT 12
-
-/* The libraries holding wrappers, by inode; n == 0: none traced. */
-struct dc_wrap_libs dc_wraps;
+#include "vma.bpf.h"
 
 /* lib << 32 | file offset just past a syscall instruction -> wrapper. */
 struct {
@@ -32,39 +28,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct dc_wrap_site);
 } dc_wrap_byoff SEC(".maps");
-
-static long dc_vma_found(struct task_struct *task, struct vm_area_struct *vma,
-			 struct dc_vma *v)
-{
-	struct file *file = NULL;
-	struct inode *inode = NULL;
-	struct super_block *sb = NULL;
-	unsigned long ino = 0;
-	unsigned int dev = 0;
-
-	(void)task;
-	v->start = vma->vm_start;
-	v->end = vma->vm_end;
-	v->bias = vma->vm_start - (vma->vm_pgoff << DC_PAGE_SHIFT);
-	v->lib = -1;
-	/* Read, not walked: the verifier checks a walk against all of
-	 * vmlinux's BTF, milliseconds of every start. */
-	bpf_probe_read_kernel(&file, sizeof(file), &vma->vm_file);
-	if (!file)
-		return 0;
-	bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
-	if (!inode)
-		return 0;
-	bpf_probe_read_kernel(&ino, sizeof(ino), &inode->i_ino);
-	bpf_probe_read_kernel(&sb, sizeof(sb), &inode->i_sb);
-	if (sb)
-		bpf_probe_read_kernel(&dev, sizeof(dev), &sb->s_dev);
-	for (int i = 0; i < DC_WRAP_LIBS; i++)
-		if (i < dc_wraps.n && dc_wraps.lib[i].ino == ino &&
-		    dc_wraps.lib[i].dev == dev)
-			v->lib = i;
-	return 0;
-}
 
 static __always_inline void dc_wrap_unmatched(void)
 {
@@ -107,35 +70,18 @@ static __always_inline const struct dc_wrap_site *dc_wrap_by_code(__u64 ip,
 static __always_inline const struct dc_wrap_site *
 dc_wrap_site_of(struct dc_thread *t, __u64 ip, long nr)
 {
-	struct dc_vma found = {}, *v = 0;
+	struct dc_vma *v;
 	__u64 key;
 
 	if (dc_cfg.wrap_by_code)
 		return dc_wrap_by_code(ip, nr);
-	for (int i = 0; i < DC_VMAS; i++)
-		if (ip >= t->vma[i].start && ip < t->vma[i].end)
-			v = &t->vma[i];
-	if (!v) {
-		if (bpf_find_vma(bpf_get_current_task_btf(), ip, dc_vma_found,
-				 &found, 0) ||
-		    !found.end)
-			return dc_wrap_by_code(ip, nr);
-		v = &t->vma[t->vma_next++ & (DC_VMAS - 1)];
-		*v = found;
-	}
+	v = dc_vma_of(t, ip);
+	if (!v)
+		return dc_wrap_by_code(ip, nr);
 	if (v->lib < 0)
 		return 0;
 	key = (__u64)v->lib << 32 | (__u32)(ip - v->bias);
 	return bpf_map_lookup_elem(&dc_wrap_sites, &key);
-}
-
-/* A new program (exec) maps its libraries afresh. */
-static __always_inline void dc_wrap_forget(void)
-{
-	struct dc_thread *t = dc_thread_get();
-
-	if (t)
-		__builtin_memset(t->vma, 0, sizeof(t->vma));
 }
 
 /* The kernel restarts the call (a signal came): the wrapper has not

@@ -69,9 +69,7 @@ with tempfile.TemporaryDirectory() as tmp:
         check(all(e["args"].get("size") == blk for e in wa), "rank %d write_at bytes: %s"
               % (rank, [e["args"].get("size") for e in wa]))
         ws = t.select(cat="MPIIO", name="MPI_File_write", pid=pid)
-        # MPICH keeps a derived type's size in an object the trace does
-        # not read: its bytes are unknown, not wrong (docs/design.md).
-        want = truth["write_bytes"] if SPEC == "probes.d/mpiio.yaml" else truth["write_bytes"][:1] + [None]
+        want = truth["write_bytes"]
         check([e["args"].get("size") for e in ws] == want,
               "rank %d MPI_File_write bytes: %s" % (rank, [e["args"].get("size") for e in ws]))
         # The bytes of each write_at reach the file below it: the sys

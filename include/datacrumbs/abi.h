@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     10 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     11 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -287,7 +287,8 @@ enum dc_dtype_kind {
 	DC_DTYPE_NONE = 0,
 	DC_DTYPE_OMPI,	/* a pointer; the size is a size_t in the object, at
 			   dc_config.ompi_size_off */
-	DC_DTYPE_MPICH, /* a handle; built-in ones hold their size */
+	DC_DTYPE_MPICH, /* a handle; built-in ones hold their size, others
+			   index dc_config.mpich_* */
 };
 
 /* How an aggregated call names its file (profile mode). */
@@ -392,7 +393,13 @@ struct dc_config {
 				only, as when a mapping cannot be resolved */
 	__u32 ompi_size_off; /* offset of an OpenMPI datatype's size, 0:
 				unknown (found by the runtime) */
-	__u64 ring_size;     /* bytes of dc_events */
+	/* MPICH's datatype objects, found by the runtime in libmpich: file
+	 * offsets (where the library's code maps them), 0: unknown. */
+	__u32 mpich_objsize;  /* bytes of one object */
+	__u32 mpich_ndirect;  /* objects preallocated in the library */
+	__u64 mpich_direct;   /* ... where they are */
+	__u64 mpich_indirect; /* the pointer to the blocks allocated later */
+	__u64 ring_size;      /* bytes of dc_events */
 };
 
 /* Jobs of followed cgroups are numbered from here, apart from pids. */

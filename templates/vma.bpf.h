@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The mapping of the current process an address lies in: where a file's
+ * offset 0 sits in memory, and which traced library it is. Resolving one
+ * costs a bpf_find_vma (300 ns); a thread keeps the last few it resolved,
+ * so most calls pay a compare.
+ */
+#ifndef DC_VMA_BPF_H
+#define DC_VMA_BPF_H
+
+#include "datacrumbs.bpf.h"
+
+#define DC_PAGE_SHIFT 12
+
+/* The libraries holding wrappers, by inode; n == 0: none traced. */
+struct dc_wrap_libs dc_wraps;
+
+static long dc_vma_found(struct task_struct *task, struct vm_area_struct *vma,
+			 struct dc_vma *v)
+{
+	struct file *file = NULL;
+	struct inode *inode = NULL;
+	struct super_block *sb = NULL;
+	unsigned long ino = 0;
+	unsigned int dev = 0;
+
+	(void)task;
+	v->start = vma->vm_start;
+	v->end = vma->vm_end;
+	v->bias = vma->vm_start - (vma->vm_pgoff << DC_PAGE_SHIFT);
+	v->lib = -1;
+	/* Read, not walked: the verifier checks a walk against all of
+	 * vmlinux's BTF, milliseconds of every start. */
+	bpf_probe_read_kernel(&file, sizeof(file), &vma->vm_file);
+	if (!file)
+		return 0;
+	bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
+	if (!inode)
+		return 0;
+	bpf_probe_read_kernel(&ino, sizeof(ino), &inode->i_ino);
+	bpf_probe_read_kernel(&sb, sizeof(sb), &inode->i_sb);
+	if (sb)
+		bpf_probe_read_kernel(&dev, sizeof(dev), &sb->s_dev);
+	for (int i = 0; i < DC_WRAP_LIBS; i++)
+		if (i < dc_wraps.n && dc_wraps.lib[i].ino == ino &&
+		    dc_wraps.lib[i].dev == dev)
+			v->lib = i;
+	return 0;
+}
+
+/* The mapping @ip lies in, or NULL when it cannot be resolved now
+ * (bpf_find_vma only tries the memory map's lock, which a thread
+ * changing the map holds). */
+static __always_inline struct dc_vma *dc_vma_of(struct dc_thread *t, __u64 ip)
+{
+	struct dc_vma found = {}, *v = 0;
+
+	for (int i = 0; i < DC_VMAS; i++)
+		if (ip >= t->vma[i].start && ip < t->vma[i].end)
+			v = &t->vma[i];
+	if (v)
+		return v;
+	if (bpf_find_vma(bpf_get_current_task_btf(), ip, dc_vma_found, &found,
+			 0) ||
+	    !found.end)
+		return 0;
+	v = &t->vma[t->vma_next++ & (DC_VMAS - 1)];
+	*v = found;
+	return v;
+}
+
+/* A new program (exec) maps its libraries afresh. */
+static __always_inline void dc_vma_forget(void)
+{
+	struct dc_thread *t = dc_thread_get();
+
+	if (t)
+		__builtin_memset(t->vma, 0, sizeof(t->vma));
+}
+
+#endif /* DC_VMA_BPF_H */
