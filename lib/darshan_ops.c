@@ -31,7 +31,7 @@ static const struct {
 	{ "__fxstat", DC_DOP_STAT },	{ "mmap", DC_DOP_MMAP },
 	{ "mmap64", DC_DOP_MMAP },	{ "fsync", DC_DOP_FSYNC },
 	{ "fdatasync", DC_DOP_FDSYNC }, { "fopen", DC_DOP_SOPEN },
-	{ "fopen64", DC_DOP_SOPEN },	{ "fdopen", DC_DOP_SOPEN },
+	{ "fopen64", DC_DOP_SOPEN },	{ "fdopen", DC_DOP_SFDOPEN },
 	{ "freopen", DC_DOP_SOPEN },	{ "freopen64", DC_DOP_SOPEN },
 	{ "fread", DC_DOP_SREAD },	{ "fgets", DC_DOP_SREAD },
 	{ "fgetc", DC_DOP_SREAD },	{ "getc", DC_DOP_SREAD },
@@ -62,6 +62,7 @@ int dc_darshan_op_module(enum dc_dop op)
 	switch (op) {
 	case DC_DOP_NONE: return DC_DMOD_NONE;
 	case DC_DOP_SOPEN:
+	case DC_DOP_SFDOPEN:
 	case DC_DOP_SREAD:
 	case DC_DOP_SWRITE:
 	case DC_DOP_SFLUSH:

@@ -23,6 +23,7 @@ enum dc_dop {
 	DC_DOP_FSYNC,
 	DC_DOP_FDSYNC,
 	DC_DOP_SOPEN,
+	DC_DOP_SFDOPEN, /* a stream on an fd: Darshan counts it apart */
 	DC_DOP_SREAD,
 	DC_DOP_SWRITE,
 	DC_DOP_SFLUSH,

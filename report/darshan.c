@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ static const char *const posix_names[] = {
 	"MMAPS",
 	"FSYNCS",
 	"FDSYNCS",
+	"MODE",
 	"BYTES_READ",
 	"BYTES_WRITTEN",
 	"MAX_BYTE_READ",
@@ -65,6 +67,7 @@ enum {
 	P_MMAPS,
 	P_FSYNCS,
 	P_FDSYNCS,
+	P_MODE,
 	P_BYTES_READ,
 	P_BYTES_WRITTEN,
 	P_MAX_BYTE_READ,
@@ -87,23 +90,18 @@ enum {
 };
 
 static const char *const stdio_names[] = {
-	"OPENS",
-	"READS",
-	"WRITES",
-	"SEEKS",
-	"FLUSHES",
-	"BYTES_WRITTEN",
-	"BYTES_READ",
-	"MAX_BYTE_READ",
-	"MAX_BYTE_WRITTEN",
-	"FASTEST_RANK",
-	"FASTEST_RANK_BYTES",
-	"SLOWEST_RANK",
-	"SLOWEST_RANK_BYTES",
+	"OPENS",	 "FDOPENS",
+	"READS",	 "WRITES",
+	"SEEKS",	 "FLUSHES",
+	"BYTES_WRITTEN", "BYTES_READ",
+	"MAX_BYTE_READ", "MAX_BYTE_WRITTEN",
+	"FASTEST_RANK",	 "FASTEST_RANK_BYTES",
+	"SLOWEST_RANK",	 "SLOWEST_RANK_BYTES",
 };
 
 enum {
 	S_OPENS,
+	S_FDOPENS,
 	S_READS,
 	S_WRITES,
 	S_SEEKS,
@@ -278,6 +276,7 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 		.ret = ev->ret,
 		.whence = ev->whence,
 		.flags = ev->flags,
+		.mode = ev->mode,
 		.dur = ev->dur,
 		.has = ev->has,
 	};
@@ -414,6 +413,11 @@ static void posix_call(struct drec *r, const struct dc_dcall *c, double t1,
 	case DC_DOP_OPEN:
 		r->offset = r->last_read = r->last_written = 0;
 		r->c[P_OPENS]++;
+		/* The mode an open creates with (creat's is always): Darshan
+		 * keeps the last one given. */
+		if ((c->has & DC_EV_MODE) && c->mode &&
+		    (!(c->has & DC_EV_FLAGS) || (c->flags & O_CREAT)))
+			r->c[P_MODE] = c->mode;
 		break;
 	case DC_DOP_DUP:
 		r->c[P_OPENS]++;
@@ -440,7 +444,8 @@ static void posix_call(struct drec *r, const struct dc_dcall *c, double t1,
 static int stdio_kind(int op)
 {
 	switch (op) {
-	case DC_DOP_SOPEN: return DT_OPEN;
+	case DC_DOP_SOPEN:
+	case DC_DOP_SFDOPEN: return DT_OPEN;
 	case DC_DOP_SREAD: return DT_READ;
 	case DC_DOP_SWRITE:
 	case DC_DOP_SFLUSH: return DT_WRITE;
@@ -462,6 +467,11 @@ static void stdio_call(struct drec *r, const struct dc_dcall *c, double t1,
 	case DC_DOP_SOPEN:
 		r->offset = 0;
 		r->c[S_OPENS]++;
+		break;
+	/* A stream on an open fd: the offset goes on from the file's. */
+	case DC_DOP_SFDOPEN:
+		r->c[S_OPENS]++;
+		r->c[S_FDOPENS]++;
 		break;
 	case DC_DOP_SREAD:
 		r->offset = off + n;
@@ -501,7 +511,8 @@ static bool failed(const struct dc_dcall *c)
 	if (c->module == MOD_MPIIO)
 		return c->ret != 0;
 	/* Stream opens return a pointer; the others -1 or a negative errno. */
-	return c->op == DC_DOP_SOPEN ? c->ret == 0 : c->ret < 0;
+	return c->op == DC_DOP_SOPEN || c->op == DC_DOP_SFDOPEN ? c->ret == 0
+								: c->ret < 0;
 }
 
 /* H5F and H5D are one library's. */
@@ -623,6 +634,10 @@ static void count_call(struct drec *r, const struct dc_dcounter *k)
 	case DC_DOP_FSYNC: c[P_FSYNCS] += n; break;
 	case DC_DOP_FDSYNC: c[P_FDSYNCS] += n; break;
 	case DC_DOP_SOPEN: c[S_OPENS] += n; break;
+	case DC_DOP_SFDOPEN:
+		c[S_OPENS] += n;
+		c[S_FDOPENS] += n;
+		break;
 	case DC_DOP_SREAD:
 	case DC_DOP_SWRITE:
 	case DC_DOP_SFLUSH:
@@ -753,9 +768,9 @@ static bool needs_calls(int m, int k, bool time)
 	if (time)
 		return k < T_READ_TIME || k == T_MAX_READ_TIME ||
 		       k == T_MAX_WRITE_TIME;
-	return m == MOD_POSIX &&
-	       (k == P_MAX_READ_TIME_SIZE || k == P_MAX_WRITE_TIME_SIZE ||
-		(k >= P_STRIDE && k < P_FASTEST_RANK));
+	return m == MOD_POSIX && (k == P_MODE || k == P_MAX_READ_TIME_SIZE ||
+				  k == P_MAX_WRITE_TIME_SIZE ||
+				  (k >= P_STRIDE && k < P_FASTEST_RANK));
 }
 
 /* Records made from counter records print -1, Darshan's unknown, for
@@ -785,7 +800,9 @@ static void print_rec(FILE *out, int m, const char *rank, const char *name,
 
 static bool is_max(bool posix, int k)
 {
-	return posix ? k == P_MAX_BYTE_READ || k == P_MAX_BYTE_WRITTEN
+	/* Darshan keeps one rank's mode; they agree on a shared file. */
+	return posix ? k == P_MAX_BYTE_READ || k == P_MAX_BYTE_WRITTEN ||
+			   k == P_MODE
 		     : k == S_MAX_BYTE_READ || k == S_MAX_BYTE_WRITTEN;
 }
 
@@ -857,7 +874,8 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		fprintf(out, "# from profile-mode counter records: counters "
 			     "printed -1 (the four common access sizes and "
 			     "strides, the slowest calls' times and sizes, "
-			     "start and end timestamps) need every call: "
+			     "start and end timestamps, an open's mode) need "
+			     "every call: "
 			     "trace mode; times are sums of durations\n");
 	fprintf(out, "#<module>\t<rank>\t<file>\t<counter>\t<value>\n");
 	/* Each process's records, then, for a record several processes

@@ -24,7 +24,7 @@ struct dc_dcall {
 	uint64_t ohash; /* args.object's name hash, 0 if none */
 	uint32_t pid;
 	uint8_t op, module;
-	int64_t size, offset, ret, whence, flags, ts, dur;
+	int64_t size, offset, ret, whence, flags, mode, ts, dur;
 	uint32_t has;
 };
 

@@ -416,6 +416,9 @@ static int args(struct scan *c, struct dc_trace_event *ev)
 			r = int_field(c, &ev->whence, ev, DC_EV_WHENCE);
 		} else if (KEY(&k, "flags")) {
 			r = int_field(c, &ev->flags, ev, DC_EV_FLAGS);
+		} else if (KEY(&k, "mode") && c->s[c->i] != '"') {
+			/* An open's; the start record's is a word. */
+			r = int_field(c, &ev->mode, ev, DC_EV_MODE);
 		} else if (KEY(&k, "object")) {
 			r = str(c, &ev->object);
 			ev->has |= DC_EV_OBJECT;

@@ -39,6 +39,7 @@ enum {
 	DC_EV_OBJECT = 1 << 19,
 	DC_EV_AIO_HELPER = 1 << 20, /* args.aio_helper: a POSIX AIO request's
 				       I/O, made by the C library's thread */
+	DC_EV_MODE = 1 << 21,
 };
 
 /* Lane tracks of kernel requests: tid | DC_LANE_BIT | lane << 24. */
@@ -61,7 +62,7 @@ struct dc_trace_event {
 	uint32_t pid, tid;
 	int64_t ts, dur;
 	uint64_t fhash, hhash;
-	int64_t size, ret, offset, whence, flags;
+	int64_t size, ret, offset, whence, flags, mode;
 	uint64_t count, dur_sum, size_sum; /* counter events */
 	/* ... and their Darshan counters (docs/trace-format.md): 0 when
 	 * not written. */

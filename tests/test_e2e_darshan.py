@@ -68,6 +68,10 @@ with tempfile.TemporaryDirectory() as tmp:
     shared = sorted(set(theirs) & set(ours))
     check(len(shared) >= 60 and {f for _, f in shared} == {"posix.dat", "stdio.dat"},
           "%d counters in both, on both files" % len(shared))
+    check({("POSIX_MODE", "posix.dat"), ("STDIO_FDOPENS", "stdio.dat")} <= set(shared)
+          and ours[("POSIX_MODE", "posix.dat")] == 0o644 and ours[("STDIO_FDOPENS", "stdio.dat")] == 1,
+          "POSIX_MODE and STDIO_FDOPENS: %s %s" % (ours.get(("POSIX_MODE", "posix.dat")),
+                                                  ours.get(("STDIO_FDOPENS", "stdio.dat"))))
     diff = ["%s %s: Darshan %d, ours %d" % (c, f, theirs[(c, f)], ours[(c, f)])
             for c, f in shared if c not in KNOWN and theirs[(c, f)] != ours[(c, f)]]
     check(not diff, "counters equal to Darshan's:\n  " + "\n  ".join(diff))

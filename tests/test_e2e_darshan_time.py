@@ -37,7 +37,7 @@ POSIX_KIND = {**{n: "read" for n in ("read", "pread", "pread64", "readv", "pread
                                      "lstat", "lstat64", "fstat", "fstat64", "close")}}
 STDIO_KIND = {**{n: "read" for n in ("fread", "fgets", "fgetc", "getc")},
               **{n: "write" for n in ("fwrite", "fputs", "fputc", "putc", "fflush")},
-              **{n: "meta" for n in ("fopen", "fopen64", "fseek", "fseeko", "rewind",
+              **{n: "meta" for n in ("fopen", "fopen64", "fdopen", "fseek", "fseeko", "rewind",
                                      "fclose")}}
 
 

@@ -73,6 +73,19 @@ static int stdio_part(const char *path)
 	return fclose(f);
 }
 
+/* A stream on an fd the program opened: Darshan counts the fdopen apart,
+ * and the stream goes on from where the file's last one left off. */
+static int fdopen_part(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+
+	if (!f)
+		return -1;
+	fread(buf, 1, 64, f);
+	return fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -84,5 +97,5 @@ int main(int argc, char **argv)
 	if (posix_part(path))
 		return 1;
 	snprintf(path, sizeof(path), "%s/stdio.dat", argv[1]);
-	return stdio_part(path) ? 1 : 0;
+	return stdio_part(path) || fdopen_part(path) ? 1 : 0;
 }
