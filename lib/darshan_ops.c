@@ -48,12 +48,81 @@ static const struct {
 	{ "close", DC_DOP_CLOSE },	{ "fclose", DC_DOP_SCLOSE },
 };
 
+static const struct {
+	const char *name;
+	enum dc_mop op;
+} mops[] = {
+	{ "MPI_File_open", DC_MOP_OPEN },
+	{ "MPI_File_sync", DC_MOP_SYNC },
+	{ "MPI_File_set_view", DC_MOP_VIEW },
+	{ "MPI_File_close", DC_MOP_CLOSE },
+	{ "MPI_File_read", DC_MOP_INDEP_READ },
+	{ "MPI_File_read_at", DC_MOP_INDEP_READ },
+	{ "MPI_File_read_shared", DC_MOP_INDEP_READ },
+	{ "MPI_File_read_all", DC_MOP_COLL_READ },
+	{ "MPI_File_read_at_all", DC_MOP_COLL_READ },
+	{ "MPI_File_read_ordered", DC_MOP_COLL_READ },
+	{ "MPI_File_read_all_begin", DC_MOP_SPLIT_READ },
+	{ "MPI_File_read_at_all_begin", DC_MOP_SPLIT_READ },
+	{ "MPI_File_read_ordered_begin", DC_MOP_SPLIT_READ },
+	{ "MPI_File_iread", DC_MOP_NB_READ },
+	{ "MPI_File_iread_at", DC_MOP_NB_READ },
+	{ "MPI_File_iread_shared", DC_MOP_NB_READ },
+	{ "MPI_File_write", DC_MOP_INDEP_WRITE },
+	{ "MPI_File_write_at", DC_MOP_INDEP_WRITE },
+	{ "MPI_File_write_shared", DC_MOP_INDEP_WRITE },
+	{ "MPI_File_write_all", DC_MOP_COLL_WRITE },
+	{ "MPI_File_write_at_all", DC_MOP_COLL_WRITE },
+	{ "MPI_File_write_ordered", DC_MOP_COLL_WRITE },
+	{ "MPI_File_write_all_begin", DC_MOP_SPLIT_WRITE },
+	{ "MPI_File_write_at_all_begin", DC_MOP_SPLIT_WRITE },
+	{ "MPI_File_write_ordered_begin", DC_MOP_SPLIT_WRITE },
+	{ "MPI_File_iwrite", DC_MOP_NB_WRITE },
+	{ "MPI_File_iwrite_at", DC_MOP_NB_WRITE },
+	{ "MPI_File_iwrite_shared", DC_MOP_NB_WRITE },
+};
+
+static const struct {
+	const char *name;
+	enum dc_hop op;
+} hops[] = {
+	{ "H5Fcreate", DC_HOP_FOPEN },
+	{ "H5Fopen", DC_HOP_FOPEN },
+	{ "H5Fflush", DC_HOP_FFLUSH },
+	{ "H5Fclose", DC_HOP_FCLOSE },
+	{ "H5Dcreate2", DC_HOP_DOPEN },
+	{ "H5Dopen2", DC_HOP_DOPEN },
+	{ "H5Dcreate1", DC_HOP_DOPEN_DEPRECATED },
+	{ "H5Dopen1", DC_HOP_DOPEN_DEPRECATED },
+	{ "H5Dread", DC_HOP_DREAD },
+	{ "H5Dwrite", DC_HOP_DWRITE },
+	{ "H5Dflush", DC_HOP_DFLUSH },
+	{ "H5Dclose", DC_HOP_DCLOSE },
+};
+
+#define LOOKUP(table, name, len)                                               \
+	do {                                                                   \
+		for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++)    \
+			if (len == strlen(table[i].name) &&                    \
+			    !memcmp(name, table[i].name, len))                 \
+				return table[i].op;                            \
+	} while (0)
+
+enum dc_mop dc_darshan_mpiio_op(const char *name, size_t len)
+{
+	LOOKUP(mops, name, len);
+	return DC_MOP_NONE;
+}
+
+enum dc_hop dc_darshan_hdf5_op(const char *name, size_t len)
+{
+	LOOKUP(hops, name, len);
+	return DC_HOP_NONE;
+}
+
 enum dc_dop dc_darshan_op(const char *name, size_t len)
 {
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (len == strlen(ops[i].name) &&
-		    !memcmp(name, ops[i].name, len))
-			return ops[i].op;
+	LOOKUP(ops, name, len);
 	return DC_DOP_NONE;
 }
 

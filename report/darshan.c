@@ -285,15 +285,34 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 	return 0;
 }
 
+/* The op of a call of @module's layer named @name, and its module (H5F or
+ * H5D for HDF5's); op 0: one Darshan does not count. */
+static int op_in(int *module, const struct dc_str *name)
+{
+	int op;
+
+	switch (*module) {
+	case MOD_MPIIO: return dc_mpiio_op(name->p, name->n);
+	case MOD_HDF5:
+		op = dc_hdf5_op(name->p, name->n);
+		*module = dc_hdf5_module(op);
+		return op;
+	default: return op_of(name);
+	}
+}
+
 int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev)
 {
-	int module = module_of(&ev->cat), op = op_of(&ev->name);
+	int module = module_of(&ev->cat), op = op_in(&module, &ev->name);
 	struct dc_dcounter *c;
+	uint64_t ohash;
 
 	/* Darshan does not see calls inside the calls it sees. */
-	if ((module != MOD_POSIX && module != MOD_STDIO) || !op || ev->inner ||
-	    !(ev->has & DC_EV_FHASH) || ev->count <= ev->errs)
+	if (!module || !op || ev->inner || !(ev->has & DC_EV_FHASH) ||
+	    ev->count <= ev->errs)
 		return 0;
+	if (module == MOD_H5D && object_of(d, ev, &ohash))
+		return -ENOMEM;
 	if (dc_grow_cap((void **)&d->counters, &d->ccap, d->ncounters,
 			sizeof(*d->counters), 256))
 		return -ENOMEM;
@@ -301,6 +320,7 @@ int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev)
 	*c = (struct dc_dcounter){
 		.fhash = ev->fhash,
 		.hhash = ev->hhash,
+		.ohash = module == MOD_H5D ? ohash : 0,
 		.pid = ev->pid,
 		.op = op,
 		.module = module == MOD_STDIO && op == DC_DOP_FILENO ? MOD_POSIX
@@ -575,14 +595,14 @@ static int set_sharing(struct dc_darshan *d, const struct dc_report *rep)
 	return err;
 }
 
-/* What @c's time counts as in @module. */
-static int kind_of(int module, const struct dc_dcall *c)
+/* What a call of @op's time counts as in @module. */
+static int kind_of(int module, int op)
 {
 	switch (module) {
-	case MOD_POSIX: return posix_kind(c->op);
-	case MOD_STDIO: return stdio_kind(c->op);
-	case MOD_MPIIO: return dc_mpiio_kind(c->op);
-	default: return dc_hdf5_kind(c->op);
+	case MOD_POSIX: return posix_kind(op);
+	case MOD_STDIO: return stdio_kind(op);
+	case MOD_MPIIO: return dc_mpiio_kind(op);
+	default: return dc_hdf5_kind(op);
 	}
 }
 
@@ -590,8 +610,7 @@ static int kind_of(int module, const struct dc_dcall *c)
  * programs kept, and times as sums of the calls' durations. */
 static void count_call(struct drec *r, const struct dc_dcounter *k)
 {
-	bool posix = r->module == MOD_POSIX;
-	int kind = posix ? posix_kind(k->op) : stdio_kind(k->op);
+	int kind = kind_of(r->module, k->op);
 	bool wr = k->op == DC_DOP_WRITE || k->op == DC_DOP_SWRITE ||
 		  k->op == DC_DOP_SFLUSH;
 	int64_t n = k->calls, *c = r->c;
@@ -606,6 +625,14 @@ static void count_call(struct drec *r, const struct dc_dcounter *k)
 		r->f[T_META_TIME] += t;
 	if (kind == DT_READ || kind == DT_WRITE)
 		r->moved += k->size_sum;
+	if (r->module == MOD_MPIIO) {
+		dc_mpiio_count(r, k);
+		return;
+	}
+	if (r->module == MOD_H5F || r->module == MOD_H5D) {
+		dc_hdf5_count(r, k);
+		return;
+	}
 	switch (k->op) {
 	case DC_DOP_OPEN: c[P_OPENS] += n; break;
 	case DC_DOP_DUP:
@@ -663,9 +690,9 @@ static int count_calls(struct dc_darshan *d)
 			const struct dc_dcounter *k = &d->counters[i];
 			struct dc_dcall key = { .fhash = k->fhash,
 						.hhash = k->hhash,
+						.ohash = k->ohash,
 						.pid = k->pid };
-			bool close =
-			    k->op == DC_DOP_CLOSE || k->op == DC_DOP_SCLOSE;
+			bool close = kind_of(k->module, k->op) == DT_CLOSE;
 			struct drec *r;
 
 			if (close != (pass == 1))
@@ -710,7 +737,7 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 		if (!c->op || !(c->has & DC_EV_FHASH) || failed(c))
 			continue;
 		/* A close counts on a record that something else made. */
-		close = kind_of(module, c) == DT_CLOSE;
+		close = kind_of(module, c->op) == DT_CLOSE;
 		t1 = (double)(c->ts - t0) / 1e6;
 		t2 = (double)(c->ts + c->dur - t0) / 1e6;
 		if (!(r = rec_get(d, module, c, !close)))
@@ -762,15 +789,22 @@ static const struct {
 
 /* Whether module @m's counter @k (or, with @time, T_* counter @k) needs
  * every call, which counter records do not give: the common access
- * sizes and strides, the slowest calls and when calls began and ended. */
+ * sizes and strides, the slowest calls and their sizes, when calls began
+ * and ended, and the modes opens give. */
 static bool needs_calls(int m, int k, bool time)
 {
 	if (time)
 		return k < T_READ_TIME || k == T_MAX_READ_TIME ||
 		       k == T_MAX_WRITE_TIME;
-	return m == MOD_POSIX && (k == P_MODE || k == P_MAX_READ_TIME_SIZE ||
-				  k == P_MAX_WRITE_TIME_SIZE ||
-				  (k >= P_STRIDE && k < P_FASTEST_RANK));
+	switch (m) {
+	case MOD_POSIX:
+		return k == P_MODE || k == P_MAX_READ_TIME_SIZE ||
+		       k == P_MAX_WRITE_TIME_SIZE ||
+		       (k >= P_STRIDE && k < P_FASTEST_RANK);
+	case MOD_MPIIO: return dc_mpiio_needs_calls(k);
+	case MOD_H5D: return dc_h5d_needs_calls(k);
+	default: return false;
+	}
 }
 
 /* Records made from counter records print -1, Darshan's unknown, for
@@ -874,9 +908,9 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		fprintf(out, "# from profile-mode counter records: counters "
 			     "printed -1 (the four common access sizes and "
 			     "strides, the slowest calls' times and sizes, "
-			     "start and end timestamps, an open's mode) need "
-			     "every call: "
-			     "trace mode; times are sums of durations\n");
+			     "start and end timestamps, POSIX_MODE, "
+			     "MPIIO_MODE) need every call: trace mode; times "
+			     "are sums of durations\n");
 	fprintf(out, "#<module>\t<rank>\t<file>\t<counter>\t<value>\n");
 	/* Each process's records, then, for a record several processes
 	 * share, their reduction as Darshan logs it (rank -1). */
@@ -936,7 +970,7 @@ static int counters_json(struct dc_buf *b, int m, const int64_t *c,
 /* "H5D":{"/grp/data":{...},...}: each dataset of the file once, in the
  * order its first record was made. */
 static int datasets_json(const struct dc_darshan *d, const struct drec *first,
-			 struct dc_buf *b)
+			 bool counted, struct dc_buf *b)
 {
 	int64_t c[DC_DREC_MAX];
 	double f[T_N];
@@ -954,7 +988,7 @@ static int datasets_json(const struct dc_darshan *d, const struct drec *first,
 		err |=
 		    dc_json_str(b, name ? name : "", name ? strlen(name) : 0);
 		err |= dc_buf_adds(b, ":{");
-		err |= counters_json(b, MOD_H5D, c, f, false);
+		err |= counters_json(b, MOD_H5D, c, f, counted);
 		err |= dc_buf_adds(b, "}");
 	}
 	return err | dc_buf_adds(b, "}");
@@ -983,7 +1017,7 @@ int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 		err |= dc_buf_adds(b, sep);
 		sep = ",";
 		if (m == MOD_H5D) {
-			err |= datasets_json(d, first, b);
+			err |= datasets_json(d, first, counted[m], b);
 			continue;
 		}
 		reduce(first, m, 0, c, f);

@@ -28,9 +28,11 @@ struct dc_dcall {
 	uint32_t has;
 };
 
-/* A profile-mode counter record of one function, process and file. */
+/* A profile-mode counter record of one function, process and file (and
+ * HDF5 dataset). */
 struct dc_dcounter {
 	uint64_t fhash, hhash;
+	uint64_t ohash; /* H5D: the dataset's name hash, as dc_dcall's */
 	uint32_t pid;
 	uint8_t op, module;
 	uint64_t calls; /* that did not fail */
@@ -55,8 +57,8 @@ void dc_darshan_init(struct dc_darshan *d);
 void dc_darshan_free(struct dc_darshan *d);
 /* A call event; @cat its layer. Returns 0 or -ENOMEM. */
 int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev);
-/* A counter record (profile mode): its POSIX and STDIO counters, those
- * that need no single call. Returns 0 or -ENOMEM. */
+/* A counter record (profile mode): its POSIX, STDIO, MPI-IO, H5F and
+ * H5D counters, those that need no single call. Returns 0 or -ENOMEM. */
 int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev);
 void dc_darshan_trace_done(struct dc_darshan *d);
 /* Compute the counters once every trace is read. 0 or -ENOMEM. */

@@ -85,6 +85,21 @@ void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
 	r->last_io = wr ? 'w' : 'r';
 }
 
+void dc_dio_count(struct drec *r, const struct dc_dio_layout *l,
+		  const struct dc_dcounter *k, bool wr)
+{
+	for (int i = 0; i < 10; i++)
+		r->c[(wr ? l->size_write : l->size_read) + i] += k->hist[i];
+	r->c[wr ? l->bytes_written : l->bytes_read] += k->size_sum;
+	r->c[l->rw_switches] += k->switches;
+}
+
+bool dc_dio_needs_calls(const struct dc_dio_layout *l, int k)
+{
+	return k == l->t.max_read_size || k == l->t.max_write_size ||
+	       (k >= l->access && k < l->access_count + 4);
+}
+
 void dc_dio_reduce(const struct drec *first, int module, uint64_t ohash,
 		   const struct dc_dio_layout *l, int64_t *c, double *f)
 {

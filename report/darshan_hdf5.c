@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "darshan_ops.h"
 #include "darshan_rec.h"
 
 const char *const dc_h5f_names[DC_H5F_N] = { "OPENS", "FLUSHES" };
@@ -61,64 +62,31 @@ const char *const dc_h5d_names[DC_H5D_N] = {
 	"SLOWEST_RANK_BYTES",
 };
 
-enum hop {
-	HOP_NONE,
-	HOP_FOPEN,
-	HOP_FFLUSH,
-	HOP_DOPEN,
-	HOP_DOPEN_DEPRECATED,
-	HOP_DREAD,
-	HOP_DWRITE,
-	HOP_DFLUSH,
-	HOP_FCLOSE,
-	HOP_DCLOSE,
-};
-
-static const struct {
-	const char *name;
-	int op;
-} hops[] = {
-	{ "H5Fcreate", HOP_FOPEN },
-	{ "H5Fopen", HOP_FOPEN },
-	{ "H5Fflush", HOP_FFLUSH },
-	{ "H5Dcreate2", HOP_DOPEN },
-	{ "H5Dopen2", HOP_DOPEN },
-	{ "H5Dcreate1", HOP_DOPEN_DEPRECATED },
-	{ "H5Dopen1", HOP_DOPEN_DEPRECATED },
-	{ "H5Dread", HOP_DREAD },
-	{ "H5Dwrite", HOP_DWRITE },
-	{ "H5Dflush", HOP_DFLUSH },
-	{ "H5Fclose", HOP_FCLOSE },
-	{ "H5Dclose", HOP_DCLOSE },
-};
-
 int dc_hdf5_op(const char *name, size_t n)
 {
-	for (size_t i = 0; i < sizeof(hops) / sizeof(hops[0]); i++)
-		if (n == strlen(hops[i].name) && !memcmp(name, hops[i].name, n))
-			return hops[i].op;
-	return HOP_NONE;
+	return dc_darshan_hdf5_op(name, n);
 }
 
 int dc_hdf5_module(int op)
 {
-	return op == HOP_FOPEN || op == HOP_FFLUSH || op == HOP_FCLOSE ? MOD_H5F
-	       : op						       ? MOD_H5D
-								       : 0;
+	return op == DC_HOP_FOPEN || op == DC_HOP_FFLUSH || op == DC_HOP_FCLOSE
+		   ? MOD_H5F
+	       : op ? MOD_H5D
+		    : 0;
 }
 
 int dc_hdf5_kind(int op)
 {
 	switch (op) {
-	case HOP_FOPEN:
-	case HOP_DOPEN:
-	case HOP_DOPEN_DEPRECATED: return DT_OPEN;
-	case HOP_FCLOSE:
-	case HOP_DCLOSE: return DT_CLOSE;
-	case HOP_FFLUSH:
-	case HOP_DFLUSH: return DT_META;
-	case HOP_DREAD: return DT_READ;
-	case HOP_DWRITE: return DT_WRITE;
+	case DC_HOP_FOPEN:
+	case DC_HOP_DOPEN:
+	case DC_HOP_DOPEN_DEPRECATED: return DT_OPEN;
+	case DC_HOP_FCLOSE:
+	case DC_HOP_DCLOSE: return DT_CLOSE;
+	case DC_HOP_FFLUSH:
+	case DC_HOP_DFLUSH: return DT_META;
+	case DC_HOP_DREAD: return DT_READ;
+	case DC_HOP_DWRITE: return DT_WRITE;
 	default: return DT_NONE;
 	}
 }
@@ -150,17 +118,41 @@ void dc_hdf5_call(struct drec *r, const struct dc_dcall *c, double t1,
 		      dc_hdf5_kind(c->op), t1, t2,
 		      (c->has & DC_EV_SIZE) ? c->size : 0);
 	switch (c->op) {
-	case HOP_FOPEN: r->c[F_OPENS]++; break;
-	case HOP_FFLUSH: r->c[F_FLUSHES]++; break;
-	case HOP_DOPEN_DEPRECATED:
+	case DC_HOP_FOPEN: r->c[F_OPENS]++; break;
+	case DC_HOP_FFLUSH: r->c[F_FLUSHES]++; break;
+	case DC_HOP_DOPEN_DEPRECATED:
 		r->c[D_USE_DEPRECATED] = 1;
 		__attribute__((fallthrough));
-	case HOP_DOPEN: r->c[D_OPENS]++; break;
-	case HOP_DREAD: io(r, c, false); break;
-	case HOP_DWRITE: io(r, c, true); break;
-	case HOP_DFLUSH: r->c[D_FLUSHES]++; break;
+	case DC_HOP_DOPEN: r->c[D_OPENS]++; break;
+	case DC_HOP_DREAD: io(r, c, false); break;
+	case DC_HOP_DWRITE: io(r, c, true); break;
+	case DC_HOP_DFLUSH: r->c[D_FLUSHES]++; break;
 	default: break;
 	}
+}
+
+void dc_hdf5_count(struct drec *r, const struct dc_dcounter *k)
+{
+	switch (k->op) {
+	case DC_HOP_FOPEN: r->c[F_OPENS] += k->calls; break;
+	case DC_HOP_FFLUSH: r->c[F_FLUSHES] += k->calls; break;
+	case DC_HOP_DOPEN_DEPRECATED:
+		r->c[D_USE_DEPRECATED] = 1;
+		__attribute__((fallthrough));
+	case DC_HOP_DOPEN: r->c[D_OPENS] += k->calls; break;
+	case DC_HOP_DREAD:
+	case DC_HOP_DWRITE:
+		r->c[k->op == DC_HOP_DWRITE ? D_WRITES : D_READS] += k->calls;
+		dc_dio_count(r, &layout, k, k->op == DC_HOP_DWRITE);
+		break;
+	case DC_HOP_DFLUSH: r->c[D_FLUSHES] += k->calls; break;
+	default: break;
+	}
+}
+
+bool dc_h5d_needs_calls(int k)
+{
+	return dc_dio_needs_calls(&layout, k);
 }
 
 void dc_h5f_reduce(const struct drec *first, int64_t *c, double *f)

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "darshan_ops.h"
 #include "darshan_rec.h"
 
 enum {
@@ -73,56 +74,9 @@ const char *const dc_mpiio_names[DC_MPIIO_N] = {
 	"SLOWEST_RANK_BYTES",
 };
 
-enum mop {
-	MOP_NONE,
-	MOP_OPEN,
-	MOP_SYNC,
-	MOP_VIEW,
-	MOP_CLOSE,
-	/* Reads and writes: the counter they bump. */
-	MOP_IO = 16,
-};
-
-static const struct {
-	const char *name;
-	int op;
-} mops[] = {
-	{ "MPI_File_open", MOP_OPEN },
-	{ "MPI_File_sync", MOP_SYNC },
-	{ "MPI_File_set_view", MOP_VIEW },
-	{ "MPI_File_close", MOP_CLOSE },
-	{ "MPI_File_read", MOP_IO + M_INDEP_READS },
-	{ "MPI_File_read_at", MOP_IO + M_INDEP_READS },
-	{ "MPI_File_read_shared", MOP_IO + M_INDEP_READS },
-	{ "MPI_File_read_all", MOP_IO + M_COLL_READS },
-	{ "MPI_File_read_at_all", MOP_IO + M_COLL_READS },
-	{ "MPI_File_read_ordered", MOP_IO + M_COLL_READS },
-	{ "MPI_File_read_all_begin", MOP_IO + M_SPLIT_READS },
-	{ "MPI_File_read_at_all_begin", MOP_IO + M_SPLIT_READS },
-	{ "MPI_File_read_ordered_begin", MOP_IO + M_SPLIT_READS },
-	{ "MPI_File_iread", MOP_IO + M_NB_READS },
-	{ "MPI_File_iread_at", MOP_IO + M_NB_READS },
-	{ "MPI_File_iread_shared", MOP_IO + M_NB_READS },
-	{ "MPI_File_write", MOP_IO + M_INDEP_WRITES },
-	{ "MPI_File_write_at", MOP_IO + M_INDEP_WRITES },
-	{ "MPI_File_write_shared", MOP_IO + M_INDEP_WRITES },
-	{ "MPI_File_write_all", MOP_IO + M_COLL_WRITES },
-	{ "MPI_File_write_at_all", MOP_IO + M_COLL_WRITES },
-	{ "MPI_File_write_ordered", MOP_IO + M_COLL_WRITES },
-	{ "MPI_File_write_all_begin", MOP_IO + M_SPLIT_WRITES },
-	{ "MPI_File_write_at_all_begin", MOP_IO + M_SPLIT_WRITES },
-	{ "MPI_File_write_ordered_begin", MOP_IO + M_SPLIT_WRITES },
-	{ "MPI_File_iwrite", MOP_IO + M_NB_WRITES },
-	{ "MPI_File_iwrite_at", MOP_IO + M_NB_WRITES },
-	{ "MPI_File_iwrite_shared", MOP_IO + M_NB_WRITES },
-};
-
 int dc_mpiio_op(const char *name, size_t n)
 {
-	for (size_t i = 0; i < sizeof(mops) / sizeof(mops[0]); i++)
-		if (n == strlen(mops[i].name) && !memcmp(name, mops[i].name, n))
-			return mops[i].op;
-	return MOP_NONE;
+	return dc_darshan_mpiio_op(name, n);
 }
 
 static const struct dc_dio_layout layout = {
@@ -136,23 +90,24 @@ static const struct dc_dio_layout layout = {
 	.t = { M_MAX_READ_TIME_SIZE, M_MAX_WRITE_TIME_SIZE, M_FASTEST_RANK },
 };
 
-static bool is_write(int counter)
+/* The counter a read or write bumps: MPIIO_INDEP_READS ... NB_WRITES are
+ * in the order of enum dc_mop. */
+static int io_counter(int op)
 {
-	return counter == M_INDEP_WRITES || counter == M_COLL_WRITES ||
-	       counter == M_SPLIT_WRITES || counter == M_NB_WRITES;
+	return M_INDEP_READS + op - DC_MOP_INDEP_READ;
 }
 
 int dc_mpiio_kind(int op)
 {
 	switch (op) {
-	case MOP_OPEN: return DT_OPEN;
-	case MOP_SYNC: return DT_SYNC;
-	case MOP_VIEW: return DT_META;
-	case MOP_CLOSE: return DT_CLOSE;
+	case DC_MOP_OPEN: return DT_OPEN;
+	case DC_MOP_SYNC: return DT_SYNC;
+	case DC_MOP_VIEW: return DT_META;
+	case DC_MOP_CLOSE: return DT_CLOSE;
 	default:
-		return op < MOP_IO	       ? DT_NONE
-		       : is_write(op - MOP_IO) ? DT_WRITE
-					       : DT_READ;
+		return !dc_mop_is_io(op)     ? DT_NONE
+		       : dc_mop_is_write(op) ? DT_WRITE
+					     : DT_READ;
 	}
 }
 
@@ -162,22 +117,43 @@ void dc_mpiio_call(struct drec *r, const struct dc_dcall *c, double t1,
 	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
 
 	switch (c->op) {
-	case MOP_OPEN:
+	case DC_MOP_OPEN:
 		r->opens++;
 		if (c->has & DC_EV_FLAGS)
 			r->c[M_MODE] = c->flags;
 		break;
-	case MOP_SYNC: r->c[M_SYNCS]++; break;
-	case MOP_VIEW: r->c[M_VIEWS]++; break;
-	case MOP_CLOSE: break;
+	case DC_MOP_SYNC: r->c[M_SYNCS]++; break;
+	case DC_MOP_VIEW: r->c[M_VIEWS]++; break;
+	case DC_MOP_CLOSE: break;
 	default:
-		if (c->op >= MOP_IO) {
-			r->c[c->op - MOP_IO]++;
-			dc_dio_call(r, &layout, n, is_write(c->op - MOP_IO));
+		if (dc_mop_is_io(c->op)) {
+			r->c[io_counter(c->op)]++;
+			dc_dio_call(r, &layout, n, dc_mop_is_write(c->op));
 		}
 		break;
 	}
 	dc_dtime_call(r, &layout.t, dc_mpiio_kind(c->op), t1, t2, n);
+}
+
+void dc_mpiio_count(struct drec *r, const struct dc_dcounter *k)
+{
+	switch (k->op) {
+	case DC_MOP_OPEN: r->opens += k->calls; break;
+	case DC_MOP_SYNC: r->c[M_SYNCS] += k->calls; break;
+	case DC_MOP_VIEW: r->c[M_VIEWS] += k->calls; break;
+	default:
+		if (dc_mop_is_io(k->op)) {
+			r->c[io_counter(k->op)] += k->calls;
+			dc_dio_count(r, &layout, k, dc_mop_is_write(k->op));
+		}
+		break;
+	}
+}
+
+bool dc_mpiio_needs_calls(int k)
+{
+	/* The mode is the open's argument, which no counter keeps. */
+	return k == M_MODE || dc_dio_needs_calls(&layout, k);
 }
 
 void dc_mpiio_finish(struct drec *r)

@@ -140,6 +140,13 @@ struct dc_dio_layout {
  * read/write switch. */
 void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
 		 bool wr);
+/* Counter record @k of reads or writes: bytes, buckets and switches the
+ * programs kept. */
+void dc_dio_count(struct drec *r, const struct dc_dio_layout *l,
+		  const struct dc_dcounter *k, bool wr);
+/* Whether counter @k needs every call (the slowest calls' sizes, the
+ * common access sizes): a counter record does not give it. */
+bool dc_dio_needs_calls(const struct dc_dio_layout *l, int k);
 /* Into @c, the records of @module and @ohash in @first's list reduced as
  * Darshan reduces a shared record: sums of the counters before access,
  * the common access sizes merged, the slowest calls' sizes, and for a
@@ -160,6 +167,11 @@ int dc_mpiio_kind(int op);
 /* A call from @t1 to @t2 (seconds from the trace's start). */
 void dc_mpiio_call(struct drec *r, const struct dc_dcall *c, double t1,
 		   double t2);
+/* A counter record (profile mode) of an MPI-IO function. */
+void dc_mpiio_count(struct drec *r, const struct dc_dcounter *k);
+/* Whether counter @k needs every call, which counter records do not
+ * give. */
+bool dc_mpiio_needs_calls(int k);
 /* Once every record is made: whether its opens were collective. */
 void dc_mpiio_finish(struct drec *r);
 /* A file's MPI-IO records, reduced over its processes. */
@@ -177,6 +189,9 @@ int dc_hdf5_module(int op);
 int dc_hdf5_kind(int op);
 void dc_hdf5_call(struct drec *r, const struct dc_dcall *c, double t1,
 		  double t2);
+/* A counter record (profile mode) of an HDF5 function. */
+void dc_hdf5_count(struct drec *r, const struct dc_dcounter *k);
+bool dc_h5d_needs_calls(int k);
 /* A file's H5F records, or one dataset's (@ohash) H5D records, reduced
  * over processes. */
 void dc_h5f_reduce(const struct drec *first, int64_t *c, double *f);

@@ -112,8 +112,9 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 }
 
 /* A process gone for good: its trace forgets it, and its fds'
- * generations and Darshan patterns (of the fd and of a stream on it)
- * leave the kernel's maps, or a process given its pid would find them. */
+ * generations and Darshan patterns (of the fd and of a stream on it) and
+ * its open handles' directions leave the kernel's maps, or a process given its
+ * pid would find them. */
 static void forget_proc(struct dc_proc *p, void *arg)
 {
 	struct dc_rt *rt = arg;
@@ -130,6 +131,14 @@ static void forget_proc(struct dc_proc *p, void *arg)
 		bpf_map_delete_elem(bpf_map__fd(m->fdpat), &key);
 		key.fd |= DC_PAT_STREAM;
 		bpf_map_delete_elem(bpf_map__fd(m->fdpat), &key);
+	}
+	dc_map_foreach (&p->handles, i) {
+		struct {
+			__u32 pid, pad;
+			__u64 h;
+		} key = { p->pid, 0, p->handles.keys[i] };
+
+		bpf_map_delete_elem(bpf_map__fd(m->hdlpat), &key);
 	}
 }
 

@@ -60,6 +60,7 @@ static const struct part {
 	MAP(inflight, "dc_inflight"),
 	MAP(fdgen, "dc_fdgen"),
 	MAP(fdpat, "dc_fdpat"),
+	MAP(hdlpat, "dc_hdlpat"),
 	MAP(tpcfg, "dc_tpcfg"),
 	MAP(tp_pending, "dc_tp_pending"),
 	MAP(uring_pending, "dc_uring_pending"),

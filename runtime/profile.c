@@ -16,6 +16,7 @@ struct agg {
 	uint32_t pid, tid;
 	struct dc_probe *probe;
 	struct dc_file *file;
+	const char *object; /* interned: one pointer per name */
 	bool inner;
 	struct dc_agg_val v;
 };
@@ -30,13 +31,15 @@ struct dc_profile {
 	struct bpf_link *iter; /* dc_agg_iter: the threads' own aggregates */
 	int ncpu;
 	struct dc_agg_val *percpu;
-	struct dc_map table; /* hash of (pid, tid, probe, file, inner) -> agg */
+	struct dc_map table; /* hash of (pid, tid, probe, file, object, inner)
+				-> agg */
 };
 
 static uint64_t agg_hash(uint32_t pid, uint32_t tid, const struct dc_probe *p,
-			 const struct dc_file *f, bool inner)
+			 const struct dc_file *f, const char *o, bool inner)
 {
-	uint64_t k[5] = { pid, tid, (uintptr_t)p, (uintptr_t)f, inner };
+	uint64_t k[6] = { pid,		tid,	      (uintptr_t)p,
+			  (uintptr_t)f, (uintptr_t)o, inner };
 	uint64_t h = dc_hash((const char *)k, sizeof(k));
 
 	return h ? h : 1;
@@ -65,18 +68,18 @@ static void fold(struct dc_agg_val *v, const struct dc_agg_val *a)
 }
 
 static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
-		struct dc_probe *probe, struct dc_file *file, bool inner,
-		const struct dc_agg_val *v)
+		struct dc_probe *probe, struct dc_file *file,
+		const char *object, bool inner, const struct dc_agg_val *v)
 {
-	uint64_t h = agg_hash(pid, tid, probe, file, inner);
+	uint64_t h = agg_hash(pid, tid, probe, file, object, inner);
 	struct agg *a;
 
 	/* Distinct keys with one hash take the next free slot. */
 	for (;; h = h + 1 ? h + 1 : 1) {
 		a = dc_map_get(&pf->table, h);
-		if (!a ||
-		    (a->pid == pid && a->tid == tid && a->probe == probe &&
-		     a->file == file && a->inner == inner))
+		if (!a || (a->pid == pid && a->tid == tid &&
+			   a->probe == probe && a->file == file &&
+			   a->object == object && a->inner == inner))
 			break;
 	}
 	if (!a) {
@@ -85,7 +88,7 @@ static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
 			free(a);
 			return;
 		}
-		*a = (struct agg){ pid, tid, probe, file, inner, *v };
+		*a = (struct agg){ pid, tid, probe, file, object, inner, *v };
 		return;
 	}
 	fold(&a->v, v);
@@ -156,6 +159,16 @@ static struct dc_file *agg_file(struct dc_rt *rt, const struct dc_agg_key *k)
 	return NULL;
 }
 
+/* The object (an HDF5 dataset) a handle's aggregate is about, as trace
+ * mode names it on each call. */
+static const char *agg_object(struct dc_rt *rt, const struct dc_agg_key *k)
+{
+	struct dc_proc *p = dc_proc_get(&rt->ps, k->pid);
+
+	return p && k->kind == DC_OBJ_HANDLE ? dc_handle_object(p, k->obj)
+					     : NULL;
+}
+
 void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
 {
 	struct dc_agg_val v = { .count = 1,
@@ -173,7 +186,8 @@ void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
 	else
 		v.errs = c->probe->d->ret == DC_RET_STREAM ? c->ret == 0
 							   : c->ret < 0;
-	add(rt->profile, c->pid, c->tid, c->probe, c->file, c->inner, &v);
+	add(rt->profile, c->pid, c->tid, c->probe, c->file, c->object, c->inner,
+	    &v);
 }
 
 /* Wait until every CPU has been seen with no aggregation under way: all
@@ -238,7 +252,8 @@ static int drain(struct dc_rt *rt, int map)
 		if (sum.count && keys[i].probe < rt->sess.nprobes)
 			add(pf, keys[i].pid, keys[i].tid,
 			    &rt->sess.probes[keys[i].probe],
-			    agg_file(rt, &keys[i]), keys[i].inner, &sum);
+			    agg_file(rt, &keys[i]), agg_object(rt, &keys[i]),
+			    keys[i].inner, &sum);
 	}
 	free(keys);
 	return 0;
@@ -264,7 +279,8 @@ static int drain_threads(struct dc_rt *rt, __u32 epoch)
 			if (s[i].v.count && s[i].k.probe < rt->sess.nprobes)
 				add(pf, s[i].k.pid, s[i].k.tid,
 				    &rt->sess.probes[s[i].k.probe],
-				    agg_file(rt, &s[i].k), s[i].k.inner,
+				    agg_file(rt, &s[i].k),
+				    agg_object(rt, &s[i].k), s[i].k.inner,
 				    &s[i].v);
 	err = n < 0 ? -errno : 0;
 	close(fd);
@@ -307,7 +323,8 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 		} else if (t && !dc_withhold(rt, p)) {
 			dc_proc_describe(p, t);
 			dc_pfw_counter(dc_sink(rt, p), p, t, a->probe, a->file,
-				       a->inner, &a->v, pf->start_ns);
+				       a->object, a->inner, &a->v,
+				       pf->start_ns);
 		}
 		a->probe->calls += a->v.count;
 		free(a);

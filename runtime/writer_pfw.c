@@ -486,7 +486,7 @@ nesting:
 
 void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
 		    const struct dc_thread *t, const struct dc_probe *probe,
-		    struct dc_file *file, bool inner,
+		    struct dc_file *file, const char *object, bool inner,
 		    const struct dc_agg_val *v, uint64_t mono)
 {
 	static const struct {
@@ -529,6 +529,10 @@ void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
 		dc_buf_adds(b, ",\"fhash\":\"");
 		dc_buf_adds(b, file->hash);
 		dc_buf_adds(b, "\"");
+	}
+	if (object) {
+		dc_buf_adds(b, ",\"object\":");
+		dc_json_str(b, object, strlen(object));
 	}
 	dc_buf_adds(b, ",\"count\":");
 	dc_buf_add_u64(b, v->count);

@@ -45,10 +45,11 @@ int dc_pfw_open(struct dc_pfw *w, int fd, const struct dc_pfw_opts *o);
 /* Write one call; returns its id. Metadata it needs comes first. A
  * filtered call takes an id and writes nothing, so nesting holds. */
 uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
-/* Profile mode: one aggregate of the interval starting at @mono. */
+/* Profile mode: one aggregate of the interval starting at @mono; @object:
+ * the HDF5 dataset its handle stands for, or NULL. */
 void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
 		    const struct dc_thread *t, const struct dc_probe *probe,
-		    struct dc_file *file, bool inner,
+		    struct dc_file *file, const char *object, bool inner,
 		    const struct dc_agg_val *v, uint64_t mono);
 /* At a thread's exit: name it @comm if it had no name yet, or was
  * renamed; the writer then forgets it. */

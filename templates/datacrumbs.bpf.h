@@ -212,6 +212,24 @@ struct {
 	__type(value, struct dc_fdpat);
 } dc_fdpat SEC(".maps");
 
+/* Profile mode: the direction of a handle's last read or write (an
+ * MPI_File, an HDF5 dataset), for Darshan's MPIIO_ and H5D_RW_SWITCHES.
+ * A handle is 64 bits: its own map keeps dc_fdpat's key, and the POSIX
+ * path's lookups, at 8 bytes. Only MPI-IO and H5D reads and writes look
+ * here; a few handles per process are open at once. */
+struct dc_handle_key {
+	__u32 pid;
+	__u32 pad;
+	__u64 h;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct dc_handle_key);
+	__type(value, __u32);
+} dc_hdlpat SEC(".maps");
+
 /* Defined, by the generator, after this file. */
 static const volatile struct dc_capture dc_caps[DC_CAPS_SIZE];
 
@@ -731,6 +749,26 @@ static __always_inline void dc_pattern(const volatile struct dc_capture *c,
 	p->last_io = pat;
 }
 
+/* Darshan's size bucket and read/write switch of a read or write @c
+ * of @n bytes on handle @h: Darshan keeps no offset for these. */
+static __always_inline void dc_hpattern(const volatile struct dc_capture *c,
+					__u32 pid, __u64 h, __u64 n,
+					struct dc_agg_val *a)
+{
+	struct dc_handle_key k = { .pid = pid, .h = h };
+	__u32 pat = c->pat, *last = bpf_map_lookup_elem(&dc_hdlpat, &k);
+	int b = dc_bucket(n);
+
+	if (b >= 0 && b < DC_HIST_N)
+		a->hist[b] = 1;
+	if (!last) {
+		bpf_map_update_elem(&dc_hdlpat, &k, &pat, BPF_ANY);
+		return;
+	}
+	a->switches = *last != pat;
+	*last = pat;
+}
+
 /* Profile mode: fold a call into its interval's aggregate. */
 static __always_inline void dc_aggregate(struct dc_thread *t,
 					 const volatile struct dc_capture *c,
@@ -782,6 +820,8 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 			   c->obj_kind == DC_OBJ_STREAM ? fd | DC_PAT_STREAM
 							: fd,
 			   k.obj >> 32, ret, a.size_sum, &a);
+	else if (c->pat && c->obj_kind == DC_OBJ_HANDLE && !failed && !k.inner)
+		dc_hpattern(c, k.pid, k.obj, a.size_sum, &a);
 	/* An atomic add is a full barrier: the epoch is read after it. The
 	 * decrement below needs none: x86 keeps stores in order, so it is
 	 * seen after the aggregate's. Only this CPU writes its counter. */
@@ -889,6 +929,15 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 		}
 		gen = dc_track_gen(c, f, id, ret);
 		inner = dc_inner(t, c);
+		/* A closed handle's value may be given to the next open. */
+		if (c->hclose && c->obj_slot >= 0) {
+			struct dc_handle_key hk = {
+				.pid = id >> 32,
+				.h = f->val[c->obj_slot & (DC_CAPTURE - 1)],
+			};
+
+			bpf_map_delete_elem(&dc_hdlpat, &hk);
+		}
 	}
 
 	if (path_slot < 0 && !c->text_mask) {

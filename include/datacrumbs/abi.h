@@ -251,12 +251,15 @@ struct dc_capture {
 			     it completes; 0: none */
 	__s8 off_slot;	  /* profile mode: the offset a dc_pat call takes */
 	__s8 whence_slot; /* ... and its whence (fseek), or -1 */
-	__u16 pad;
+	__u8 hclose;	  /* profile mode: ends obj_slot's handle, whose
+			     read/write direction is forgotten */
+	__u8 pad;
 };
 
 /* Profile mode: what a call does to its fd's or stream's offset, for
  * Darshan's pattern counters (sequential, consecutive, switches, max
- * byte) and access size histograms. */
+ * byte) and access size histograms; on a handle (MPI-IO, H5D), only
+ * READ and WRITE, for the histograms and switches. */
 enum dc_pat {
 	DC_PAT_NONE = 0,
 	DC_PAT_READ,   /* moves its bytes from the offset (off_slot's, or
