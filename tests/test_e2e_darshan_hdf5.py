@@ -3,7 +3,8 @@
 """datacrumbs-report --darshan's H5F and H5D counters against Darshan 3.4.7
 built with its HDF5 module (scripts/build-darshan-hdf5): the same HDF5
 workload (tests/workloads/hdf5_bytes.c: contiguous, converted, chunked,
-compact and empty writes and reads on four datasets) runs once under
+compact and empty writes and reads on four datasets, and on two more, of
+two dimensions, every kind of file selection) runs once under
 Darshan and once under DataCrumbs, and every counter both print for the
 file and each dataset must be equal, as must the POSIX counters of the
 file HDF5 wrote through libc."""
@@ -71,16 +72,17 @@ with tempfile.TemporaryDirectory() as tmp:
 
     names = {n for _, n in ours}
     check(names == {"data.h5", "data.h5:/ints", "data.h5:/floats", "data.h5:/chunked",
-                    "data.h5:/compact"}, "records of the file and each dataset: %s" % sorted(names))
+                    "data.h5:/compact", "data.h5:/grid", "data.h5:/pts"},
+          "records of the file and each dataset: %s" % sorted(names))
     shared = sorted(set(theirs) & set(ours))
-    check(len(shared) >= 4 * 40, "%d counters in both" % len(shared))
+    check(len(shared) >= 5 * 40, "%d counters in both" % len(shared))
     diff = ["%s %s: Darshan %d, ours %d" % (c, n, theirs[(c, n)], ours[(c, n)])
             for c, n in shared if c not in KNOWN and theirs[(c, n)] != ours[(c, n)]]
     check(not diff, "counters equal to Darshan's:\n  " + "\n  ".join(diff))
     # Against the workload's own count too, so equal cannot mean both wrong.
-    for dset in ("/ints", "/floats", "/chunked", "/compact"):
+    for dset in ("/ints", "/floats", "/chunked", "/compact", "/grid", "/pts"):
         for call, counter in (("H5Dwrite", "H5D_BYTES_WRITTEN"), ("H5Dread", "H5D_BYTES_READ")):
-            want = sum(b for c, b, d in truth if c == call and d == dset)
+            want = sum(b for c, b, d, _ in truth if c == call and d == dset)
             check(ours.get((counter, "data.h5:" + dset)) == want,
                   "%s of %s: %s, the workload says %d"
                   % (counter, dset, ours.get((counter, "data.h5:" + dset)), want))
@@ -93,7 +95,8 @@ with tempfile.TemporaryDirectory() as tmp:
     entry = [f for f in json.loads(r.stdout)["files"] if f["name"] == h5]
     dsh = entry[0].get("darshan", {}) if entry else {}
     check(dsh.get("H5F", {}).get("H5F_OPENS") == 1, "--json H5F: %s" % dsh.get("H5F"))
-    check(sorted(dsh.get("H5D", {})) == ["/chunked", "/compact", "/floats", "/ints"],
+    check(sorted(dsh.get("H5D", {})) == ["/chunked", "/compact", "/floats", "/grid", "/ints",
+                                         "/pts"],
           "--json H5D datasets: %s" % sorted(dsh.get("H5D", {})))
     check(all(dsh["H5D"][d][c] == ours[(c, "data.h5:" + d)]
               for d in dsh.get("H5D", {}) for c in dsh["H5D"][d] if "_F_" not in c),
