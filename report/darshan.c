@@ -278,6 +278,11 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 		.ret = ev->ret,
 		.whence = ev->whence,
 		.flags = ev->flags,
+		.selection = ev->selection,
+		.regular = ev->regular,
+		.ndims = ev->ndims,
+		.npoints = ev->npoints,
+		.typesize = ev->typesize,
 		.dur = ev->dur,
 		.has = ev->has,
 	};

@@ -86,6 +86,25 @@ with tempfile.TemporaryDirectory() as tmp:
             check(ours.get((counter, "data.h5:" + dset)) == want,
                   "%s of %s: %s, the workload says %d"
                   % (counter, dset, ours.get((counter, "data.h5:" + dset)), want))
+        for k, counter in (("regular", "H5D_REGULAR_HYPERSLAB_SELECTS"),
+                           ("irregular", "H5D_IRREGULAR_HYPERSLAB_SELECTS"),
+                           ("point", "H5D_POINT_SELECTS")):
+            want = sum(1 for _, _, d, kind in truth if d == dset and kind == k)
+            check(ours.get((counter, "data.h5:" + dset)) == want,
+                  "%s of %s: %s, the workload says %d"
+                  % (counter, dset, ours.get((counter, "data.h5:" + dset)), want))
+    # The shapes hdf5_bytes.c gives its datasets: rank, elements, type size.
+    for dset, shape in (("/ints", (1, 4096, 4)), ("/floats", (1, 4096, 4)),
+                        ("/chunked", (1, 4096, 8)), ("/compact", (1, 100, 4)),
+                        ("/grid", (2, 2048, 4)), ("/pts", (2, 64, 4))):
+        got = tuple(ours.get((c, "data.h5:" + dset)) for c in (
+            "H5D_DATASPACE_NDIMS", "H5D_DATASPACE_NPOINTS", "H5D_DATATYPE_SIZE"))
+        check(got == shape, "shape of %s: %s, the workload made %s" % (dset, got, shape))
+    check(ours.get(("H5D_REGULAR_HYPERSLAB_SELECTS", "data.h5:/grid")) == 2 and
+          ours.get(("H5D_IRREGULAR_HYPERSLAB_SELECTS", "data.h5:/grid")) == 2 and
+          ours.get(("H5D_POINT_SELECTS", "data.h5:/grid")) == 1 and
+          ours.get(("H5D_POINT_SELECTS", "data.h5:/pts")) == 1,
+          "each selection kind counted on /grid and /pts")
     check(ours.get(("H5D_WRITES", "data.h5:/ints")) == 3 and ours.get(("H5F_OPENS", "data.h5")) == 1,
           "the counters are not trivial")
 
