@@ -37,16 +37,27 @@ void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s)
 		if (p->arg_role[i] == DC_ROLE_NONE)
 			continue;
 		s->role[s->n] = p->arg_role[i];
-		s->off[s->n] = p->arg_off[i];
+		s->read[s->n] = p->arg_read[i];
 		s->arg[s->n++] = i;
+	}
+	for (int i = 0; i < p->nmore && s->n < DC_CAPTURE; i++) {
+		s->role[s->n] = p->more[i].role;
+		s->read[s->n] = p->more[i].read;
+		s->arg[s->n++] = p->more[i].arg;
 	}
 	if (p->fed && s->n < DC_CAPTURE) {
 		s->fed = s->n;
-		s->off[s->n] = -1;
 		s->role[s->n++] = DC_ROLE_FED;
 	}
-	for (int i = s->n; i < DC_CAPTURE; i++)
-		s->off[i] = -1;
+	/* The call reads through what a late role passes it, not what a
+	 * given one does. */
+	for (int i = 0; i < p->npass && s->n < DC_CAPTURE; i++) {
+		s->pass |= 1u << s->n;
+		s->role[s->n] = p->pass[i].role;
+		if (dc_role_is_late(p->pass[i].role))
+			s->read[s->n] = p->pass[i].read;
+		s->n++;
+	}
 }
 
 /* How the MPI library @target's datatypes give their size. */
@@ -59,26 +70,73 @@ static int dtype_kind(const char *target)
 	return DC_DTYPE_NONE;
 }
 
+/* The slot of @ts, the call a feeder feeds, that takes the role @role
+ * the feeder hands it, or -1. */
+static int pass_slot(const struct dc_slots *ts, int role)
+{
+	for (int i = 0; ts && i < ts->n; i++)
+		if ((ts->pass & 1u << i) && ts->role[i] == role)
+			return i;
+	return -1;
+}
+
+/* "{ A, B, C, D }, ..." for each slot's hops, 0 past its last. */
+static int render_offs(struct dc_buf *out, const struct dc_slots *s)
+{
+	int err = 0;
+
+	for (int i = 0; i < DC_CAPTURE && !err; i++)
+		err = dc_buf_addf(out, "%s{ %d, %d, %d, %d }", i ? ", " : "",
+				  s->read[i].off[0], s->read[i].off[1],
+				  s->read[i].off[2], s->read[i].off[3]);
+	return err ?: dc_buf_add(out, "", 1);
+}
+
 /* A USDT pair is two entries: the begin (@pair 1) pushes the call, the
- * end (@pair 2, right after it) completes it. */
+ * end (@pair 2, right after it) completes it. @ts: the slots of the call
+ * a feeder feeds, or NULL. */
 static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 			  const struct dc_spec_probe *p,
 			  const struct dc_slots *s, int id, int feeds,
-			  const char *target, int pair)
+			  const struct dc_slots *ts, const char *target,
+			  int pair)
 {
 	char ids[16], nslots[16], args[64], int_mask[16], path_slot[16],
 	    ret_int[16], d_entry[16], d_exit[16], stream_slot[16],
 	    ret_stream[16], dt_mask[16], dt_kind[16], s_mask[16], s_exit[16],
-	    fed_slot[16], feeds_s[16], d_off[64], text_s[16], opens_s[8],
-	    ends_s[16];
+	    fed_slot[16], feeds_s[16], hops[64], text_s[16], opens_s[8],
+	    ends_s[16], pass_s[16], pass_to[64];
 	int mask = 0, path = -1, stream = -1, dentry = 0, dexit = 0, dtype = 0;
-	int str = 0, str_exit = 0, text = 0;
+	int str = 0, str_exit = 0, text = 0, pass = 0, to[DC_CAPTURE];
+	struct dc_buf offs = {};
+	int err;
 
+	for (int i = 0; i < DC_CAPTURE; i++)
+		to[i] = -1;
 	for (int i = 0; i < s->n; i++) {
-		/* A word read through a pointer is whole, not a C int. */
-		if (s->off[i] >= 0)
+		bool late = dc_role_is_late(s->role[i]);
+		bool given = dc_role_is_given(s->role[i]);
+		bool is_int = dc_role_is_int(s->role[i]);
+
+		/* A feeder passes a late role's pointer whole; the call it
+		 * feeds reads through it as it returns (its hops). A given
+		 * role the feeder reads as it enters. Either may end in a C
+		 * int. */
+		if (late && (s->pass & 1u << i)) {
+			pass |= 1 << i;
+			mask |= is_int << i;
+		} else if (given && (s->pass & 1u << i)) {
+			pass |= 1 << i;
+		} else if (late || given) {
+			pass |= 1 << i;
+			to[i] = pass_slot(ts, s->role[i]);
+			dentry |= given << i;
+			mask |= (given && is_int) << i;
+		} else if (s->read[i].hops) {
+			/* A word read through a pointer is whole, not a C
+			 * int. */
 			dentry |= 1 << i;
-		else if (dc_role_is_int(s->role[i]))
+		} else if (dc_role_is_int(s->role[i]))
 			mask |= 1 << i;
 		/* Both strings travel in the event's path buffer. */
 		if (dc_role_is_path(s->role[i]))
@@ -118,13 +176,16 @@ static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 	snprintf(path_slot, sizeof(path_slot), "%d", path);
 	snprintf(fed_slot, sizeof(fed_slot), "%d", s->fed);
 	snprintf(feeds_s, sizeof(feeds_s), "%d", feeds + 1);
-	snprintf(d_off, sizeof(d_off), "%d, %d, %d, %d",
-		 s->off[0] > 0 ? s->off[0] : 0, s->off[1] > 0 ? s->off[1] : 0,
-		 s->off[2] > 0 ? s->off[2] : 0, s->off[3] > 0 ? s->off[3] : 0);
+	snprintf(hops, sizeof(hops), "%d, %d, %d, %d", s->read[0].hops,
+		 s->read[1].hops, s->read[2].hops, s->read[3].hops);
+	snprintf(pass_s, sizeof(pass_s), "0x%x", pass);
+	snprintf(pass_to, sizeof(pass_to), "%d, %d, %d, %d", to[0], to[1],
+		 to[2], to[3]);
 	/* fd and status returns are C ints in the register's low half. */
 	snprintf(ret_int, sizeof(ret_int), "%d",
 		 p->ret == DC_RET_FD || p->ret == DC_RET_STATUS ||
 		     p->ret == DC_RET_ISIZE || p->ret == DC_RET_CHAR);
+	err = render_offs(&offs, s);
 	const char *kv[] = { "ID",
 			     ids,
 			     "NSLOTS",
@@ -160,7 +221,13 @@ static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 			     "FEEDS",
 			     feeds_s,
 			     "DEREF_OFF",
-			     d_off,
+			     err ? "" : offs.p,
+			     "DEREF_HOPS",
+			     hops,
+			     "PASS_MASK",
+			     pass_s,
+			     "PASS_TO",
+			     pass_to,
 			     "TEXT_MASK",
 			     text_s,
 			     "OPENS",
@@ -168,7 +235,9 @@ static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 			     "ENDS",
 			     ends_s,
 			     NULL };
-	return dc_tmpl_expand(out, tmpl, kv);
+	err = err ?: dc_tmpl_expand(out, tmpl, kv);
+	dc_buf_free(&offs);
+	return err;
 }
 
 /* A USDT probe with an end: 1, else 0. */
@@ -279,7 +348,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	struct dc_strpool pool = {};
 	int nprobes = 0, caps_size = 1, err;
 	int *ids = calloc(spec->nprobes ? spec->nprobes : 1, sizeof(*ids));
-	struct dc_slots s;
+	struct dc_slots s, ts;
 
 	if (!ids)
 		return -ENOMEM;
@@ -308,8 +377,11 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		    spec->groups[p->group].skipped)
 			continue;
 		dc_slots_of(p, &s);
+		if (p->feeds_idx >= 0)
+			dc_slots_of(&spec->probes[p->feeds_idx], &ts);
 		err = render_capture(&caps, &t_cap, p, &s, nprobes,
 				     p->feeds_idx >= 0 ? ids[p->feeds_idx] : -1,
+				     p->feeds_idx >= 0 ? &ts : NULL,
 				     spec->groups[p->group].target,
 				     usdt_pair(spec, p))
 			  ?: render_desc(&descs, &t_desc, &pool, spec, p, &s,
@@ -320,11 +392,11 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 
 			e.name = e.symbol = p->end;
 			e.end = NULL;
-			err =
-			    render_capture(&caps, &t_cap, &e, &s, ++nprobes, -1,
-					   spec->groups[p->group].target, 2)
-				?: render_desc(&descs, &t_desc, &pool, spec, &e,
-					       &s, nprobes);
+			err = render_capture(&caps, &t_cap, &e, &s, ++nprobes,
+					     -1, NULL,
+					     spec->groups[p->group].target, 2)
+				  ?: render_desc(&descs, &t_desc, &pool, spec,
+						 &e, &s, nprobes);
 		}
 		/* Numbered probes: their number's entry in its table. */
 		table = mech == DC_MECH_SYSCALL	   ? &sysnr

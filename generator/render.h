@@ -20,8 +20,9 @@ struct dc_slots {
 	int n;
 	uint8_t role[DC_CAPTURE];
 	uint8_t arg[DC_CAPTURE];
-	int off[DC_CAPTURE]; /* ROLE@N: N, else -1 */
-	int fed;	     /* the fed slot, or -1 */
+	struct dc_spec_read read[DC_CAPTURE]; /* ROLE@N...: its hops */
+	int fed;			      /* the fed slot, or -1 */
+	unsigned pass; /* slots a feeder fills: read at return */
 };
 
 void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s);

@@ -261,17 +261,24 @@ static void free_probe(struct dc_spec_probe *pr)
 	free(pr->aliases);
 }
 
-/* "ROLE" or "ROLE@N" (the word at byte N of what the argument points
- * to); returns the role, or -1 after saying what is wrong. */
+/* Roles a feeder hands to the call it feeds, and their names. */
+#define PASSED_ROLES "selection, regular, ndims, npoints and typesize"
+
+static bool passed(int role)
+{
+	return dc_role_is_late(role) || dc_role_is_given(role);
+}
+
+/* "ROLE", "ROLE@N" (the word at byte N of what the argument points to)
+ * or "ROLE@N@M..." (through a pointer at each byte); returns the role, or
+ * -1 after saying what is wrong. */
 static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
-		      int *off)
+		      struct dc_spec_read *rd)
 {
 	char name[32], known[256];
 	const char *at = strchr(v, '@');
 	size_t n = at ? (size_t)(at - v) : strlen(v);
 	int role = -1;
-	char *end;
-	long o;
 
 	if (n < sizeof(name)) {
 		memcpy(name, v, n);
@@ -284,28 +291,89 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 			   "unknown argument role '%s' (known: %s)", v, known);
 		return -1;
 	}
-	*off = -1;
+	memset(rd, 0, sizeof(*rd));
+	if (!at && passed(role)) {
+		spec_error(p->spec, loc,
+			   "'%s' is read through a pointer: give the byte "
+			   "offset of each hop (%s@OFFSET@OFFSET)",
+			   v, name);
+		return -1;
+	}
 	if (!at)
 		return role;
-	errno = 0;
-	o = strtol(at + 1, &end, 10);
-	if (!dc_role_is_quantity(role)) {
-		dc_quantity_list(" and ", known, sizeof(known));
+	if (!dc_role_is_quantity(role) && !passed(role)) {
+		dc_quantity_list(", ", known, sizeof(known));
 		spec_error(p->spec, loc,
-			   "'%s': only %s can be read through a pointer "
-			   "(ROLE@OFFSET)",
+			   "'%s': only %s, " PASSED_ROLES " can be read "
+			   "through a pointer (ROLE@OFFSET)",
 			   v, known);
 		return -1;
 	}
-	if (end == at + 1 || *end || errno || o < 0 || o > 4088) {
-		spec_error(p->spec, loc,
-			   "'%s': the offset after '@' must be a byte "
-			   "count from 0 to 4088",
-			   v);
-		return -1;
+	while (at) {
+		char *end;
+		long o;
+
+		errno = 0;
+		o = strtol(at + 1, &end, 10);
+		if (end == at + 1 || (*end && *end != '@') || errno || o < 0 ||
+		    o > 4088) {
+			spec_error(p->spec, loc,
+				   "'%s': the offset after '@' must be a byte "
+				   "count from 0 to 4088",
+				   v);
+			return -1;
+		}
+		if (rd->hops == DC_HOPS || (rd->hops == 1 && !passed(role))) {
+			spec_error(p->spec, loc,
+				   "'%s': too many '@': a quantity is read "
+				   "through 1 pointer, " PASSED_ROLES
+				   " through up to %d",
+				   v, DC_HOPS);
+			return -1;
+		}
+		rd->off[rd->hops++] = (int)o;
+		at = *end ? end : NULL;
 	}
-	*off = (int)o;
 	return role;
+}
+
+/* More roles of argument @arg, given as a list: values read through it
+ * each its own way. */
+static int parse_more(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr,
+		      int arg, int *captured)
+{
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *a = yaml_document_get_node(p->doc, *it);
+		struct dc_loc aloc = loc_of(p, a);
+		struct dc_spec_slot *m = &pr->more[pr->nmore];
+		const char *v = scalar(p, a, "an argument role");
+		int role;
+
+		if (!v)
+			return -EINVAL;
+		if (++*captured > DC_CAPTURE) {
+			spec_error(p->spec, &aloc,
+				   "at most %d arguments can be captured",
+				   DC_CAPTURE);
+			return -EINVAL;
+		}
+		role = parse_role(p, &aloc, v, &m->read);
+		if (role < 0)
+			return -EINVAL;
+		if (!m->read.hops) {
+			spec_error(p->spec, &aloc,
+				   "'%s': an argument given several roles "
+				   "is read through a pointer by each "
+				   "(ROLE@OFFSET)",
+				   v);
+			return -EINVAL;
+		}
+		m->role = role;
+		m->arg = arg;
+		pr->nmore++;
+	}
+	return 0;
 }
 
 static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
@@ -333,12 +401,19 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 			return -EINVAL;
 		}
 		role = DC_ROLE_NONE;
-		pr->arg_off[pr->nargs] = -1;
+		memset(&pr->arg_read[pr->nargs], 0, sizeof(pr->arg_read[0]));
+		if (a->type == YAML_SEQUENCE_NODE) {
+			if (parse_more(p, a, pr, pr->nargs, &captured))
+				return -EINVAL;
+			pr->arg_role[pr->nargs++] = DC_ROLE_NONE;
+			continue;
+		}
 		if (!is_null(a)) {
 			v = scalar(p, a, "an argument role");
 			if (!v)
 				return -EINVAL;
-			role = parse_role(p, &aloc, v, &pr->arg_off[pr->nargs]);
+			role =
+			    parse_role(p, &aloc, v, &pr->arg_read[pr->nargs]);
 			if (role < 0)
 				return -EINVAL;
 		}
@@ -853,7 +928,10 @@ static bool same_shape(const struct dc_spec_probe *a,
 	return a->nargs == b->nargs && a->ret == b->ret &&
 	       a->effect == b->effect &&
 	       !memcmp(a->arg_role, b->arg_role, sizeof(int) * a->nargs) &&
-	       !memcmp(a->arg_off, b->arg_off, sizeof(int) * a->nargs) &&
+	       !memcmp(a->arg_read, b->arg_read,
+		       sizeof(a->arg_read[0]) * a->nargs) &&
+	       a->nmore == b->nmore &&
+	       !memcmp(a->more, b->more, sizeof(a->more[0]) * a->nmore) &&
 	       !strcmp(a->feeds ? a->feeds : "", b->feeds ? b->feeds : "");
 }
 
@@ -1263,32 +1341,78 @@ static void check_kfuncs(struct dc_spec *spec)
 			    pr->symbol);
 		for (int a = 0; a < pr->nargs; a++)
 			if (dc_role_reads_user(pr->arg_role[a]) ||
-			    pr->arg_off[a] >= 0)
+			    pr->arg_read[a].hops)
 				spec_error(spec, &pr->loc,
 					   "role '%s%s' reads user memory: "
 					   "not for kernel function '%s'",
 					   dc_role_name(pr->arg_role[a]),
-					   pr->arg_off[a] >= 0 ? "@N" : "",
+					   pr->arg_read[a].hops ? "@N" : "",
 					   pr->symbol);
+		if (pr->nmore)
+			spec_error(spec, &pr->loc,
+				   "role '%s@N' reads user memory: not for "
+				   "kernel function '%s'",
+				   dc_role_name(pr->more[0].role), pr->symbol);
 	}
+}
+
+/* Whether @pr has a role only a feeder passes on. */
+static bool has_passed(const struct dc_spec_probe *pr)
+{
+	for (int a = 0; a < pr->nargs; a++)
+		if (passed(pr->arg_role[a]))
+			return true;
+	for (int m = 0; m < pr->nmore; m++)
+		if (passed(pr->more[m].role))
+			return true;
+	return false;
+}
+
+/* Give target @t the value @v a feeder passes it: one slot a role, read
+ * the same way by every feeder. */
+static void add_pass(struct dc_spec *spec, struct dc_spec_probe *pr,
+		     struct dc_spec_probe *t, const struct dc_spec_slot *v)
+{
+	for (int k = 0; k < t->npass; k++) {
+		if (t->pass[k].role != v->role)
+			continue;
+		if (memcmp(&t->pass[k].read, &v->read, sizeof(v->read)))
+			spec_error(spec, &pr->loc,
+				   "'%s' gives '%s' %s read otherwise than "
+				   "another function feeding it",
+				   pr->name, t->name, dc_role_name(v->role));
+		return;
+	}
+	if (t->npass < DC_CAPTURE)
+		t->pass[t->npass++] = *v;
 }
 
 /*
  * A probe that feeds another is an inner function whose bytes (the
- * product of its arguments) belong to the enclosing call: its target is
- * a function of the same spec that returns a status and has a slot free
- * for them.
+ * product of its quantities) belong to the enclosing call, and which may
+ * hand it values (read now) or pointers (read when it returns): its
+ * target is a function of the same spec that returns a status and has
+ * slots free for them.
  */
 static void check_feeds(struct dc_spec *spec)
 {
 	for (size_t i = 0; i < spec->nprobes; i++) {
 		struct dc_spec_probe *pr = &spec->probes[i];
 		struct dc_spec_probe *t = NULL;
-		int captured = 0, slots = 0;
+		int captured = 0, slots = 0, handed = 0;
 		char known[64];
 
-		if (!pr->feeds || spec->groups[pr->group].skipped)
+		if (spec->groups[pr->group].skipped)
 			continue;
+		if (!pr->feeds) {
+			if (has_passed(pr))
+				spec_error(spec, &pr->loc,
+					   "'%s': " PASSED_ROLES " are given "
+					   "by a function that feeds a call "
+					   "('feeds')",
+					   pr->name);
+			continue;
+		}
 		if (spec->groups[pr->group].mech != DC_MECH_UPROBE) {
 			spec_error(spec, &pr->feeds_loc,
 				   "'feeds' is for functions of a library "
@@ -1315,21 +1439,38 @@ static void check_feeds(struct dc_spec *spec)
 		}
 		while (t->alias_of >= 0)
 			t = &spec->probes[t->alias_of];
-		for (int a = 0; a < pr->nargs; a++)
-			if (pr->arg_role[a] != DC_ROLE_NONE &&
-			    !dc_role_is_quantity(pr->arg_role[a])) {
+		for (int a = 0; a < pr->nargs; a++) {
+			int role = pr->arg_role[a];
+
+			if (role != DC_ROLE_NONE &&
+			    !dc_role_is_quantity(role) && !passed(role)) {
 				dc_quantity_list(", ", known, sizeof(known));
 				spec_error(spec, &pr->loc,
 					   "'%s' feeds '%s': its arguments "
-					   "must be factors of the bytes (%s), "
-					   "not '%s'",
+					   "must be factors of the bytes (%s) "
+					   "or " PASSED_ROLES ", not '%s'",
 					   pr->name, pr->feeds, known,
-					   dc_role_name(pr->arg_role[a]));
-			} else if (pr->arg_role[a] != DC_ROLE_NONE)
+					   dc_role_name(role));
+			} else if (passed(role)) {
+				struct dc_spec_slot v = { role, a,
+							  pr->arg_read[a] };
+
+				add_pass(spec, pr, t, &v);
+				handed++;
+			} else if (role != DC_ROLE_NONE)
 				slots++;
+		}
+		for (int m = 0; m < pr->nmore; m++) {
+			if (passed(pr->more[m].role)) {
+				add_pass(spec, pr, t, &pr->more[m]);
+				handed++;
+			} else
+				slots++;
+		}
 		for (int a = 0; a < t->nargs; a++)
 			captured += t->arg_role[a] != DC_ROLE_NONE;
-		if (!slots)
+		captured += t->nmore;
+		if (!slots && !handed)
 			spec_error(spec, &pr->loc,
 				   "'%s' feeds '%s' but captures nothing to "
 				   "count its bytes by",
@@ -1345,14 +1486,14 @@ static void check_feeds(struct dc_spec *spec)
 				   "its return ('%s'); only a call that "
 				   "returns a status can be fed",
 				   pr->name, pr->feeds, dc_ret_name(t->ret));
-		if (!t->fed && captured >= DC_CAPTURE)
+		t->fed |= slots > 0;
+		if (captured + t->fed + t->npass > DC_CAPTURE)
 			spec_error(spec, &pr->feeds_loc,
 				   "'%s' feeds '%s', which captures %d "
-				   "arguments already: at most %d with its "
-				   "bytes",
+				   "arguments already: at most %d with what "
+				   "its feeders give it",
 				   pr->name, pr->feeds, captured,
-				   DC_CAPTURE - 1);
-		t->fed = true;
+				   DC_CAPTURE - t->fed - t->npass);
 		pr->feeds_idx = (int)(t - spec->probes);
 	}
 }
@@ -1396,8 +1537,9 @@ int dc_spec_check(struct dc_spec *spec)
 						  : dc_libaio_names());
 			/* A request's fd, offset and length, by position. */
 			for (int a = 0; a < pr->nargs; a++)
-				if (pr->arg_role[a] != DC_ROLE_NONE &&
-				    (a > 2 || pr->arg_off[a] >= 0 ||
+				if ((pr->arg_role[a] != DC_ROLE_NONE ||
+				     pr->nmore) &&
+				    (a > 2 || pr->arg_read[a].hops ||
 				     pr->arg_role[a] != uring_roles[a]))
 					spec_error(
 					    spec, &pr->loc,

@@ -15,6 +15,20 @@ struct dc_loc {
 	int col;
 };
 
+/* ROLE@A@B: the argument is read through a pointer, the word at byte A
+ * of what it points to, then at byte B of what that points to. */
+struct dc_spec_read {
+	int hops; /* 0: the argument itself */
+	int off[DC_HOPS];
+};
+
+/* A captured value beyond one role an argument. */
+struct dc_spec_slot {
+	int role;
+	int arg;
+	struct dc_spec_read read;
+};
+
 struct dc_spec_probe {
 	char *name;	/* as shown in the trace */
 	char *symbol;	/* what is attached; defaults to name */
@@ -23,13 +37,19 @@ struct dc_spec_probe {
 	char *proto; /* the prototype, for readers */
 	int nargs;
 	int arg_role[DC_MAX_ARGS];
-	int arg_off[DC_MAX_ARGS]; /* ROLE@N: read the word at byte N of
-				     what the argument points to; -1 */
+	struct dc_spec_read arg_read[DC_MAX_ARGS];
+	/* Further roles of an argument named by a list ([A, B]): slots of
+	 * their own, after the arguments'. */
+	struct dc_spec_slot more[DC_CAPTURE];
+	int nmore;
 	int ret;
 	int effect;    /* enum dc_effect */
 	char *feeds;   /* the enclosing call this one adds bytes to */
 	int feeds_idx; /* ... its index, set by dc_spec_check(), or -1 */
-	bool fed;      /* other probes feed this one: it has a fed slot */
+	bool fed;      /* other probes feed this one bytes: it has a fed slot */
+	/* Values its feeders pass it (late roles), set by dc_spec_check(). */
+	struct dc_spec_slot pass[DC_CAPTURE];
+	int npass;
 	struct dc_loc loc;
 	struct dc_loc symbol_loc;
 	struct dc_loc aliases_loc;

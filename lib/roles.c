@@ -13,6 +13,10 @@ enum {
 	QUANTITY = 1 << 1, /* a number of bytes or items */
 	USER = 1 << 2,	   /* read from the user memory it points to */
 	PATH = 1 << 3,	   /* a string sent in the event's one path buffer */
+	LATE = 1 << 4,	   /* read through its pointer when the call it feeds
+			      returns: what it points to settles during it */
+	GIVEN = 1 << 5,	   /* read through its pointers as a feeder enters
+			      and given to the call it feeds */
 };
 
 static const struct {
@@ -45,6 +49,11 @@ static const struct {
 	[DC_ROLE_FUNC] = { "func", USER },
 	[DC_ROLE_SRCFILE] = { "srcfile", USER },
 	[DC_ROLE_LINE] = { "line", INT },
+	[DC_ROLE_SELECTION] = { "selection", INT | USER | LATE },
+	[DC_ROLE_REGULAR] = { "regular", INT | USER | LATE },
+	[DC_ROLE_NDIMS] = { "ndims", INT | USER | GIVEN },
+	[DC_ROLE_NPOINTS] = { "npoints", USER | GIVEN },
+	[DC_ROLE_TYPESIZE] = { "typesize", USER | GIVEN },
 };
 
 static const char *const ret_names[DC_RET_NR] = {
@@ -242,4 +251,14 @@ bool dc_role_reads_user(int role)
 bool dc_role_is_path(int role)
 {
 	return role_is(role, PATH);
+}
+
+bool dc_role_is_late(int role)
+{
+	return role_is(role, LATE);
+}
+
+bool dc_role_is_given(int role)
+{
+	return role_is(role, GIVEN);
 }

@@ -42,5 +42,11 @@ bool dc_role_is_quantity(int role);
 bool dc_role_reads_user(int role);
 /* Roles whose string travels in the event's path buffer: one a probe. */
 bool dc_role_is_path(int role);
+/* Roles a feeder passes, as a pointer, to the call it feeds, which reads
+ * through it (ROLE@A@B) when it returns. */
+bool dc_role_is_late(int role);
+/* Roles a feeder reads through pointers (ROLE@A@B) as it enters and
+ * gives the call it feeds. */
+bool dc_role_is_given(int role);
 
 #endif

@@ -277,6 +277,11 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 		.whence = ev->whence,
 		.flags = ev->flags,
 		.mode = ev->mode,
+		.selection = ev->selection,
+		.regular = ev->regular,
+		.ndims = ev->ndims,
+		.npoints = ev->npoints,
+		.typesize = ev->typesize,
 		.dur = ev->dur,
 		.has = ev->has,
 	};

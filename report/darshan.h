@@ -25,6 +25,8 @@ struct dc_dcall {
 	uint32_t pid;
 	uint8_t op, module;
 	int64_t size, offset, ret, whence, flags, mode, ts, dur;
+	int64_t selection, regular; /* H5D: args.selection, args.regular */
+	int64_t ndims, npoints, typesize; /* H5D: the dataset's shape */
 	uint32_t has;
 };
 

@@ -4,8 +4,11 @@
  * 3.4.7), from the HDF5 layer's calls: file opens and flushes, and per
  * dataset (named in its file, "/grp/data") opens, reads, writes, bytes
  * (elements selected times the dataset's type size, the trace's size),
- * switches, size buckets and common access sizes. What Darshan learns by
- * asking HDF5 (selection kinds, dataspace and chunk shapes, MPI-IO
+ * switches, size buckets and common access sizes, the kinds of the file
+ * selections read and written (the trace's args.selection and
+ * args.regular) and the dataset's rank, elements and type size (args.ndims,
+ * npoints and typesize, which H5Dclose carries). What else Darshan learns
+ * by asking HDF5 (chunk shapes, access lengths and strides, MPI-IO
  * property lists) the trace does not hold; those counters are left out.
  */
 #include <string.h>
@@ -25,13 +28,19 @@ enum {
 	D_BYTES_READ,
 	D_BYTES_WRITTEN,
 	D_RW_SWITCHES,
+	D_REGULAR_HYPERSLAB_SELECTS,
+	D_IRREGULAR_HYPERSLAB_SELECTS,
+	D_POINT_SELECTS,
 	D_MAX_READ_TIME_SIZE,
 	D_MAX_WRITE_TIME_SIZE,
 	D_SIZE_READ,
 	D_SIZE_WRITE = D_SIZE_READ + 10,
 	D_ACCESS = D_SIZE_WRITE + 10,
 	D_ACCESS_COUNT = D_ACCESS + 4,
-	D_USE_DEPRECATED = D_ACCESS_COUNT + 4,
+	D_DATASPACE_NDIMS = D_ACCESS_COUNT + 4,
+	D_DATASPACE_NPOINTS,
+	D_DATATYPE_SIZE,
+	D_USE_DEPRECATED,
 	D_FASTEST_RANK,
 	D_FASTEST_RANK_BYTES,
 	D_SLOWEST_RANK,
@@ -50,11 +59,17 @@ const char *const dc_h5d_names[DC_H5D_N] = {
 	"BYTES_READ",
 	"BYTES_WRITTEN",
 	"RW_SWITCHES",
+	"REGULAR_HYPERSLAB_SELECTS",
+	"IRREGULAR_HYPERSLAB_SELECTS",
+	"POINT_SELECTS",
 	"MAX_READ_TIME_SIZE",
 	"MAX_WRITE_TIME_SIZE",
 	DC_DSIZE_NAMES("SIZE_READ_AGG"),
 	DC_DSIZE_NAMES("SIZE_WRITE_AGG"),
 	DC_DACCESS_NAMES,
+	"DATASPACE_NDIMS",
+	"DATASPACE_NPOINTS",
+	"DATATYPE_SIZE",
 	"USE_DEPRECATED",
 	"FASTEST_RANK",
 	"FASTEST_RANK_BYTES",
@@ -105,15 +120,57 @@ static const struct dc_dio_layout layout = {
 /* H5F records have no slowest call and no fastest rank. */
 static const struct dc_dtime_layout h5f_layout = { -1, -1, -1 };
 
+/* HDF5's H5S_sel_type, and what HDF5 1.10 keeps of a hyperslab's
+ * shape (docs/trace-format.md). */
+enum { SEL_POINTS = 1, SEL_HYPERSLABS = 2 };
+enum { SHAPE_REGULAR = 2 };
+
+/* The kind of the file selection of a read or write: -1 for all three
+ * once a call did not say (a trace of another spec). */
+static void selection(struct drec *r, const struct dc_dcall *c)
+{
+	if (!(c->has & DC_EV_SELECTION)) {
+		r->c[D_REGULAR_HYPERSLAB_SELECTS] = -1;
+		r->c[D_IRREGULAR_HYPERSLAB_SELECTS] = -1;
+		r->c[D_POINT_SELECTS] = -1;
+	}
+	if (r->c[D_POINT_SELECTS] < 0)
+		return;
+	if (c->selection == SEL_POINTS)
+		r->c[D_POINT_SELECTS]++;
+	else if (c->selection == SEL_HYPERSLABS && c->regular == SHAPE_REGULAR)
+		r->c[D_REGULAR_HYPERSLAB_SELECTS]++;
+	else if (c->selection == SEL_HYPERSLABS)
+		r->c[D_IRREGULAR_HYPERSLAB_SELECTS]++;
+}
+
 static void io(struct drec *r, const struct dc_dcall *c, bool wr)
 {
 	r->c[wr ? D_WRITES : D_READS]++;
+	selection(r, c);
 	dc_dio_call(r, &layout, (c->has & DC_EV_SIZE) ? c->size : 0, wr);
+}
+
+/* The dataset's shape, as its close tells it: -1 until one does. */
+static void shape(struct drec *r, const struct dc_dcall *c)
+{
+	if (c->op == DC_HOP_DCLOSE && (c->has & DC_EV_SHAPE)) {
+		r->c[D_DATASPACE_NDIMS] = c->ndims;
+		r->c[D_DATASPACE_NPOINTS] = c->npoints;
+		r->c[D_DATATYPE_SIZE] = c->typesize;
+		r->shaped = true;
+	} else if (!r->shaped) {
+		r->c[D_DATASPACE_NDIMS] = -1;
+		r->c[D_DATASPACE_NPOINTS] = -1;
+		r->c[D_DATATYPE_SIZE] = -1;
+	}
 }
 
 void dc_hdf5_call(struct drec *r, const struct dc_dcall *c, double t1,
 		  double t2)
 {
+	if (r->module == MOD_H5D)
+		shape(r, c);
 	dc_dtime_call(r, r->module == MOD_H5F ? &h5f_layout : &layout.t,
 		      dc_hdf5_kind(c->op), t1, t2,
 		      (c->has & DC_EV_SIZE) ? c->size : 0);
@@ -150,9 +207,14 @@ void dc_hdf5_count(struct drec *r, const struct dc_dcounter *k)
 	}
 }
 
+/* Besides the common access sizes and slowest calls: the selection kinds
+ * and the shape are the calls' arguments, which counter records do not
+ * keep. */
 bool dc_h5d_needs_calls(int k)
 {
-	return dc_dio_needs_calls(&layout, k);
+	return dc_dio_needs_calls(&layout, k) ||
+	       (k >= D_REGULAR_HYPERSLAB_SELECTS && k <= D_POINT_SELECTS) ||
+	       (k >= D_DATASPACE_NDIMS && k <= D_DATATYPE_SIZE);
 }
 
 void dc_h5f_reduce(const struct drec *first, int64_t *c, double *f)
@@ -168,8 +230,16 @@ void dc_h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c,
 		   double *f)
 {
 	dc_dio_reduce(first, MOD_H5D, ohash, &layout, c, f);
-	/* Whether any process used the deprecated calls. */
-	for (const struct drec *r = first; r; r = r->next)
-		if (r->module == MOD_H5D && r->ohash == ohash)
-			c[D_USE_DEPRECATED] |= r->c[D_USE_DEPRECATED];
+	/* Whether any process used the deprecated calls; the selection
+	 * kinds are unknown if a process's are. */
+	for (const struct drec *r = first; r; r = r->next) {
+		if (r->module != MOD_H5D || r->ohash != ohash)
+			continue;
+		c[D_USE_DEPRECATED] |= r->c[D_USE_DEPRECATED];
+		for (int k = D_DATASPACE_NDIMS; k <= D_DATATYPE_SIZE; k++)
+			c[k] = r == first ? r->c[k] : dc_max64(c[k], r->c[k]);
+		for (int k = D_REGULAR_HYPERSLAB_SELECTS;
+		     r->c[D_POINT_SELECTS] < 0 && k <= D_POINT_SELECTS; k++)
+			c[k] = -1;
+	}
 }

@@ -74,6 +74,9 @@ struct drec {
 	/* Made from counter records (profile mode): the counters that need
 	 * every call are unknown. */
 	bool counted;
+	/* H5D: a close told the dataset's shape (its NDIMS, NPOINTS and
+	 * DATATYPE_SIZE; -1 until then). */
+	bool shaped;
 	/* MPI-IO: opens (independent or collective, told once the records
 	 * are all made). */
 	int64_t opens;
@@ -179,7 +182,7 @@ void dc_mpiio_reduce(const struct drec *first, int64_t *c, double *f);
 
 /* The HDF5 modules (report/darshan_hdf5.c). */
 #define DC_H5F_N 2
-#define DC_H5D_N 42
+#define DC_H5D_N 48
 extern const char *const dc_h5f_names[DC_H5F_N];
 extern const char *const dc_h5d_names[DC_H5D_N];
 /* The op of HDF5 function @name, or 0 if Darshan does not count it. */

@@ -419,6 +419,16 @@ static int args(struct scan *c, struct dc_trace_event *ev)
 		} else if (KEY(&k, "mode") && c->s[c->i] != '"') {
 			/* An open's; the start record's is a word. */
 			r = int_field(c, &ev->mode, ev, DC_EV_MODE);
+		} else if (KEY(&k, "selection")) {
+			r = int_field(c, &ev->selection, ev, DC_EV_SELECTION);
+		} else if (KEY(&k, "regular")) {
+			r = int_field(c, &ev->regular, ev, 0);
+		} else if (KEY(&k, "ndims")) {
+			r = int_field(c, &ev->ndims, ev, DC_EV_SHAPE);
+		} else if (KEY(&k, "npoints")) {
+			r = int_field(c, &ev->npoints, ev, 0);
+		} else if (KEY(&k, "typesize")) {
+			r = int_field(c, &ev->typesize, ev, 0);
 		} else if (KEY(&k, "object")) {
 			r = str(c, &ev->object);
 			ev->has |= DC_EV_OBJECT;

@@ -40,6 +40,8 @@ enum {
 	DC_EV_AIO_HELPER = 1 << 20, /* args.aio_helper: a POSIX AIO request's
 				       I/O, made by the C library's thread */
 	DC_EV_MODE = 1 << 21,
+	DC_EV_SELECTION = 1 << 22, /* args.selection (and args.regular) */
+	DC_EV_SHAPE = 1 << 23,	   /* args.ndims, npoints and typesize */
 };
 
 /* Lane tracks of kernel requests: tid | DC_LANE_BIT | lane << 24. */
@@ -63,6 +65,8 @@ struct dc_trace_event {
 	int64_t ts, dur;
 	uint64_t fhash, hhash;
 	int64_t size, ret, offset, whence, flags, mode;
+	int64_t selection, regular;	   /* HDF5: the file selection's kind */
+	int64_t ndims, npoints, typesize;  /* ... a dataset's shape */
 	uint64_t count, dur_sum, size_sum; /* counter events */
 	/* ... and their Darshan counters (docs/trace-format.md): 0 when
 	 * not written. */

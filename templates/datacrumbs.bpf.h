@@ -505,6 +505,44 @@ static __always_inline __u64 dc_user_strlen(__u64 p)
 	return len;
 }
 
+/* Slot @i's value @v read through its pointers: the word at the first
+ * offset of what it points to, and so on, one hop if none is given. */
+static __always_inline __u64 dc_read_hops(const volatile struct dc_capture *c,
+					  int i, __u64 v)
+{
+	__u8 hops = c->deref_hops[i & (DC_CAPTURE - 1)];
+
+	for (int k = 0; k < DC_HOPS; k++) {
+		if (k && k >= hops)
+			break;
+		v = dc_read_u64(v + c->deref_off[i & (DC_CAPTURE - 1)][k]);
+	}
+	return v;
+}
+
+/* The pointers the call's feeders passed it, read through as it returns:
+ * it has settled what they point to. Only calls of a library (uprobes)
+ * are fed. A global function, which the verifier walks once, not once
+ * for every way a program reaches it. */
+__noinline int dc_read_passed(__u32 probe, struct dc_frame *f)
+{
+	const volatile struct dc_capture *c;
+
+	if (!f)
+		return 0;
+	/* Masked in the code, as dc_cap() does. */
+	asm volatile("" : "+r"(probe));
+	c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
+	for (int i = 0; i < DC_CAPTURE; i++) {
+		if (!(c->pass_mask & (1 << i)) || !c->deref_hops[i])
+			continue;
+		f->val[i] = dc_read_hops(c, i, f->val[i]);
+		if (c->int_mask & (1 << i))
+			f->val[i] = (__u64)(__s64)(int)f->val[i];
+	}
+	return 0;
+}
+
 /* Out parameters are read at return: the call has filled them in. */
 static __always_inline void dc_fix_exit(const volatile struct dc_capture *c,
 					struct dc_frame *f, long ret)
@@ -1002,6 +1040,7 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 	f = dc_pop(t, probe);
 	if (!f)
 		return 0;
+	dc_read_passed(probe, f);
 	return dc_emit(t, f, probe, ret, c, t->job, id, now);
 }
 

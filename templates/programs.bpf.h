@@ -126,13 +126,16 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 		if (i >= c->nslots)
 			break;
 		/* Filled by the functions that feed this call. */
-		if (c->fed_slot == i) {
+		if (c->fed_slot == i ||
+		    (!c->feeds && (c->pass_mask & (1 << i)))) {
 			v[i] = 0;
 			continue;
 		}
-		v[i] = dc_fix(c, i, dc_pick(a, c->slot_arg[i]));
+		v[i] = dc_pick(a, c->slot_arg[i]);
+		/* A C int read through pointers is cut to size after. */
 		if (c->deref_entry_mask & (1 << i))
-			v[i] = dc_read_u64(v[i] + c->deref_off[i]);
+			v[i] = dc_read_hops(c, i, v[i]);
+		v[i] = dc_fix(c, i, v[i]);
 		if (c->dtype_mask & (1 << i))
 			v[i] = dc_dtype_size(c->dtype_kind, v[i], ip);
 		if (c->str_mask & (1 << i))
@@ -145,16 +148,18 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 
 /*
  * An inner function that feeds its caller (HDF5's layout code under
- * H5Dwrite): its bytes, the product of its slots, go to the call it feeds
- * when that is the thread's innermost traced call. It pushes no frame and
- * makes no event.
+ * H5Dwrite): its bytes, the product of its quantities, go to the call it
+ * feeds when that is the thread's innermost traced call, and the values
+ * and pointers it hands on to that call's slots for them. It pushes no
+ * frame and makes no event.
  */
 static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
 				    __u64 ip)
 {
-	const volatile struct dc_capture *tc;
+	const volatile struct dc_capture *tc, *c = dc_cap(probe);
 	struct dc_thread *t = dc_thread_get();
 	__u64 v[DC_CAPTURE] = {}, bytes = 1;
+	bool quantity = false;
 	struct dc_frame *f;
 	__u32 d;
 
@@ -167,13 +172,23 @@ static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
 	if (f->probe != target)
 		return;
 	tc = dc_cap(target);
-	if (tc->fed_slot < 0)
-		return;
 	dc_capture(probe, a, v, ip);
-	for (int i = 0; i < DC_CAPTURE; i++)
-		if (i < dc_cap(probe)->nslots)
-			bytes *= v[i];
-	f->val[tc->fed_slot & (DC_CAPTURE - 1)] += bytes;
+	for (int i = 0; i < DC_CAPTURE; i++) {
+		if (i >= c->nslots)
+			break;
+		if (c->pass_mask & (1 << i)) {
+			/* The first feeder's stays: HDF5 closes a virtual
+			 * dataset's sources inside its own close. */
+			if (c->pass_to[i] >= 0 &&
+			    !f->val[c->pass_to[i] & (DC_CAPTURE - 1)])
+				f->val[c->pass_to[i] & (DC_CAPTURE - 1)] = v[i];
+			continue;
+		}
+		bytes *= v[i];
+		quantity = true;
+	}
+	if (quantity && tc->fed_slot >= 0)
+		f->val[tc->fed_slot & (DC_CAPTURE - 1)] += bytes;
 }
 
 /* @traced: the caller has already checked that the process is traced.

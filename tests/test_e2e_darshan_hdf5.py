@@ -3,7 +3,8 @@
 """datacrumbs-report --darshan's H5F and H5D counters against Darshan 3.4.7
 built with its HDF5 module (scripts/build-darshan-hdf5): the same HDF5
 workload (tests/workloads/hdf5_bytes.c: contiguous, converted, chunked,
-compact and empty writes and reads on four datasets) runs once under
+compact and empty writes and reads on four datasets, and on two more, of
+two dimensions, every kind of file selection) runs once under
 Darshan and once under DataCrumbs, and every counter both print for the
 file and each dataset must be equal, as must the POSIX counters of the
 file HDF5 wrote through libc."""
@@ -71,19 +72,39 @@ with tempfile.TemporaryDirectory() as tmp:
 
     names = {n for _, n in ours}
     check(names == {"data.h5", "data.h5:/ints", "data.h5:/floats", "data.h5:/chunked",
-                    "data.h5:/compact"}, "records of the file and each dataset: %s" % sorted(names))
+                    "data.h5:/compact", "data.h5:/grid", "data.h5:/pts"},
+          "records of the file and each dataset: %s" % sorted(names))
     shared = sorted(set(theirs) & set(ours))
-    check(len(shared) >= 4 * 40, "%d counters in both" % len(shared))
+    check(len(shared) >= 5 * 40, "%d counters in both" % len(shared))
     diff = ["%s %s: Darshan %d, ours %d" % (c, n, theirs[(c, n)], ours[(c, n)])
             for c, n in shared if c not in KNOWN and theirs[(c, n)] != ours[(c, n)]]
     check(not diff, "counters equal to Darshan's:\n  " + "\n  ".join(diff))
     # Against the workload's own count too, so equal cannot mean both wrong.
-    for dset in ("/ints", "/floats", "/chunked", "/compact"):
+    for dset in ("/ints", "/floats", "/chunked", "/compact", "/grid", "/pts"):
         for call, counter in (("H5Dwrite", "H5D_BYTES_WRITTEN"), ("H5Dread", "H5D_BYTES_READ")):
-            want = sum(b for c, b, d in truth if c == call and d == dset)
+            want = sum(b for c, b, d, _ in truth if c == call and d == dset)
             check(ours.get((counter, "data.h5:" + dset)) == want,
                   "%s of %s: %s, the workload says %d"
                   % (counter, dset, ours.get((counter, "data.h5:" + dset)), want))
+        for k, counter in (("regular", "H5D_REGULAR_HYPERSLAB_SELECTS"),
+                           ("irregular", "H5D_IRREGULAR_HYPERSLAB_SELECTS"),
+                           ("point", "H5D_POINT_SELECTS")):
+            want = sum(1 for _, _, d, kind in truth if d == dset and kind == k)
+            check(ours.get((counter, "data.h5:" + dset)) == want,
+                  "%s of %s: %s, the workload says %d"
+                  % (counter, dset, ours.get((counter, "data.h5:" + dset)), want))
+    # The shapes hdf5_bytes.c gives its datasets: rank, elements, type size.
+    for dset, shape in (("/ints", (1, 4096, 4)), ("/floats", (1, 4096, 4)),
+                        ("/chunked", (1, 4096, 8)), ("/compact", (1, 100, 4)),
+                        ("/grid", (2, 2048, 4)), ("/pts", (2, 64, 4))):
+        got = tuple(ours.get((c, "data.h5:" + dset)) for c in (
+            "H5D_DATASPACE_NDIMS", "H5D_DATASPACE_NPOINTS", "H5D_DATATYPE_SIZE"))
+        check(got == shape, "shape of %s: %s, the workload made %s" % (dset, got, shape))
+    check(ours.get(("H5D_REGULAR_HYPERSLAB_SELECTS", "data.h5:/grid")) == 2 and
+          ours.get(("H5D_IRREGULAR_HYPERSLAB_SELECTS", "data.h5:/grid")) == 2 and
+          ours.get(("H5D_POINT_SELECTS", "data.h5:/grid")) == 1 and
+          ours.get(("H5D_POINT_SELECTS", "data.h5:/pts")) == 1,
+          "each selection kind counted on /grid and /pts")
     check(ours.get(("H5D_WRITES", "data.h5:/ints")) == 3 and ours.get(("H5F_OPENS", "data.h5")) == 1,
           "the counters are not trivial")
 
@@ -93,7 +114,8 @@ with tempfile.TemporaryDirectory() as tmp:
     entry = [f for f in json.loads(r.stdout)["files"] if f["name"] == h5]
     dsh = entry[0].get("darshan", {}) if entry else {}
     check(dsh.get("H5F", {}).get("H5F_OPENS") == 1, "--json H5F: %s" % dsh.get("H5F"))
-    check(sorted(dsh.get("H5D", {})) == ["/chunked", "/compact", "/floats", "/ints"],
+    check(sorted(dsh.get("H5D", {})) == ["/chunked", "/compact", "/floats", "/grid", "/ints",
+                                         "/pts"],
           "--json H5D datasets: %s" % sorted(dsh.get("H5D", {})))
     check(all(dsh["H5D"][d][c] == ours[(c, "data.h5:" + d)]
               for d in dsh.get("H5D", {}) for c in dsh["H5D"][d] if "_F_" not in c),

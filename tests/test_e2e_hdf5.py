@@ -6,7 +6,10 @@ per function, every call named with the file through its hid_t (dataset
 the file as POSIX pwrite64 -> sys pwrite64 nested under it), and the bytes
 of each H5Dwrite and H5Dread as Darshan counts them (elements selected
 times the size of the dataset's type), in trace and profile mode, through
-contiguous, converted, chunked, compact and empty selections."""
+contiguous, converted, chunked, compact and empty selections, and the
+kind of each one's file selection (args.selection, args.regular) as the
+workload made it: a strided hyperslab, a union of two blocks, points, all
+and a block less another that HDF5 finds regular only while it writes."""
 import json
 import os
 import tempfile
@@ -19,6 +22,14 @@ BYTES = os.path.join(BUILD, "tests", "hdf5_bytes")
 REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 if not os.path.exists(WORK):
     skip("HDF5 (libhdf5-dev) was not found when building; scripts/setup installs it")
+
+
+def kind(e):
+    """The kind of a call's file selection as Darshan counts it, from
+    args.selection (HDF5's H5S_sel_type) and args.regular."""
+    sel, reg = e["args"].get("selection"), e["args"].get("regular")
+    return {1: "point", 2: "regular" if reg == 2 else "irregular"}.get(sel, "")
+
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/hdf5.yaml"])
     h5 = os.path.join(tmp, "out.h5")
@@ -75,10 +86,12 @@ with tempfile.TemporaryDirectory() as tmp:
     want = json.loads(r.stdout)["calls"]
     t = Trace(tb)
     check(not t.errors, "format: %s" % t.errors[:3])
-    got = [[e["name"], e["args"].get("size"), e["args"].get("object")] for e in sorted(
+    got = [[e["name"], e["args"].get("size"), e["args"].get("object"), kind(e)] for e in sorted(
         t.select(cat="HDF5"), key=lambda e: e["ts"]) if e["name"] in ("H5Dwrite", "H5Dread")]
-    check(got == want, "H5Dwrite/H5Dread bytes and datasets in call order: %s, want %s"
-          % (got, want))
+    check(got == want, "H5Dwrite/H5Dread bytes, datasets and selection kinds in call order: "
+          "%s, want %s" % (got, want))
+    check({k for _, _, _, k in want} == {"", "regular", "irregular", "point"},
+          "the workload has every kind of selection")
     check(all(t.file(e) == h5b for e in t.select(cat="HDF5", name="H5Dwrite")),
           "every H5Dwrite on %s" % h5b)
     # Where uprobes come as entry and return pairs (kernels before 6.13),
@@ -88,14 +101,14 @@ with tempfile.TemporaryDirectory() as tmp:
             env=dict(os.environ, DATACRUMBS_UPROBE_PAIRS="1"))
     check(r.returncode == 0, "pairs run: " + r.stderr)
     t2 = Trace(tb2)
-    got2 = [[e["name"], e["args"].get("size"), e["args"].get("object")] for e in sorted(
+    got2 = [[e["name"], e["args"].get("size"), e["args"].get("object"), kind(e)] for e in sorted(
         t2.select(cat="HDF5"), key=lambda e: e["ts"]) if e["name"] in ("H5Dwrite", "H5Dread")]
     check(got2 == want, "with entry/return pairs: %s, want %s" % (got2, want))
     check(t2.end["args"]["dropped"] == 0, "pairs: nothing dropped")
     rep = json.loads(run([REPORT, "--json", tb]).stdout)
     hdf5 = [l for l in rep["layers"] if l["name"] == "HDF5"]
-    written = sum(b for n, b, _ in want if n == "H5Dwrite")
-    read = sum(b for n, b, _ in want if n == "H5Dread")
+    written = sum(b for n, b, _, _ in want if n == "H5Dwrite")
+    read = sum(b for n, b, _, _ in want if n == "H5Dread")
     check(hdf5 and hdf5[0]["bytes_written"] == written and hdf5[0]["bytes_read"] == read,
           "report: HDF5 wrote %d and read %d bytes: %s" % (written, read, hdf5))
 

@@ -16,6 +16,7 @@
 
 #define DC_CAPTURE   4	  /* argument slots captured per call */
 #define DC_MAX_ARGS  6	  /* argument positions a spec may name */
+#define DC_HOPS	     4	  /* pointers a slot may be read through (ROLE@A@B) */
 #define DC_MAX_DEPTH 32	  /* nesting depth of traced calls per thread */
 #define DC_PATH_MAX  4096 /* longest path copied from user memory */
 
@@ -115,6 +116,14 @@ enum dc_role {
 			       function): the event's name */
 	DC_ROLE_SRCFILE,    /* const char * source file of that function */
 	DC_ROLE_LINE,	    /* a source line number, a C int */
+	DC_ROLE_SELECTION,  /* the kind of an HDF5 dataspace selection, read
+			       through a pointer when the fed call returns */
+	DC_ROLE_REGULAR,    /* whether HDF5 found that hyperslab selection
+			       regular, read likewise */
+	DC_ROLE_NDIMS,	    /* a dataspace's rank, read through pointers as
+			       a feeder enters and given to the fed call */
+	DC_ROLE_NPOINTS,    /* its elements, read likewise */
+	DC_ROLE_TYPESIZE,   /* a datatype's size, read likewise */
 	DC_ROLE_NR,
 };
 
@@ -241,7 +250,15 @@ struct dc_capture {
 			       bytes to, or -1 */
 	__u32 feeds;	    /* probe id + 1 of the call this one feeds its bytes
 			       to (no event of its own); 0: none */
-	__u16 deref_off[DC_CAPTURE]; /* byte offset of a deref_entry read */
+	/* Byte offsets of the reads through a pointer (deref_entry_mask,
+	 * deref_exit_mask), one a hop: deref_hops of them, or one at 0. */
+	__u16 deref_off[DC_CAPTURE][DC_HOPS];
+	__u8 deref_hops[DC_CAPTURE];
+	/* A feeder: slots it passes to the call it feeds, into slot pass_to
+	 * (the first feeder's value stays); that call: slots its feeders
+	 * fill. */
+	__u8 pass_mask;
+	__s8 pass_to[DC_CAPTURE];
 	__u8 text_mask;	  /* slots holding a string copied into the event at
 			     return (func, srcfile), in slot order */
 	__u8 opens;	  /* the begin of a USDT pair: pushes a call */
