@@ -177,6 +177,21 @@ static void set_creds(struct dc_rt *rt, const struct dc_proc_event *pe)
 	p->egid = pe->egid;
 }
 
+/* Profile mode: the generation a call that gave a handle gave it (the
+ * programs number the opens of each handle value) names its file and
+ * object, for aggregates of calls on it to be named by. */
+static int handle_gen(struct dc_proc *p, const struct dc_probe *pr,
+		      const struct dc_event *e, const struct dc_call *c)
+{
+	uint64_t h;
+
+	if (!e->gen || (pr->d->ret != DC_RET_HANDLE && !pr->handle_out))
+		return 0;
+	h = pr->d->ret == DC_RET_HANDLE ? (uint64_t)e->ret
+					: e->val[pr->handle_slot];
+	return dc_handle_gen_set(p, h, e->gen, c->file, c->object);
+}
+
 static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 {
 	struct dc_probe *pr;
@@ -225,7 +240,7 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 		return 0;
 	if (rt->profile) {
 		dc_profile_call(rt, &c);
-		return 0;
+		return handle_gen(p, pr, e, &c);
 	}
 	if (!dc_filter_keep(&rt->filter, c.file)) {
 		c.filtered = true;

@@ -164,6 +164,12 @@ static void classify_caps(struct dc_session *sess, struct dc_capture *caps,
 			c->gen_what = DC_GEN_RET_IF_DUP;
 			c->gen_slot = flags_slot(pr);
 		}
+		if (pr->d->ret == DC_RET_HANDLE) {
+			c->gen_what = DC_GEN_HANDLE_RET;
+		} else if (pr->handle_out) {
+			c->gen_what = DC_GEN_HANDLE_SLOT;
+			c->gen_slot = pr->handle_slot;
+		}
 		dc_dpattern(pr->d->layer, pr->d->name, &c->dmod, &c->pat);
 		c->hclose = pr->closes && c->obj_kind == DC_OBJ_HANDLE;
 		c->off_slot = c->whence_slot = -1;
@@ -438,7 +444,7 @@ int dc_load(struct dc_session *sess, const char *path)
 	if (!opt->profile) {
 		err = shrink_map(m->agg[0]) ?: shrink_map(m->agg[1]) ?:
 		      shrink_map(m->fdgen) ?: shrink_map(m->fdpat) ?:
-		      shrink_map(m->hdlpat);
+		      shrink_map(m->hdlpat) ?: shrink_map(m->hdlgen);
 		if (err)
 			return err;
 	}

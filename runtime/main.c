@@ -113,8 +113,8 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 
 /* A process gone for good: its trace forgets it, and its fds'
  * generations and Darshan patterns (of the fd and of a stream on it) and
- * its open handles' directions leave the kernel's maps, or a process given its
- * pid would find them. */
+ * its open handles' directions and generations leave the kernel's maps,
+ * or a process given its pid would find them. */
 static void forget_proc(struct dc_proc *p, void *arg)
 {
 	struct dc_rt *rt = arg;
@@ -139,6 +139,7 @@ static void forget_proc(struct dc_proc *p, void *arg)
 		} key = { p->pid, 0, p->handles.keys[i] };
 
 		bpf_map_delete_elem(bpf_map__fd(m->hdlpat), &key);
+		bpf_map_delete_elem(bpf_map__fd(m->hdlgen), &key);
 	}
 }
 

@@ -61,6 +61,7 @@ static const struct part {
 	MAP(fdgen, "dc_fdgen"),
 	MAP(fdpat, "dc_fdpat"),
 	MAP(hdlpat, "dc_hdlpat"),
+	MAP(hdlgen, "dc_hdlgen"),
 	MAP(tpcfg, "dc_tpcfg"),
 	MAP(tp_pending, "dc_tp_pending"),
 	MAP(uring_pending, "dc_uring_pending"),

@@ -322,6 +322,48 @@ const char *dc_handle_set_object(struct dc_procs *ps, struct dc_proc *p,
 	return n;
 }
 
+int dc_handle_gen_set(struct dc_proc *p, uint64_t h, uint32_t gen,
+		      struct dc_file *f, const char *object)
+{
+	struct dc_hgen *g = malloc(sizeof(*g));
+
+	if (!g)
+		return -ENOMEM;
+	*g = (struct dc_hgen){ gen, 0, f, object, dc_map_get(&p->hgens, h) };
+	if (dc_map_put(&p->hgens, h, g)) {
+		free(g);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+const struct dc_hgen *dc_handle_gen(struct dc_proc *p, uint64_t h, uint32_t gen)
+{
+	const struct dc_hgen *g = h ? dc_map_get(&p->hgens, h) : NULL;
+
+	while (g && g->gen != gen)
+		g = g->older;
+	return g;
+}
+
+static void free_hgens(void *v)
+{
+	for (struct dc_hgen *g = v, *older; g; g = older) {
+		older = g->older;
+		free(g);
+	}
+}
+
+/* Generations replaced two drains ago have no calls left to name. */
+static void age_hgens(struct dc_hgen *newest)
+{
+	for (struct dc_hgen *g = newest; g && g->older; g = g->older)
+		if (++g->older->age >= 2) {
+			free_hgens(g->older);
+			g->older = NULL;
+		}
+}
+
 void dc_handle_close_later(struct dc_proc *p, uint64_t h)
 {
 	if (h)
@@ -336,7 +378,11 @@ void dc_handles_expire(struct dc_procs *ps)
 		dc_map_foreach (&p->closing[0], k) {
 			dc_map_del(&p->handles, p->closing[0].keys[k]);
 			dc_map_del(&p->objects, p->closing[0].keys[k]);
+			free_hgens(
+			    dc_map_del(&p->hgens, p->closing[0].keys[k]));
 		}
+		dc_map_foreach (&p->hgens, k)
+			age_hgens(p->hgens.vals[k]);
 		dc_map_free(&p->closing[0], NULL);
 		p->closing[0] = p->closing[1];
 		memset(&p->closing[1], 0, sizeof(p->closing[1]));
@@ -553,6 +599,7 @@ static void free_proc(void *v)
 	dc_map_free(&p->closing[0], NULL);
 	dc_map_free(&p->closing[1], NULL);
 	dc_map_free(&p->fdgens, NULL);
+	dc_map_free(&p->hgens, free_hgens);
 	free(p->cwd);
 	for (int i = 0; i < DC_NFACTS; i++)
 		free(p->fact[i]);

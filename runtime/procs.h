@@ -58,6 +58,17 @@ struct dc_proc {
 	 * has named the calls made on them (two intervals: old, new). */
 	struct dc_map closing[2];
 	struct dc_map fdgens; /* profile mode: fd | generation << 32 -> file */
+	struct dc_map hgens;  /* profile mode: handle -> its generations */
+};
+
+/* Profile mode: what one generation of a handle (one open that gave its
+ * value) named. */
+struct dc_hgen {
+	uint32_t gen;
+	uint32_t age; /* drains since a newer generation replaced it */
+	struct dc_file *file;
+	const char *object;
+	struct dc_hgen *older;
 };
 
 struct dc_procs {
@@ -104,10 +115,17 @@ const char *dc_name_intern(struct dc_procs *ps, const char *name);
  * NULL when it cannot be kept. */
 const char *dc_handle_set_object(struct dc_procs *ps, struct dc_proc *p,
 				 uint64_t h, uint64_t base, const char *name);
+/* Profile mode: generation @gen of handle @h names @f and @object:
+ * 0 or -ENOMEM. */
+int dc_handle_gen_set(struct dc_proc *p, uint64_t h, uint32_t gen,
+		      struct dc_file *f, const char *object);
+/* ... and what generation @gen of @h named, or NULL. */
+const struct dc_hgen *dc_handle_gen(struct dc_proc *p, uint64_t h,
+				    uint32_t gen);
 /* Profile mode: close @h once the calls before its close are drained. */
 void dc_handle_close_later(struct dc_proc *p, uint64_t h);
-/* Profile mode, after each drain: forget the handles closed two
- * intervals ago. */
+/* Profile mode, after each drain: forget the handles closed, and the
+ * generations replaced, two intervals ago. */
 void dc_handles_expire(struct dc_procs *ps);
 /* A child starts with a copy of its parent's descriptor table. */
 void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,

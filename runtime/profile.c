@@ -154,7 +154,14 @@ static struct dc_file *agg_file(struct dc_rt *rt, const struct dc_agg_key *k)
 	case DC_OBJ_FD:
 	case DC_OBJ_STREAM:
 		return fd_file(rt, p, (int32_t)k->obj, k->obj >> 32);
-	case DC_OBJ_HANDLE: return dc_handle_lookup(p, k->obj);
+	case DC_OBJ_HANDLE: {
+		const struct dc_hgen *g = dc_handle_gen(p, k->obj, k->hgen);
+
+		/* Generation 0: open before tracing began. */
+		return g	 ? g->file
+		       : k->hgen ? NULL
+				 : dc_handle_lookup(p, k->obj);
+	}
 	}
 	return NULL;
 }
@@ -164,9 +171,12 @@ static struct dc_file *agg_file(struct dc_rt *rt, const struct dc_agg_key *k)
 static const char *agg_object(struct dc_rt *rt, const struct dc_agg_key *k)
 {
 	struct dc_proc *p = dc_proc_get(&rt->ps, k->pid);
+	const struct dc_hgen *g;
 
-	return p && k->kind == DC_OBJ_HANDLE ? dc_handle_object(p, k->obj)
-					     : NULL;
+	if (!p || k->kind != DC_OBJ_HANDLE)
+		return NULL;
+	g = dc_handle_gen(p, k->obj, k->hgen);
+	return g ? g->object : k->hgen ? NULL : dc_handle_object(p, k->obj);
 }
 
 void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)

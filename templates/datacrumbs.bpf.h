@@ -230,6 +230,17 @@ struct {
 	__type(value, __u32);
 } dc_hdlpat SEC(".maps");
 
+/* Profile mode: how many times each handle value has been given by an
+ * open (a freed MPI_File is given again by the next open), so that the
+ * aggregates of a reopened handle stay apart; the runtime learns each
+ * generation's file from the open's event. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct dc_handle_key);
+	__type(value, __u32);
+} dc_hdlgen SEC(".maps");
+
 /* Defined, by the generator, after this file. */
 static const volatile struct dc_capture dc_caps[DC_CAPS_SIZE];
 
@@ -241,6 +252,27 @@ static __always_inline __u32 dc_gen_of(__u32 pid, __s32 fd)
 	__u32 *g = bpf_map_lookup_elem(&dc_fdgen, &k);
 
 	return g ? *g : 0;
+}
+
+static __always_inline __u16 dc_hgen_of(__u32 pid, __u64 h)
+{
+	struct dc_handle_key k = { .pid = pid, .h = h };
+	__u32 *g = bpf_map_lookup_elem(&dc_hdlgen, &k);
+
+	return g ? *g : 0;
+}
+
+/* A new open gave handle @h: its generation, never 0. */
+static __always_inline __u32 dc_hgen_bump(__u32 pid, __u64 h)
+{
+	struct dc_handle_key k = { .pid = pid, .h = h };
+	__u32 g = (__u16)(dc_hgen_of(pid, h) + 1);
+
+	if (!h)
+		return 0;
+	g = g ? g : 1;
+	bpf_map_update_elem(&dc_hdlgen, &k, &g, BPF_ANY);
+	return g;
 }
 
 static __always_inline __u32 dc_gen_bump(__u32 pid, __s32 fd)
@@ -633,7 +665,7 @@ static __always_inline void dc_slot_add(struct dc_agg_slot *s, __u64 *used,
 	for (int i = 0; i < DC_AGG_SLOTS; i++) {
 		if (s[i].v.count && s[i].k.probe == k->probe &&
 		    s[i].k.obj == k->obj && s[i].k.kind == k->kind &&
-		    s[i].k.inner == k->inner) {
+		    s[i].k.inner == k->inner && s[i].k.hgen == k->hgen) {
 			dc_agg_fold(&s[i].v, a, pat);
 			used[i] = now;
 			return;
@@ -828,9 +860,10 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 	__s32 fd = -1;
 	bool failed;
 
-	if (c->obj_kind == DC_OBJ_HANDLE && slot >= 0)
+	if (c->obj_kind == DC_OBJ_HANDLE && slot >= 0) {
 		k.obj = f->val[slot & (DC_CAPTURE - 1)];
-	else if (c->obj_kind == DC_OBJ_FD || c->obj_kind == DC_OBJ_STREAM) {
+		k.hgen = dc_hgen_of(k.pid, k.obj);
+	} else if (c->obj_kind == DC_OBJ_FD || c->obj_kind == DC_OBJ_STREAM) {
 		fd = c->obj_kind == DC_OBJ_FD && slot >= 0
 			 ? (__s32)f->val[slot & (DC_CAPTURE - 1)]
 			 : f->sfd;
@@ -876,7 +909,8 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 		*(volatile __u64 *)fl = *fl - 1;
 }
 
-/* Profile mode: the generation a tracked call gives its new fd. */
+/* Profile mode: the generation a tracked call gives its new fd or
+ * handle. */
 static __always_inline __u32 dc_track_gen(const volatile struct dc_capture *c,
 					  const struct dc_frame *f, __u64 id,
 					  long ret)
@@ -898,6 +932,14 @@ static __always_inline __u32 dc_track_gen(const volatile struct dc_capture *c,
 			   ? dc_gen_bump(id >> 32, ret)
 			   : 0;
 	}
+	case DC_GEN_HANDLE_RET:
+		return ret > 0 ? dc_hgen_bump(id >> 32, ret) : 0;
+	/* The call's status: 0 is success (MPI_SUCCESS). */
+	case DC_GEN_HANDLE_SLOT:
+		return ret ? 0
+			   : dc_hgen_bump(
+				 id >> 32,
+				 f->val[c->gen_slot & (DC_CAPTURE - 1)]);
 	}
 	return 0;
 }

@@ -115,6 +115,27 @@ with tempfile.TemporaryDirectory() as tmp:
           and m["MPIIO_MODE"] == -1,
           "the MPI-IO workload's pattern: %s" % m)
 
+    # A handle value given again: OpenMPI frees the shared file's
+    # MPI_File at its close and the next open (each rank's own file)
+    # gets the same pointer, within one interval. Each file's counters
+    # must stay its own, as trace mode has them.
+    ior = os.path.join(BUILD, "tests", "mpiio_ior")
+    out = os.path.join(tmp, "ior")
+    os.mkdir(out)
+    got = {}
+    for mode in ("trace", "profile"):
+        trace = os.path.join(tmp, "ior-%s.pfw.gz" % mode)
+        r = run([RUNTIME, "-q", "--mode", mode, "-o", trace, obj, "--"] + LAUNCH + [ior, out])
+        check(r.returncode == 0, "mpiio_ior, %s mode: %s" % (mode, r.stderr[-500:]))
+        r = run([REPORT, "--darshan", trace])
+        got[mode] = {k: v for k, v in table(r.stdout, out + "/", {"MPI-IO"}).items()
+                     if re.match(r"MPIIO_(\w+_(READS|WRITES|OPENS)|BYTES_\w+)$", k[0])}
+    files = sorted({n for _, n in got["trace"]})
+    check(files == ["fpp.0", "fpp.1", "shared.ior"], "mpiio_ior's files: %s" % files)
+    diff = ["%s %s: trace %d, profile %s" % (c, n, v, got["profile"].get((c, n)))
+            for (c, n), v in sorted(got["trace"].items()) if got["profile"].get((c, n)) != v]
+    check(not diff, "a reused MPI_File: each file's counters in profile mode:\n  " + "\n  ".join(diff))
+
     # HDF5: one process, its file's H5F record and each dataset's H5D.
     h5 = os.path.join(tmp, "data.h5")
     log = os.path.join(tmp, "h5.darshan")

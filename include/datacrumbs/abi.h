@@ -204,7 +204,8 @@ struct dc_event {
 				  0: none */
 	__u16 flags;	       /* DC_CALL_* */
 	__s32 sfd;	       /* descriptor behind the call's FILE *, or -1 */
-	__u32 gen; /* profile mode: the generation given to a new fd */
+	__u32 gen; /* profile mode: the generation given to a new fd or
+		      handle */
 	__u32 job; /* the job (server mode: trace file) of the process */
 };
 
@@ -322,10 +323,12 @@ enum dc_obj_kind {
 /* Which fd a tracked call gives a new file (its generation is bumped). */
 enum dc_gen_what {
 	DC_GEN_NONE = 0,
-	DC_GEN_RET,	   /* the returned fd (open, dup) */
-	DC_GEN_SLOT,	   /* the fd in gen_slot (dup2's newfd) */
-	DC_GEN_SFD,	   /* the fd behind the returned stream (fopen) */
-	DC_GEN_RET_IF_DUP, /* the returned fd, if gen_slot holds F_DUPFD */
+	DC_GEN_RET,	    /* the returned fd (open, dup) */
+	DC_GEN_SLOT,	    /* the fd in gen_slot (dup2's newfd) */
+	DC_GEN_SFD,	    /* the fd behind the returned stream (fopen) */
+	DC_GEN_RET_IF_DUP,  /* the returned fd, if gen_slot holds F_DUPFD */
+	DC_GEN_HANDLE_RET,  /* the returned library handle */
+	DC_GEN_HANDLE_SLOT, /* the handle in gen_slot (an out parameter) */
 };
 
 /* Profile mode: one aggregate per process, thread, probe, file, epoch. */
@@ -333,10 +336,13 @@ struct dc_agg_key {
 	__u32 pid;
 	__u32 tid;
 	__u32 probe;
-	__u16 kind;  /* enum dc_obj_kind */
-	__u16 inner; /* inside a call Darshan sees (fopen's open): Darshan
-			does not see these */
-	__u64 obj;   /* fd | generation << 32, or the handle */
+	__u8 kind;  /* enum dc_obj_kind */
+	__u8 inner; /* inside a call Darshan sees (fopen's open): Darshan
+		       does not see these */
+	__u16 hgen; /* the handle's generation: a handle value the library
+		       gives again (a freed MPI_File) is another file; 0: it
+		       was open before tracing began */
+	__u64 obj;  /* fd | generation << 32, or the handle */
 };
 
 #define DC_HIST_N 10 /* Darshan's access size buckets: 0-100 ... 1G+ */
