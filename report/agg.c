@@ -91,6 +91,11 @@ void dc_report_free(struct dc_report *r)
 	free(r->procs);
 	free(r->nodes);
 	free(r->cmd);
+	for (size_t i = 0; i < r->nmounts; i++) {
+		free(r->mounts[i].dir);
+		free(r->mounts[i].type);
+	}
+	free(r->mounts);
 }
 
 const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
@@ -541,6 +546,44 @@ static int end_add(struct dc_report *r, const struct dc_str *k, int64_t v)
 	return 0;
 }
 
+/* A start record's "mounts": {"DIR":{"type":"ext4","bsize":4096},...},
+ * each directory kept once. */
+static int mounts(struct dc_report *r, const struct dc_str *v)
+{
+	struct dc_str dir, val, k, x;
+	size_t pos = 0;
+
+	/* A malformed one (not ours) keeps what came before the fault. */
+	while (dc_json_member(v->p, v->n, &pos, &dir, &val) > 0) {
+		struct dc_mount m = { dup_str(&dir), NULL, 0 };
+		size_t at = 0;
+		bool seen = false;
+
+		while (dc_json_member(val.p, val.n, &at, &k, &x) > 0) {
+			if (k.n == 4 && !memcmp(k.p, "type", 4) && !m.type)
+				m.type = dup_str(&x);
+			else if (k.n == 5 && !memcmp(k.p, "bsize", 5))
+				m.bsize = strtoll(x.p, NULL, 10);
+		}
+		for (size_t i = 0; m.dir && i < r->nmounts && !seen; i++)
+			seen = !strcmp(r->mounts[i].dir, m.dir);
+		/* One without a type (not ours) is left out. */
+		if (seen || !m.dir || !m.type) {
+			free(m.dir);
+			free(m.type);
+			continue;
+		}
+		if (dc_grow((void **)&r->mounts, r->nmounts, sizeof(*r->mounts),
+			    16)) {
+			free(m.dir);
+			free(m.type);
+			return -ENOMEM;
+		}
+		r->mounts[r->nmounts++] = m;
+	}
+	return 0;
+}
+
 /* The start and end records: the run's span, its command, its losses. */
 static int marker(struct dc_report *r, const struct dc_trace_event *ev)
 {
@@ -551,10 +594,14 @@ static int marker(struct dc_report *r, const struct dc_trace_event *ev)
 	if (!strncmp(ev->name.p, "start", ev->name.n) && ev->name.n == 5) {
 		if (ev->ts < r->run_start)
 			r->run_start = ev->ts;
-		while (ev->args &&
-		       dc_json_member(ev->args, ev->args_len, &pos, &k, &v) > 0)
+		while (ev->args && dc_json_member(ev->args, ev->args_len, &pos,
+						  &k, &v) > 0) {
 			if (k.n == 3 && !memcmp(k.p, "cmd", 3) && !r->cmd)
 				r->cmd = dup_str(&v);
+			else if (k.n == 6 && !memcmp(k.p, "mounts", 6) &&
+				 mounts(r, &v))
+				return -ENOMEM;
+		}
 		return 0;
 	}
 	if (strncmp(ev->name.p, "end", ev->name.n) || ev->name.n != 3)

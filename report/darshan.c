@@ -37,6 +37,8 @@ static const char *const posix_names[] = {
 	"SEQ_READS",
 	"SEQ_WRITES",
 	"RW_SWITCHES",
+	"FILE_NOT_ALIGNED",
+	"FILE_ALIGNMENT",
 	"MAX_READ_TIME_SIZE",
 	"MAX_WRITE_TIME_SIZE",
 	DC_DSIZE_NAMES("SIZE_READ"),
@@ -77,6 +79,8 @@ enum {
 	P_SEQ_READS,
 	P_SEQ_WRITES,
 	P_RW_SWITCHES,
+	P_FILE_NOT_ALIGNED,
+	P_FILE_ALIGNMENT,
 	P_MAX_READ_TIME_SIZE,
 	P_MAX_WRITE_TIME_SIZE,
 	P_SIZE_READ,
@@ -411,6 +415,84 @@ static void posix_io(struct drec *r, const struct dc_dcall *c, bool wr)
 	if (r->last_io && r->last_io != (wr ? 'w' : 'r'))
 		r->c[P_RW_SWITCHES]++;
 	r->last_io = wr ? 'w' : 'r';
+	if (r->c[P_FILE_ALIGNMENT] > 0 && off % r->c[P_FILE_ALIGNMENT])
+		r->c[P_FILE_NOT_ALIGNED]++;
+}
+
+/* The file systems Darshan leaves out of its mount table. */
+static const char *const fs_excluded[] = {
+	"tmpfs",      "proc",	   "sysfs",	 "devpts", "binfmt_misc",
+	"fusectl",    "debugfs",   "securityfs", "nfsd",   "none",
+	"rpc_pipefs", "hugetlbfs", "cgroup",
+};
+
+static bool fs_kept(const struct dc_mount *m)
+{
+	for (size_t j = 0; j < sizeof(fs_excluded) / sizeof(*fs_excluded); j++)
+		if (!strcmp(m->type, fs_excluded[j]))
+			return false;
+	return true;
+}
+
+/* Darshan's mount table: the file systems it keeps, longest mount point
+ * first (ties in the order mounted). Into @ix, @n of them; 0 or
+ * -ENOMEM. */
+static int fs_table(const struct dc_report *rep, size_t **ix, size_t *n)
+{
+	size_t *v = calloc(rep->nmounts + 1, sizeof(*v)), k = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->nmounts; i++) {
+		size_t len = strlen(rep->mounts[i].dir), j = k;
+
+		if (!fs_kept(&rep->mounts[i]))
+			continue;
+		for (; j > 0 && strlen(rep->mounts[v[j - 1]].dir) < len; j--)
+			v[j] = v[j - 1];
+		v[j] = i;
+		k++;
+	}
+	*ix = v;
+	*n = k;
+	return 0;
+}
+
+/* The file system @path is on, as Darshan tells it: the first mount
+ * point of its table the path begins with (a prefix, as Darshan
+ * compares). NULL: none. */
+static const struct dc_mount *mount_of(const struct dc_report *rep,
+				       const char *path)
+{
+	const struct dc_mount *best = NULL;
+	size_t best_len = 0;
+
+	for (size_t i = 0; i < rep->nmounts; i++) {
+		const struct dc_mount *m = &rep->mounts[i];
+		size_t len = strlen(m->dir);
+
+		if (fs_kept(m) && !strncmp(m->dir, path, len) &&
+		    (!best || len > best_len)) {
+			best = m;
+			best_len = len;
+		}
+	}
+	return best;
+}
+
+/* POSIX_FILE_ALIGNMENT: the file system's preferred I/O size (Darshan
+ * takes 1 MiB on Lustre, whose statfs says 4 KiB, and 4 KiB when statfs
+ * failed), -1 on none Darshan keeps. */
+static void posix_fs(struct drec *r, const struct dc_report *rep)
+{
+	char buf[64];
+	const struct dc_mount *m =
+	    mount_of(rep, dc_file_name(rep, r->fhash, buf, sizeof(buf)));
+
+	r->c[P_FILE_ALIGNMENT] = !m			      ? -1
+				 : !strcmp(m->type, "lustre") ? 1 << 20
+				 : m->bsize > 0		      ? m->bsize
+							      : 4096;
 }
 
 static int posix_kind(int op)
@@ -747,9 +829,11 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 		t2 = (double)(c->ts + c->dur - t0) / 1e6;
 		if (!(r = rec_get(d, module, c, !close)))
 			err = close ? 0 : -ENOMEM;
-		else if (module == MOD_POSIX)
+		else if (module == MOD_POSIX) {
+			if (!r->c[P_FILE_ALIGNMENT])
+				posix_fs(r, rep);
 			posix_call(r, c, t1, t2);
-		else if (module == MOD_STDIO)
+		} else if (module == MOD_STDIO)
 			stdio_call(r, c, t1, t2);
 		else if (module == MOD_MPIIO)
 			dc_mpiio_call(r, c, t1, t2);
@@ -759,6 +843,13 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 	dc_map_free(&ix, NULL);
 	if (!err)
 		err = count_calls(d);
+	/* Records of counter records only. */
+	for (size_t i = 0; i < d->nrecs && !err; i++) {
+		struct drec *x = d->vrecs[i];
+
+		if (x->module == MOD_POSIX && !x->c[P_FILE_ALIGNMENT])
+			posix_fs(x, rep);
+	}
 	/* Each file's records in one list, for --json's reduction. */
 	for (size_t i = 0; i < d->nrecs && !err; i++) {
 		struct drec *x = d->vrecs[i];
@@ -803,7 +894,8 @@ static bool needs_calls(int m, int k, bool time)
 		       k == T_MAX_WRITE_TIME;
 	switch (m) {
 	case MOD_POSIX:
-		return k == P_MODE || k == P_MAX_READ_TIME_SIZE ||
+		return k == P_MODE || k == P_FILE_NOT_ALIGNED ||
+		       k == P_MAX_READ_TIME_SIZE ||
 		       k == P_MAX_WRITE_TIME_SIZE ||
 		       (k >= P_STRIDE && k < P_FASTEST_RANK);
 	case MOD_MPIIO: return dc_mpiio_needs_calls(k);
@@ -812,34 +904,44 @@ static bool needs_calls(int m, int k, bool time)
 	}
 }
 
+/* What darshan-parser prints around a record's counters: its rank,
+ * record id and name, and its file system. */
+struct rec_cols {
+	const char *rank;
+	uint64_t id;
+	const char *name, *object; /* object: an HDF5 dataset, or NULL */
+	const char *mnt, *fs;
+};
+
 /* Records made from counter records print -1, Darshan's unknown, for
  * the counters that need every call. */
-static void print_rec(FILE *out, int m, const char *rank, const char *name,
-		      const char *object, const int64_t *c, const double *f,
-		      bool counted)
+static void print_rec(FILE *out, int m, const struct rec_cols *rc,
+		      const int64_t *c, const double *f, bool counted)
 {
-	const char *sep = object ? ":" : "";
+	const char *sep = rc->object ? ":" : "";
+	const char *object = rc->object ? rc->object : "";
+	unsigned long long id = rc->id;
 
-	object = object ? object : "";
 	for (int k = 0; k < dmods[m].n; k++)
-		fprintf(out, "%s\t%s\t%s%s%s\t%s_%s\t%lld\n", dmods[m].label,
-			rank, name, sep, object, dmods[m].prefix,
+		fprintf(out, "%s\t%s\t%llu\t%s_%s\t%lld\t%s%s%s\t%s\t%s\n",
+			dmods[m].label, rc->rank, id, dmods[m].prefix,
 			dmods[m].names[k],
 			counted && needs_calls(m, k, false) ? -1ll
-							    : (long long)c[k]);
+							    : (long long)c[k],
+			rc->name, sep, object, rc->mnt, rc->fs);
 	for (int k = 0; k < dmods[m].ntimes; k++) {
 		int t = dmods[m].times[k];
 
-		fprintf(out, "%s\t%s\t%s%s%s\t%s_%s\t%f\n", dmods[m].label,
-			rank, name, sep, object, dmods[m].prefix,
+		fprintf(out, "%s\t%s\t%llu\t%s_%s\t%f\t%s%s%s\t%s\t%s\n",
+			dmods[m].label, rc->rank, id, dmods[m].prefix,
 			dc_dtime_names[t],
-			counted && needs_calls(m, t, true) ? -1.0 : f[t]);
+			counted && needs_calls(m, t, true) ? -1.0 : f[t],
+			rc->name, sep, object, rc->mnt, rc->fs);
 	}
 }
 
 static bool is_max(bool posix, int k)
 {
-	/* Darshan keeps one rank's mode; they agree on a shared file. */
 	return posix ? k == P_MAX_BYTE_READ || k == P_MAX_BYTE_WRITTEN ||
 			   k == P_MODE
 		     : k == S_MAX_BYTE_READ || k == S_MAX_BYTE_WRITTEN;
@@ -863,6 +965,11 @@ static void reduce_ps(const struct drec *first, int module, int64_t *c,
 			if (posix && (k == P_MAX_READ_TIME_SIZE ||
 				      k == P_MAX_WRITE_TIME_SIZE))
 				continue;
+			/* Darshan keeps one rank's; all agree (one file). */
+			if (posix && k == P_FILE_ALIGNMENT) {
+				c[k] = x->c[k];
+				continue;
+			}
 			c[k] = is_max(posix, k) ? dc_max64(c[k], x->c[k])
 						: c[k] + x->c[k];
 		}
@@ -905,7 +1012,9 @@ static bool group_first(const struct dc_darshan *d, const struct drec *x)
 int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		    FILE *out)
 {
-	char buf[64], fesc[DC_NAME_MAX], oesc[DC_NAME_MAX];
+	char buf[64], fesc[DC_NAME_MAX], oesc[DC_NAME_MAX], mesc[DC_NAME_MAX],
+	    tesc[256];
+	size_t *fs, nfs;
 	int64_t c[DC_DREC_MAX];
 	double f[T_N];
 
@@ -914,26 +1023,43 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 			     "printed -1 (the four common access sizes and "
 			     "strides, the slowest calls' times and sizes, "
 			     "start and end timestamps, POSIX_MODE, "
-			     "MPIIO_MODE) need every call: trace mode; times "
-			     "are sums of durations\n");
-	fprintf(out, "#<module>\t<rank>\t<file>\t<counter>\t<value>\n");
+			     "POSIX_FILE_NOT_ALIGNED, MPIIO_MODE) need every "
+			     "call: trace mode; times are sums of durations\n");
+	if (fs_table(r, &fs, &nfs))
+		return -ENOMEM;
+	for (size_t i = 0; i < nfs; i++)
+		fprintf(out, "# mount entry:\t%s\t%s\n",
+			dc_fmt_name(r->mounts[fs[i]].dir, mesc, sizeof(mesc)),
+			dc_fmt_name(r->mounts[fs[i]].type, fesc, sizeof(fesc)));
+	free(fs);
+	fprintf(out, "#<module>\t<rank>\t<record id>\t<counter>\t<value>\t"
+		     "<file name>\t<mount pt>\t<fs type>\n");
 	/* Each process's records, then, for a record several processes
 	 * share, their reduction as Darshan logs it (rank -1). */
 	for (size_t i = 0; i < 2 * d->nrecs; i++) {
 		const struct drec *x = d->vrecs[i % d->nrecs];
 		bool shared = i >= d->nrecs;
-		/* Names may not break the lines or the columns. */
-		const char *name =
-		    dc_fmt_name(dc_file_name(r, x->fhash, buf, sizeof(buf)),
-				fesc, sizeof(fesc));
+		const char *path = dc_file_name(r, x->fhash, buf, sizeof(buf));
+		const struct dc_mount *m = mount_of(r, path);
 		const char *object =
 		    x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
 		char rank[24];
+		/* Names may not break the lines or the columns. */
+		struct rec_cols rc = {
+			.rank = rank,
+			.id = x->fhash ^ x->ohash,
+			.name = dc_fmt_name(path, fesc, sizeof(fesc)),
+			.object = object
+				      ? dc_fmt_name(object, oesc, sizeof(oesc))
+				      : NULL,
+			.mnt = m ? dc_fmt_name(m->dir, mesc, sizeof(mesc))
+				 : "UNKNOWN",
+			.fs = m ? dc_fmt_name(m->type, tesc, sizeof(tesc))
+				: "UNKNOWN",
+		};
 
 		if (shared && (x->sharers < 2 || !group_first(d, x)))
 			continue;
-		if (object)
-			object = dc_fmt_name(object, oesc, sizeof(oesc));
 		if (shared)
 			snprintf(rank, sizeof(rank), "-1");
 		else if (x->rank >= 0)
@@ -943,7 +1069,7 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		if (shared)
 			reduce(dc_map_get(&d->byfile, x->fhash ? x->fhash : 1),
 			       x->module, x->ohash, c, f);
-		print_rec(out, x->module, rank, name, object, shared ? c : x->c,
+		print_rec(out, x->module, &rc, shared ? c : x->c,
 			  shared ? f : x->f, x->counted);
 	}
 	return ferror(out) ? -EIO : 0;

@@ -102,6 +102,12 @@ struct dc_recent {
 	int func;
 };
 
+/* A mounted file system, as a start record's "mounts" names it. */
+struct dc_mount {
+	char *dir, *type;
+	int64_t bsize; /* statfs's f_bsize; 0: not known */
+};
+
 struct dc_report {
 	/* Options. */
 	const char *file_pattern;
@@ -129,6 +135,9 @@ struct dc_report {
 	uint64_t events, counters, meta, lines, bad_lines, orphans;
 	uint64_t ntraces, unknown_hashes;
 	char *cmd;
+	/* The file systems the start records name (the first of each). */
+	struct dc_mount *mounts;
+	size_t nmounts;
 	/* The end records' numeric args, summed over traces. */
 	char **end_keys;
 	uint64_t *end_vals;

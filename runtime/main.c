@@ -20,6 +20,7 @@
 #include "elfsym.h"
 #include "launch.h"
 #include "log.h"
+#include "mounts.h"
 #include "output.h"
 #include "profile.h"
 #include "records.h"
@@ -487,8 +488,13 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	if (trace_pids(&rt, o))
 		goto cleanup;
 	/* Every libc call the runtime makes traps once libc is probed:
-	 * the date is read before attaching. */
+	 * the date and the mounts are read before attaching. */
 	start_date(date, sizeof(date));
+	rt.out.mounts = dc_mounts_json();
+	if (!rt.out.mounts)
+		dc_warn("cannot read the mounted file systems: %s; the report "
+			"will not know files' file systems",
+			strerror(errno));
 	/* A server attaches the probes when a job starts. */
 	if (o->server ? dc_attach_tracking(&rt.sess) : dc_attach_all(&rt.sess))
 		goto cleanup;
@@ -579,6 +585,7 @@ cleanup:
 		ret = 1;
 	}
 	dc_profile_free(&rt);
+	free(rt.out.mounts);
 	dc_ringbuf_close(&rt);
 	dc_unload(&rt.sess);
 	dc_procs_free(&rt.ps);

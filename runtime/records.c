@@ -65,6 +65,8 @@ void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
 		    rt->sess.uprobe_session ? "session" : "pairs");
 	dc_buf_addf(b, ",\"wrappers_at_syscalls\":%zu,\"slow_uprobes\":%zu",
 		    count_probes(rt, true), count_probes(rt, false));
+	if (rt->out.mounts)
+		dc_buf_addf(b, ",%s", rt->out.mounts);
 	dc_buf_add(b, "", 1);
 }
 
@@ -153,11 +155,13 @@ uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 }
 
 void dc_rec_job_start(struct dc_buf *b, uint32_t job, const char *comm,
-		      bool profile)
+		      bool profile, const char *mounts)
 {
 	dc_buf_addf(b, "\"job\":%u,\"cmd\":", job);
 	dc_json_str(b, comm, strlen(comm));
 	dc_buf_addf(b, ",\"mode\":\"%s\"", profile ? "profile" : "trace");
+	if (mounts)
+		dc_buf_addf(b, ",%s", mounts);
 	dc_buf_add(b, "", 1);
 }
 

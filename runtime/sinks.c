@@ -117,7 +117,8 @@ struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p)
 		s->diverted = 1;
 		return &rt->out.w;
 	}
-	dc_rec_job_start(&args, p->job, p->comm, rt->profile != NULL);
+	dc_rec_job_start(&args, p->job, p->comm, rt->profile != NULL,
+			 rt->out.mounts);
 	dc_pfw_marker(&s->w, "start", mono_ns(), args.p);
 	dc_buf_free(&args);
 	dc_info("job %u (%s, pid %u): %s", p->job, p->comm, p->pid, s->path);

@@ -29,6 +29,8 @@ struct dc_sinks {
 	struct dc_map jobs;    /* server: job -> struct dc_sink */
 	uint64_t checked;      /* when jobs were last checked for an end */
 	uint32_t owner;	       /* --user's uid: the command's trace is theirs */
+	char *mounts; /* the file systems mounted as the run began, as start
+			 records give them (mounts.c), or NULL */
 	struct dc_withheld held; /* ... and what was kept out of it */
 };
 

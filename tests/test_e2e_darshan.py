@@ -44,6 +44,13 @@ def table(text, base):
             for _, _, counter, value, name in darshan_lines(text) if name.startswith(base + "/")}
 
 
+def fs_columns(text, base):
+    """{file name: (mount point, fs type)} of darshan-parser's last two
+    columns, for files under @base."""
+    return {os.path.basename(f[5]): (f[6], f[7]) for f in (l.split("\t") for l in text.splitlines())
+            if not f[0].startswith("#") and len(f) == 8 and f[5].startswith(base + "/")}
+
+
 with tempfile.TemporaryDirectory() as tmp:
     dd, od = os.path.join(tmp, "darshan"), os.path.join(tmp, "ours")
     os.mkdir(dd)
@@ -56,6 +63,7 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run([os.path.join(pre, "bin", "darshan-parser"), log])
     check(r.returncode == 0, "darshan-parser: " + r.stderr)
     theirs = table(r.stdout, dd)
+    their_fs = fs_columns(r.stdout, dd)
 
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/stdio.yaml"])
     trace = os.path.join(tmp, "mix.pfw.gz")
@@ -64,10 +72,21 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run([REPORT, "--darshan", trace])
     check(r.returncode == 0, "datacrumbs-report --darshan: " + r.stderr)
     ours = table(r.stdout, od)
+    our_fs = fs_columns(r.stdout, od)
 
     shared = sorted(set(theirs) & set(ours))
     check(len(shared) >= 60 and {f for _, f in shared} == {"posix.dat", "stdio.dat"},
           "%d counters in both, on both files" % len(shared))
+    # The file system, as darshan-parser's last columns and the file
+    # alignment say it: the same mount point and type, and the block
+    # size statfs gives here.
+    check(our_fs and our_fs == their_fs, "mount point and type: ours %s, Darshan's %s" % (our_fs, their_fs))
+    bsize = os.statvfs(od).f_bsize
+    check(ours.get(("POSIX_FILE_ALIGNMENT", "posix.dat")) == bsize
+          and ours.get(("POSIX_FILE_NOT_ALIGNED", "posix.dat"), 0) > 0
+          and ("POSIX_FILE_NOT_ALIGNED", "posix.dat") in shared,
+          "POSIX_FILE_ALIGNMENT %d and _NOT_ALIGNED: %s %s" % (bsize, ours.get(("POSIX_FILE_ALIGNMENT", "posix.dat")),
+                                                             ours.get(("POSIX_FILE_NOT_ALIGNED", "posix.dat"))))
     check({("POSIX_MODE", "posix.dat"), ("STDIO_FDOPENS", "stdio.dat")} <= set(shared)
           and ours[("POSIX_MODE", "posix.dat")] == 0o644 and ours[("STDIO_FDOPENS", "stdio.dat")] == 1,
           "POSIX_MODE and STDIO_FDOPENS: %s %s" % (ours.get(("POSIX_MODE", "posix.dat")),

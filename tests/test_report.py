@@ -279,8 +279,9 @@ with tempfile.TemporaryDirectory() as tmp:
         check(any("\\x0a" in l for l in out), "%s: the newline shown as \\x0a" % args)
     dl = [l.split("\t") for l in report("--darshan", forged).stdout.splitlines()
           if not l.startswith("#")]
-    check(dl and all(len(f) == 5 for f in dl), "--darshan: five columns a line: %s" % dl[:3])
-    check(any(f[2].endswith(":/d\\x09set") for f in dl), "the dataset's tab escaped")
+    check(dl and all(len(f) == 8 for f in dl), "--darshan: darshan-parser's eight columns a line: %s"
+          % dl[:3])
+    check(any(f[5].endswith(":/d\\x09set") for f in dl), "the dataset's tab escaped")
     r, j = report_json(forged)
     check([f["name"] for f in j.get("files", [])] == [evil], "JSON keeps the exact name")
     folded = report("--folded", forged).stdout.splitlines()
