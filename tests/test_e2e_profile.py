@@ -51,7 +51,9 @@ with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/stdio.yaml"])
     work = os.path.join(tmp, "w")
     os.mkdir(work)
-    cmd = ["sh", "-c", "%s %s >/dev/null && %s %s >/dev/null && "
+    # The pause puts the dd in a later interval than the rest, however
+    # fast the machine (the runtime wakes every 100 ms).
+    cmd = ["sh", "-c", "%s %s >/dev/null && %s %s >/dev/null && sleep 0.3 && "
            "dd if=/dev/zero of=%s/dd bs=4k count=20000 status=none" % (WORK, work, STDIO, work, work)]
     tr, pr = os.path.join(tmp, "trace.pfw.gz"), os.path.join(tmp, "profile.pfw.gz")
     r = run([RUNTIME, "-o", tr, obj, "--"] + cmd)
