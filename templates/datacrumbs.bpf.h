@@ -1082,7 +1082,8 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 	f = dc_pop(t, probe);
 	if (!f)
 		return 0;
-	dc_read_passed(probe, f);
+	if (c->pass_mask)
+		dc_read_passed(probe, f);
 	return dc_emit(t, f, probe, ret, c, t->job, id, now);
 }
 

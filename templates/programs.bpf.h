@@ -120,27 +120,36 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 					__u64 ip)
 {
 	const volatile struct dc_capture *c = dc_cap(probe);
+	/* Each field of the table is a load (it is volatile): read once. */
+	__u8 n = c->nslots, ints = c->int_mask, deref = c->deref_entry_mask,
+	     dtype = c->dtype_mask, str = c->str_mask;
+	/* Filled by the functions that feed this call. */
+	__u8 fed =
+	    (c->feeds ? 0 : c->pass_mask) |
+	    (c->fed_slot >= 0 ? 1 << (c->fed_slot & (DC_CAPTURE - 1)) : 0);
+	__s8 stream = c->stream_slot;
 	__s32 sfd = -1;
 
 	for (int i = 0; i < DC_CAPTURE; i++) {
-		if (i >= c->nslots)
+		__u8 bit = 1 << i;
+
+		if (i >= n)
 			break;
-		/* Filled by the functions that feed this call. */
-		if (c->fed_slot == i ||
-		    (!c->feeds && (c->pass_mask & (1 << i)))) {
+		if (fed & bit) {
 			v[i] = 0;
 			continue;
 		}
 		v[i] = dc_pick(a, c->slot_arg[i]);
-		/* A C int read through pointers is cut to size after. */
-		if (c->deref_entry_mask & (1 << i))
+		if (deref & bit)
 			v[i] = dc_read_hops(c, i, v[i]);
-		v[i] = dc_fix(c, i, v[i]);
-		if (c->dtype_mask & (1 << i))
+		/* A C int read through pointers is cut to size after. */
+		if (ints & bit)
+			v[i] = (__u64)(__s64)(int)v[i];
+		if (dtype & bit)
 			v[i] = dc_dtype_size(c->dtype_kind, v[i], ip);
-		if (c->str_mask & (1 << i))
+		if (str & bit)
 			v[i] = dc_user_strlen(v[i]);
-		if (c->stream_slot == i)
+		if (stream == i)
 			sfd = dc_stream_fd(v[i]);
 	}
 	return sfd;
