@@ -37,17 +37,21 @@ static int read_mounts(struct mount **out, size_t *nout)
 	if (!f)
 		return -errno;
 	while (!err && (e = getmntent(f))) {
+		/* A FUSE file system answers statfs from a user's daemon,
+		 * which may never answer a root runtime: not asked. */
+		bool ask = strncmp(e->mnt_type, "fuse", 4) != 0;
 		struct statfs st;
 
 		if (dc_grow((void **)&m, n, sizeof(*m), 32)) {
 			err = -ENOMEM;
 			break;
 		}
-		m[n] =
-		    (struct mount){ strdup(e->mnt_dir), strdup(e->mnt_type),
-				    statfs(e->mnt_dir, &st) ? 0 : st.f_bsize };
-		if (!m[n++].dir || !m[n - 1].type)
+		m[n].dir = strdup(e->mnt_dir);
+		m[n].type = strdup(e->mnt_type);
+		m[n].bsize = ask && !statfs(e->mnt_dir, &st) ? st.f_bsize : 0;
+		if (!m[n].dir || !m[n].type)
 			err = -ENOMEM;
+		n++;
 	}
 	endmntent(f);
 	if (err) {
