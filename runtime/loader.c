@@ -171,7 +171,6 @@ static void classify_caps(struct dc_session *sess, struct dc_capture *caps,
 			c->gen_slot = pr->handle_slot;
 		}
 		dc_dpattern(pr->d->layer, pr->d->name, &c->dmod, &c->pat);
-		c->hclose = pr->closes && c->obj_kind == DC_OBJ_HANDLE;
 		c->off_slot = c->whence_slot = -1;
 		for (int s = 0; s < pr->d->nslots; s++) {
 			if (pr->d->slot_role[s] == DC_ROLE_OFFSET)
@@ -444,7 +443,7 @@ int dc_load(struct dc_session *sess, const char *path)
 	if (!opt->profile) {
 		err = shrink_map(m->agg[0]) ?: shrink_map(m->agg[1]) ?:
 		      shrink_map(m->fdgen) ?: shrink_map(m->fdpat) ?:
-		      shrink_map(m->hdlpat) ?: shrink_map(m->hdlgen);
+		      shrink_map(m->hdl);
 		if (err)
 			return err;
 	}

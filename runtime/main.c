@@ -133,14 +133,18 @@ static void forget_proc(struct dc_proc *p, void *arg)
 		key.fd |= DC_PAT_STREAM;
 		bpf_map_delete_elem(bpf_map__fd(m->fdpat), &key);
 	}
-	dc_map_foreach (&p->handles, i) {
-		struct {
-			__u32 pid, pad;
-			__u64 h;
-		} key = { p->pid, 0, p->handles.keys[i] };
+	/* Those open, and those closed lately whose generations it knows. */
+	for (int k = 0; k < 2; k++) {
+		const struct dc_map *hm = k ? &p->hgens : &p->handles;
 
-		bpf_map_delete_elem(bpf_map__fd(m->hdlpat), &key);
-		bpf_map_delete_elem(bpf_map__fd(m->hdlgen), &key);
+		dc_map_foreach (hm, i) {
+			struct {
+				__u32 pid, pad;
+				__u64 h;
+			} key = { p->pid, 0, hm->keys[i] };
+
+			bpf_map_delete_elem(bpf_map__fd(m->hdl), &key);
+		}
 	}
 }
 

@@ -39,7 +39,7 @@ struct dc_obj {
 		struct bpf_map *cgroups;       /* followed cgroups */
 		struct bpf_map *limits, *lost; /* what was not traced */
 		struct bpf_map *agg[2], *epoch, *inflight, *fdgen, *fdpat,
-		    *hdlpat, *hdlgen;		    /* profile */
+		    *hdl;			    /* profile */
 		struct bpf_map *tpcfg, *tp_pending; /* tracepoints */
 		struct bpf_map *uring_pending, *aio_pending, *aio_reaping;
 		struct bpf_map *paio_pending;

@@ -212,34 +212,33 @@ struct {
 	__type(value, struct dc_fdpat);
 } dc_fdpat SEC(".maps");
 
-/* Profile mode: the direction of a handle's last read or write (an
- * MPI_File, an HDF5 dataset), for Darshan's MPIIO_ and H5D_RW_SWITCHES.
- * A handle is 64 bits: its own map keeps dc_fdpat's key, and the POSIX
- * path's lookups, at 8 bytes. Only MPI-IO and H5D reads and writes look
- * here; a few handles per process are open at once. */
+/* Profile mode: what Darshan's counters need of a library handle (an
+ * MPI_File, an HDF5 dataset) between calls. A handle is 64 bits: its own
+ * map keeps dc_fdpat's key, and the POSIX path's lookups, at 8 bytes.
+ * Only calls on handles look here; a few are open at once. */
 struct dc_handle_key {
 	__u32 pid;
 	__u32 pad;
 	__u64 h;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 8192);
-	__type(key, struct dc_handle_key);
-	__type(value, __u32);
-} dc_hdlpat SEC(".maps");
+struct dc_hdl {
+	/* Opens that gave this value: a freed MPI_File is given again by
+	 * the next open, and the aggregates of a reopened handle stay
+	 * apart; the runtime learns each generation's file from the open's
+	 * event. 0: not opened while traced. */
+	__u32 gen;
+	/* The direction of its last read or write since that open, for
+	 * Darshan's MPIIO_ and H5D_RW_SWITCHES; 0: none yet. */
+	__u32 last_io;
+};
 
-/* Profile mode: how many times each handle value has been given by an
- * open (a freed MPI_File is given again by the next open), so that the
- * aggregates of a reopened handle stay apart; the runtime learns each
- * generation's file from the open's event. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 65536);
 	__type(key, struct dc_handle_key);
-	__type(value, __u32);
-} dc_hdlgen SEC(".maps");
+	__type(value, struct dc_hdl);
+} dc_hdl SEC(".maps");
 
 /* Defined, by the generator, after this file. */
 static const volatile struct dc_capture dc_caps[DC_CAPS_SIZE];
@@ -254,25 +253,26 @@ static __always_inline __u32 dc_gen_of(__u32 pid, __s32 fd)
 	return g ? *g : 0;
 }
 
-static __always_inline __u16 dc_hgen_of(__u32 pid, __u64 h)
+static __always_inline struct dc_hdl *dc_hdl_of(__u32 pid, __u64 h)
 {
 	struct dc_handle_key k = { .pid = pid, .h = h };
-	__u32 *g = bpf_map_lookup_elem(&dc_hdlgen, &k);
 
-	return g ? *g : 0;
+	return bpf_map_lookup_elem(&dc_hdl, &k);
 }
 
-/* A new open gave handle @h: its generation, never 0. */
+/* A new open gave handle @h: its generation, never 0, with no direction
+ * yet. */
 static __always_inline __u32 dc_hgen_bump(__u32 pid, __u64 h)
 {
 	struct dc_handle_key k = { .pid = pid, .h = h };
-	__u32 g = (__u16)(dc_hgen_of(pid, h) + 1);
+	struct dc_hdl *s = dc_hdl_of(pid, h), fresh = {};
 
 	if (!h)
 		return 0;
-	g = g ? g : 1;
-	bpf_map_update_elem(&dc_hdlgen, &k, &g, BPF_ANY);
-	return g;
+	fresh.gen = (__u16)((s ? s->gen : 0) + 1);
+	fresh.gen = fresh.gen ? fresh.gen : 1;
+	bpf_map_update_elem(&dc_hdl, &k, &fresh, BPF_ANY);
+	return fresh.gen;
 }
 
 static __always_inline __u32 dc_gen_bump(__u32 pid, __s32 fd)
@@ -820,23 +820,24 @@ static __always_inline void dc_pattern(const volatile struct dc_capture *c,
 }
 
 /* Darshan's size bucket and read/write switch of a read or write @c
- * of @n bytes on handle @h: Darshan keeps no offset for these. */
+ * of @n bytes on handle @h, whose state is @s (NULL: none yet): Darshan
+ * keeps no offset for these. */
 static __always_inline void dc_hpattern(const volatile struct dc_capture *c,
-					__u32 pid, __u64 h, __u64 n,
-					struct dc_agg_val *a)
+					struct dc_hdl *s, __u32 pid, __u64 h,
+					__u64 n, struct dc_agg_val *a)
 {
 	struct dc_handle_key k = { .pid = pid, .h = h };
-	__u32 pat = c->pat, *last = bpf_map_lookup_elem(&dc_hdlpat, &k);
+	struct dc_hdl fresh = { .last_io = c->pat };
 	int b = dc_bucket(n);
 
 	if (b >= 0 && b < DC_HIST_N)
 		a->hist[b] = 1;
-	if (!last) {
-		bpf_map_update_elem(&dc_hdlpat, &k, &pat, BPF_ANY);
+	if (!s) {
+		bpf_map_update_elem(&dc_hdl, &k, &fresh, BPF_ANY);
 		return;
 	}
-	a->switches = *last != pat;
-	*last = pat;
+	a->switches = s->last_io && s->last_io != c->pat;
+	s->last_io = c->pat;
 }
 
 /* Profile mode: fold a call into its interval's aggregate. */
@@ -857,12 +858,14 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 	__u32 zero = 0, *epoch, e;
 	__s8 slot = c->obj_slot;
 	__u64 *fl;
+	struct dc_hdl *hs = NULL;
 	__s32 fd = -1;
 	bool failed;
 
 	if (c->obj_kind == DC_OBJ_HANDLE && slot >= 0) {
 		k.obj = f->val[slot & (DC_CAPTURE - 1)];
-		k.hgen = dc_hgen_of(k.pid, k.obj);
+		hs = dc_hdl_of(k.pid, k.obj);
+		k.hgen = hs ? hs->gen : 0;
 	} else if (c->obj_kind == DC_OBJ_FD || c->obj_kind == DC_OBJ_STREAM) {
 		fd = c->obj_kind == DC_OBJ_FD && slot >= 0
 			 ? (__s32)f->val[slot & (DC_CAPTURE - 1)]
@@ -892,7 +895,7 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 							: fd,
 			   k.obj >> 32, ret, a.size_sum, &a);
 	else if (c->pat && c->obj_kind == DC_OBJ_HANDLE && !failed && !k.inner)
-		dc_hpattern(c, k.pid, k.obj, a.size_sum, &a);
+		dc_hpattern(c, hs, k.pid, k.obj, a.size_sum, &a);
 	/* An atomic add is a full barrier: the epoch is read after it. The
 	 * decrement below needs none: x86 keeps stores in order, so it is
 	 * seen after the aggregate's. Only this CPU writes its counter. */
@@ -1009,15 +1012,6 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 		}
 		gen = dc_track_gen(c, f, id, ret);
 		inner = dc_inner(t, c);
-		/* A closed handle's value may be given to the next open. */
-		if (c->hclose && c->obj_slot >= 0) {
-			struct dc_handle_key hk = {
-				.pid = id >> 32,
-				.h = f->val[c->obj_slot & (DC_CAPTURE - 1)],
-			};
-
-			bpf_map_delete_elem(&dc_hdlpat, &hk);
-		}
 	}
 
 	if (path_slot < 0 && !c->text_mask) {

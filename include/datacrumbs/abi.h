@@ -269,9 +269,7 @@ struct dc_capture {
 			     it completes; 0: none */
 	__s8 off_slot;	  /* profile mode: the offset a dc_pat call takes */
 	__s8 whence_slot; /* ... and its whence (fseek), or -1 */
-	__u8 hclose;	  /* profile mode: ends obj_slot's handle, whose
-			     read/write direction is forgotten */
-	__u8 pad;
+	__u16 pad;
 };
 
 /* Profile mode: what a call does to its fd's or stream's offset, for
