@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "dtypes.h"
 #include "elfsym.h"
 #include "log.h"
@@ -100,7 +101,7 @@ static int text_delta(Elf *e, int64_t *delta)
 static int relative_relocs(Elf *e, uint64_t lo, uint64_t hi, struct rel **out,
 			   size_t *nout)
 {
-	struct rel *r = NULL, *grown;
+	struct rel *r = NULL;
 	size_t n = 0, cap = 0;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -118,14 +119,10 @@ static int relative_relocs(Elf *e, uint64_t lo, uint64_t hi, struct rel **out,
 			    GELF_R_TYPE(ra.r_info) != R_X86_64_RELATIVE ||
 			    ra.r_offset < lo || ra.r_offset >= hi)
 				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 256;
-				grown = realloc(r, cap * sizeof(*r));
-				if (!grown) {
-					free(r);
-					return -ENOMEM;
-				}
-				r = grown;
+			if (dc_grow_cap((void **)&r, &cap, n, sizeof(*r),
+					256)) {
+				free(r);
+				return -ENOMEM;
 			}
 			r[n++] =
 			    (struct rel){ ra.r_offset, (uint64_t)ra.r_addend };
