@@ -210,6 +210,7 @@ void dc_darshan_free(struct dc_darshan *d)
 	dc_map_free(&d->recs, NULL);
 	dc_map_free(&d->byfile, NULL);
 	dc_map_free(&d->objects, free);
+	free(d->fs);
 }
 
 /* The hash of @ev's object ("/grp/data"), its name kept in @d; 0 if it
@@ -238,6 +239,23 @@ static int object_of(struct dc_darshan *d, const struct dc_trace_event *ev,
 	return 0;
 }
 
+/* The op of a call of @module's layer named @name, and its module (H5F or
+ * H5D for HDF5's, none for HDF5's others, which Darshan does not count);
+ * op 0: one Darshan does not count. */
+static int op_in(int *module, const struct dc_str *name)
+{
+	int op;
+
+	switch (*module) {
+	case MOD_MPIIO: return dc_mpiio_op(name->p, name->n);
+	case MOD_HDF5:
+		op = dc_hdf5_op(name->p, name->n);
+		*module = dc_hdf5_module(op);
+		return op;
+	default: return op_of(name);
+	}
+}
+
 int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 {
 	int module = module_of(&ev->cat), op = paio_op(&ev->cat, &ev->name);
@@ -246,19 +264,12 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 
 	if (op != DC_DOP_NONE)
 		module = MOD_POSIX;
+	else if (module)
+		op = op_in(&module, &ev->name);
 	/* The C library's AIO helper threads: their calls are inside it,
 	 * where Darshan never sees them. */
 	if (!module || ev->ph != 'X' || !(ev->has & DC_EV_ID) ||
 	    (ev->has & DC_EV_AIO_HELPER))
-		return 0;
-	if (op == DC_DOP_NONE && module == MOD_MPIIO)
-		op = dc_mpiio_op(ev->name.p, ev->name.n);
-	else if (op == DC_DOP_NONE && module == MOD_HDF5)
-		op = dc_hdf5_op(ev->name.p, ev->name.n);
-	else if (op == DC_DOP_NONE)
-		op = op_of(&ev->name);
-	/* HDF5's other calls: Darshan counts none of them. */
-	if (module == MOD_HDF5 && !(module = dc_hdf5_module(op)))
 		return 0;
 	if (object_of(d, ev, &ohash))
 		return -ENOMEM;
@@ -292,22 +303,6 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 	if ((ev->has & DC_EV_PIDX) && ev->p_idx >= 0)
 		c->parent = d->trace_no << 40 | (uint64_t)ev->p_idx;
 	return 0;
-}
-
-/* The op of a call of @module's layer named @name, and its module (H5F or
- * H5D for HDF5's); op 0: one Darshan does not count. */
-static int op_in(int *module, const struct dc_str *name)
-{
-	int op;
-
-	switch (*module) {
-	case MOD_MPIIO: return dc_mpiio_op(name->p, name->n);
-	case MOD_HDF5:
-		op = dc_hdf5_op(name->p, name->n);
-		*module = dc_hdf5_module(op);
-		return op;
-	default: return op_of(name);
-	}
 }
 
 int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev)
@@ -459,35 +454,30 @@ static int fs_table(const struct dc_report *rep, size_t **ix, size_t *n)
 }
 
 /* The file system @path is on, as Darshan tells it: the first mount
- * point of its table the path begins with (a prefix, as Darshan
+ * point of its table (@d->fs) the path begins with (a prefix, as Darshan
  * compares). NULL: none. */
-static const struct dc_mount *mount_of(const struct dc_report *rep,
+static const struct dc_mount *mount_of(const struct dc_darshan *d,
+				       const struct dc_report *rep,
 				       const char *path)
 {
-	const struct dc_mount *best = NULL;
-	size_t best_len = 0;
+	for (size_t i = 0; i < d->nfs; i++) {
+		const struct dc_mount *m = &rep->mounts[d->fs[i]];
 
-	for (size_t i = 0; i < rep->nmounts; i++) {
-		const struct dc_mount *m = &rep->mounts[i];
-		size_t len = strlen(m->dir);
-
-		if (fs_kept(m) && !strncmp(m->dir, path, len) &&
-		    (!best || len > best_len)) {
-			best = m;
-			best_len = len;
-		}
+		if (!strncmp(m->dir, path, strlen(m->dir)))
+			return m;
 	}
-	return best;
+	return NULL;
 }
 
 /* POSIX_FILE_ALIGNMENT: the file system's preferred I/O size (Darshan
  * takes 1 MiB on Lustre, whose statfs says 4 KiB, and 4 KiB when statfs
  * failed), -1 on none Darshan keeps. */
-static void posix_fs(struct drec *r, const struct dc_report *rep)
+static void posix_fs(struct drec *r, const struct dc_darshan *d,
+		     const struct dc_report *rep)
 {
 	char buf[64];
 	const struct dc_mount *m =
-	    mount_of(rep, dc_file_name(rep, r->fhash, buf, sizeof(buf)));
+	    mount_of(d, rep, dc_file_name(rep, r->fhash, buf, sizeof(buf)));
 
 	r->c[P_FILE_ALIGNMENT] = !m			      ? -1
 				 : !strcmp(m->type, "lustre") ? 1 << 20
@@ -798,7 +788,7 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 	/* Darshan's times are seconds from the job's start. */
 	int64_t t0 = rep->run_start < rep->t_min ? rep->run_start : rep->t_min;
 	struct dc_map ix = {};
-	int err = 0;
+	int err = fs_table(rep, &d->fs, &d->nfs);
 
 	for (size_t i = 0; i < d->ncalls && !err; i++)
 		err = dc_map_put(&ix, d->calls[i].key, &d->calls[i]);
@@ -831,7 +821,7 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 			err = close ? 0 : -ENOMEM;
 		else if (module == MOD_POSIX) {
 			if (!r->c[P_FILE_ALIGNMENT])
-				posix_fs(r, rep);
+				posix_fs(r, d, rep);
 			posix_call(r, c, t1, t2);
 		} else if (module == MOD_STDIO)
 			stdio_call(r, c, t1, t2);
@@ -848,7 +838,7 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 		struct drec *x = d->vrecs[i];
 
 		if (x->module == MOD_POSIX && !x->c[P_FILE_ALIGNMENT])
-			posix_fs(x, rep);
+			posix_fs(x, d, rep);
 	}
 	/* Each file's records in one list, for --json's reduction. */
 	for (size_t i = 0; i < d->nrecs && !err; i++) {
@@ -1014,7 +1004,6 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 {
 	char buf[64], fesc[DC_NAME_MAX], oesc[DC_NAME_MAX], mesc[DC_NAME_MAX],
 	    tesc[256];
-	size_t *fs, nfs;
 	int64_t c[DC_DREC_MAX];
 	double f[T_N];
 
@@ -1025,13 +1014,11 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 			     "start and end timestamps, POSIX_MODE, "
 			     "POSIX_FILE_NOT_ALIGNED, MPIIO_MODE) need every "
 			     "call: trace mode; times are sums of durations\n");
-	if (fs_table(r, &fs, &nfs))
-		return -ENOMEM;
-	for (size_t i = 0; i < nfs; i++)
-		fprintf(out, "# mount entry:\t%s\t%s\n",
-			dc_fmt_name(r->mounts[fs[i]].dir, mesc, sizeof(mesc)),
-			dc_fmt_name(r->mounts[fs[i]].type, fesc, sizeof(fesc)));
-	free(fs);
+	for (size_t i = 0; i < d->nfs; i++)
+		fprintf(
+		    out, "# mount entry:\t%s\t%s\n",
+		    dc_fmt_name(r->mounts[d->fs[i]].dir, mesc, sizeof(mesc)),
+		    dc_fmt_name(r->mounts[d->fs[i]].type, fesc, sizeof(fesc)));
 	fprintf(out, "#<module>\t<rank>\t<record id>\t<counter>\t<value>\t"
 		     "<file name>\t<mount pt>\t<fs type>\n");
 	/* Each process's records, then, for a record several processes
@@ -1040,7 +1027,7 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 		const struct drec *x = d->vrecs[i % d->nrecs];
 		bool shared = i >= d->nrecs;
 		const char *path = dc_file_name(r, x->fhash, buf, sizeof(buf));
-		const struct dc_mount *m = mount_of(r, path);
+		const struct dc_mount *m = mount_of(d, r, path);
 		const char *object =
 		    x->ohash ? dc_map_get(&d->objects, x->ohash) : NULL;
 		char rank[24];

@@ -53,6 +53,9 @@ struct dc_darshan {
 	struct dc_map objects; /* name hash -> object name ("/grp/data") */
 	void **vrecs;
 	size_t nrecs;
+	/* Darshan's mount table: the report's mounts it keeps, longest
+	 * mount point first (indexes). */
+	size_t *fs, nfs;
 };
 
 void dc_darshan_init(struct dc_darshan *d);
