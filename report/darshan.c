@@ -247,9 +247,9 @@ static int op_in(int *module, const struct dc_str *name)
 	int op;
 
 	switch (*module) {
-	case MOD_MPIIO: return dc_mpiio_op(name->p, name->n);
+	case MOD_MPIIO: return dc_darshan_mpiio_op(name->p, name->n);
 	case MOD_HDF5:
-		op = dc_hdf5_op(name->p, name->n);
+		op = dc_darshan_hdf5_op(name->p, name->n);
 		*module = dc_hdf5_module(op);
 		return op;
 	default: return op_of(name);

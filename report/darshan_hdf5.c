@@ -77,11 +77,6 @@ const char *const dc_h5d_names[DC_H5D_N] = {
 	"SLOWEST_RANK_BYTES",
 };
 
-int dc_hdf5_op(const char *name, size_t n)
-{
-	return dc_darshan_hdf5_op(name, n);
-}
-
 int dc_hdf5_module(int op)
 {
 	return op == DC_HOP_FOPEN || op == DC_HOP_FFLUSH || op == DC_HOP_FCLOSE

@@ -74,11 +74,6 @@ const char *const dc_mpiio_names[DC_MPIIO_N] = {
 	"SLOWEST_RANK_BYTES",
 };
 
-int dc_mpiio_op(const char *name, size_t n)
-{
-	return dc_darshan_mpiio_op(name, n);
-}
-
 static const struct dc_dio_layout layout = {
 	.bytes_read = M_BYTES_READ,
 	.bytes_written = M_BYTES_WRITTEN,

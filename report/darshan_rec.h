@@ -163,8 +163,6 @@ extern const char *const dc_dtime_names[T_N];
 /* The MPI-IO module (report/darshan_mpiio.c). */
 #define DC_MPIIO_N 51
 extern const char *const dc_mpiio_names[DC_MPIIO_N];
-/* The op of MPI-IO function @name, or 0 if Darshan does not count it. */
-int dc_mpiio_op(const char *name, size_t n);
 /* Its DT_* kind. */
 int dc_mpiio_kind(int op);
 /* A call from @t1 to @t2 (seconds from the trace's start). */
@@ -185,8 +183,6 @@ void dc_mpiio_reduce(const struct drec *first, int64_t *c, double *f);
 #define DC_H5D_N 48
 extern const char *const dc_h5f_names[DC_H5F_N];
 extern const char *const dc_h5d_names[DC_H5D_N];
-/* The op of HDF5 function @name, or 0 if Darshan does not count it. */
-int dc_hdf5_op(const char *name, size_t n);
 /* Which module, MOD_H5F or MOD_H5D, counts op @op; 0: none. */
 int dc_hdf5_module(int op);
 int dc_hdf5_kind(int op);
