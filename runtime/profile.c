@@ -144,41 +144,6 @@ static struct dc_file *fd_file(struct dc_rt *rt, struct dc_proc *p, int32_t fd,
 	return f ? f : gen ? NULL : dc_fd_initial(&rt->ps, p, fd);
 }
 
-static struct dc_file *agg_file(struct dc_rt *rt, const struct dc_agg_key *k)
-{
-	struct dc_proc *p = dc_proc_get(&rt->ps, k->pid);
-
-	if (!p)
-		return NULL;
-	switch (k->kind) {
-	case DC_OBJ_FD:
-	case DC_OBJ_STREAM:
-		return fd_file(rt, p, (int32_t)k->obj, k->obj >> 32);
-	case DC_OBJ_HANDLE: {
-		const struct dc_hgen *g = dc_handle_gen(p, k->obj, k->hgen);
-
-		/* Generation 0: open before tracing began. */
-		return g	 ? g->file
-		       : k->hgen ? NULL
-				 : dc_handle_lookup(p, k->obj);
-	}
-	}
-	return NULL;
-}
-
-/* The object (an HDF5 dataset) a handle's aggregate is about, as trace
- * mode names it on each call. */
-static const char *agg_object(struct dc_rt *rt, const struct dc_agg_key *k)
-{
-	struct dc_proc *p = dc_proc_get(&rt->ps, k->pid);
-	const struct dc_hgen *g;
-
-	if (!p || k->kind != DC_OBJ_HANDLE)
-		return NULL;
-	g = dc_handle_gen(p, k->obj, k->hgen);
-	return g ? g->object : k->hgen ? NULL : dc_handle_object(p, k->obj);
-}
-
 void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
 {
 	struct dc_agg_val v = { .count = 1,
@@ -198,6 +163,35 @@ void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
 							   : c->ret < 0;
 	add(rt->profile, c->pid, c->tid, c->probe, c->file, c->object, c->inner,
 	    &v);
+}
+
+/* An aggregate of the programs, named as trace mode names its calls:
+ * the file, and for a handle the object (an HDF5 dataset), its key
+ * stands for. */
+static void add_key(struct dc_rt *rt, const struct dc_agg_key *k,
+		    const struct dc_agg_val *v)
+{
+	struct dc_proc *p = dc_proc_get(&rt->ps, k->pid);
+	const struct dc_hgen *g = NULL;
+	struct dc_file *file = NULL;
+	const char *object = NULL;
+
+	if (k->probe >= rt->sess.nprobes)
+		return;
+	if (p && (k->kind == DC_OBJ_FD || k->kind == DC_OBJ_STREAM))
+		file = fd_file(rt, p, (int32_t)k->obj, k->obj >> 32);
+	if (p && k->kind == DC_OBJ_HANDLE)
+		g = dc_handle_gen(p, k->obj, k->hgen);
+	if (g) {
+		file = g->file;
+		object = g->object;
+	} else if (p && k->kind == DC_OBJ_HANDLE && !k->hgen) {
+		/* Generation 0: open before tracing began. */
+		file = dc_handle_lookup(p, k->obj);
+		object = dc_handle_object(p, k->obj);
+	}
+	add(rt->profile, k->pid, k->tid, &rt->sess.probes[k->probe], file,
+	    object, k->inner, v);
 }
 
 /* Wait until every CPU has been seen with no aggregation under way: all
@@ -259,11 +253,8 @@ static int drain(struct dc_rt *rt, int map)
 		for (int c = 0; c < pf->ncpu; c++)
 			fold(&sum, &pf->percpu[c]);
 		bpf_map_delete_elem(map, &keys[i]);
-		if (sum.count && keys[i].probe < rt->sess.nprobes)
-			add(pf, keys[i].pid, keys[i].tid,
-			    &rt->sess.probes[keys[i].probe],
-			    agg_file(rt, &keys[i]), agg_object(rt, &keys[i]),
-			    keys[i].inner, &sum);
+		if (sum.count)
+			add_key(rt, &keys[i], &sum);
 	}
 	free(keys);
 	return 0;
@@ -286,12 +277,8 @@ static int drain_threads(struct dc_rt *rt, __u32 epoch)
 		return -errno;
 	while ((n = read(fd, s, sizeof(s))) > 0)
 		for (size_t i = 0; i < n / sizeof(*s); i++)
-			if (s[i].v.count && s[i].k.probe < rt->sess.nprobes)
-				add(pf, s[i].k.pid, s[i].k.tid,
-				    &rt->sess.probes[s[i].k.probe],
-				    agg_file(rt, &s[i].k),
-				    agg_object(rt, &s[i].k), s[i].k.inner,
-				    &s[i].v);
+			if (s[i].v.count)
+				add_key(rt, &s[i].k, &s[i].v);
 	err = n < 0 ? -errno : 0;
 	close(fd);
 	return err;
