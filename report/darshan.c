@@ -1012,8 +1012,9 @@ int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
 			     "printed -1 (the four common access sizes and "
 			     "strides, the slowest calls' times and sizes, "
 			     "start and end timestamps, POSIX_MODE, "
-			     "POSIX_FILE_NOT_ALIGNED, MPIIO_MODE) need every "
-			     "call: trace mode; times are sums of durations\n");
+			     "POSIX_FILE_NOT_ALIGNED, MPIIO_MODE, the H5D "
+			     "selections and shapes) need every call: trace "
+			     "mode; times are sums of durations\n");
 	for (size_t i = 0; i < d->nfs; i++)
 		fprintf(
 		    out, "# mount entry:\t%s\t%s\n",
