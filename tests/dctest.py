@@ -52,6 +52,38 @@ def need_tool(name):
         skip("needs %s (scripts/setup installs it)" % name)
 
 
+class User:
+    """A real unprivileged account: its ids, home, and the prefix that runs
+    a command as it (setpriv, with its own groups only)."""
+
+    def __init__(self, name):
+        import pwd
+        pw = pwd.getpwnam(name)
+        self.name, self.uid, self.gid, self.home = name, pw.pw_uid, pw.pw_gid, pw.pw_dir
+        self.prefix = ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.gid,
+                       "--init-groups", "--reset-env"]
+
+    def run(self, cmd, **kw):
+        return run(self.prefix + list(cmd), **kw)
+
+
+def hostile_user(name):
+    """The local user of a hostile test (dc-alice, dc-bob), made if
+    missing: a real account with a home of its own, no privileges."""
+    import pwd
+    need_tool("setpriv")
+    need_tool("useradd")
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        r = run(["useradd", "--create-home", "--user-group", "--shell", "/bin/sh", name])
+        if r.returncode != 0 and "already exists" not in r.stderr:
+            skip("cannot create the test user %s: %s" % (name, r.stderr.strip()))
+    u = User(name)
+    os.chmod(u.home, 0o755)
+    return u
+
+
 def run(cmd, **kw):
     kw.setdefault("stdout", subprocess.PIPE)
     kw.setdefault("stderr", subprocess.PIPE)
