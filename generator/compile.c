@@ -47,7 +47,8 @@ const char *dc_find_clang(void)
 int dc_compile(const char *clang, const char *src, const char *obj,
 	       const char *tmpl_dir, const char *inc_dir)
 {
-	char tmp[PATH_MAX], itmpl[PATH_MAX + 2], iinc[PATH_MAX + 2];
+	char dir[PATH_MAX], tmp[PATH_MAX], itmpl[PATH_MAX + 2];
+	char iinc[PATH_MAX + 2];
 	char *argv[] = { (char *)clang, "-target", "bpf", "-O2", "-g",
 			 "-D__TARGET_ARCH_" DC_BPF_ARCH, "-Wall", "-Werror",
 			 "-Wno-unused-function", itmpl, iinc, "-c", (char *)src,
@@ -58,25 +59,35 @@ int dc_compile(const char *clang, const char *src, const char *obj,
 			 NULL };
 	int err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", obj, getpid()) >=
-	    (int)sizeof(tmp))
+	/* clang follows links where it writes: it writes into a directory
+	 * of our own, made beside @obj so the rename() is atomic. */
+	if (strlen(obj) + sizeof(".XXXXXX/obj.o") > sizeof(tmp))
 		return -ENAMETOOLONG;
+	snprintf(dir, sizeof(dir), "%s.XXXXXX", obj);
+	if (!mkdtemp(dir)) {
+		err = -errno;
+		dc_err("cannot create %s: %s", obj, strerror(errno));
+		return err;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s/obj.o", dir) >= (int)sizeof(tmp))
+		abort(); /* measured above */
 	snprintf(itmpl, sizeof(itmpl), "-I%s", tmpl_dir);
 	snprintf(iinc, sizeof(iinc), "-I%s", inc_dir);
 	err = dc_spawn(argv, NULL, 0);
 	if (err) {
-		unlink(tmp);
 		if (err == -EINVAL)
 			dc_err("%s failed to compile %s (diagnostics above)",
 			       clang, src);
 		else
 			dc_err("cannot run %s: %s", clang, strerror(-err));
-		return err;
+		goto cleanup;
 	}
 	if (rename(tmp, obj)) {
 		err = -errno;
 		dc_err("cannot create %s: %s", obj, strerror(errno));
-		unlink(tmp);
 	}
+cleanup:
+	unlink(tmp);
+	rmdir(dir);
 	return err;
 }

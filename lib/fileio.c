@@ -3,27 +3,51 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "fileio.h"
 
+/* The mode a plain creat() would give: mkstemp() makes 0600. */
+static mode_t creat_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
 int dc_write_atomic(const char *path, const void *data, size_t len)
 {
+	const char *p = data;
 	char tmp[PATH_MAX];
-	FILE *f;
-	int err = 0;
+	ssize_t n;
+	int fd, err = 0;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid()) >=
-	    (int)sizeof(tmp))
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	f = fopen(tmp, "w");
-	if (!f)
+	/* A name nobody could have planted a link at: mkstemp() creates
+	 * with O_EXCL, in the target's own directory so rename() is atomic. */
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	if (fwrite(data, 1, len, f) != len)
-		err = -errno ?: -EIO;
-	if (fclose(f) && !err)
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			goto cleanup;
+		}
+		p += n;
+		len -= n;
+	}
+	if (fchmod(fd, creat_mode()))
+		err = -errno;
+cleanup:
+	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
 		err = -errno;
