@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "log.h"
@@ -36,7 +37,8 @@ static const char usage[] =
     "      --wrappers tp|uprobe read(), write()...: at the syscall (tp) or "
     "not\n"
     "      --strict             exit with status 3 if any event was lost\n"
-    "      --user USER          run COMMAND as USER, who then owns the trace\n"
+    "      --user USER          USER's trace: run COMMAND as, follow a cgroup "
+    "for\n"
     "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help; --version\n"
     "Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
 
@@ -212,16 +214,25 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 		case O_TRACK:
 		case O_UNTRACK:
 		case O_STATUS:
-		case O_CGROUP:
+		case O_CGROUP: {
+			/* The server has a working directory of its own. */
+			char cwd[PATH_MAX] = "";
+
+			if (opt == O_CGROUP && *optarg != '/' &&
+			    !getcwd(cwd, sizeof(cwd) - 1))
+				return -errno;
+			if (*cwd)
+				strcat(cwd, "/");
 			snprintf(o->request_buf, sizeof(o->request_buf),
-				 "%s %s\n",
+				 "%s %s%s\n",
 				 opt == O_TRACK	    ? "track"
 				 : opt == O_UNTRACK ? "untrack"
 				 : opt == O_STATUS  ? "status"
 						    : "follow-cgroup",
-				 opt == O_STATUS ? "" : optarg);
+				 cwd, opt == O_STATUS ? "" : optarg);
 			o->request = o->request_buf;
 			break;
+		}
 		case O_RINGBUF:
 			/* The kernel takes at most 2 GiB and would answer
 			 * more with a verifier log; 1 GiB is plenty. */
@@ -283,6 +294,19 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 		case 'V': dc_version(); exit(0);
 		default: fprintf(stderr, usage, dc_prog()); return -EINVAL;
 		}
+	}
+	/* Root follows a cgroup for a job's user: its tasks of theirs, into
+	 * traces of theirs. */
+	if (o->request && o->user.set &&
+	    !strncmp(o->request, "follow-cgroup ", 14)) {
+		char path[sizeof(o->request_buf)];
+
+		snprintf(path, sizeof(path), "%s", o->request + 14);
+		if (snprintf(o->request_buf, sizeof(o->request_buf),
+			     "follow-cgroup-as %u:%u %s", (unsigned)o->user.uid,
+			     (unsigned)o->user.gid,
+			     path) >= (int)sizeof(o->request_buf))
+			return -ENAMETOOLONG;
 	}
 	if (o->request)
 		return optind == argc ? 0 : -EINVAL;

@@ -274,7 +274,7 @@ static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
 			const char *path, char *dir, size_t dir_size, int *fd,
 			bool *writer)
 {
-	*fd = dc_output_open(path, o);
+	*fd = dc_output_open(path, o, &rt->out.dirfd);
 	if (*fd < 0)
 		return -1;
 	rt->out.wo = (struct dc_pfw_opts){ .compress = dc_pfw_compressed(path),
@@ -466,6 +466,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		.ringbuf_size = o->ringbuf_size,
 	};
 	rt.out.owner = o->user.set ? o->user.uid : 0;
+	rt.out.dirfd = -1;
 	/* Refused before anything is loaded or started. */
 	if (o->ready_file && !lstat(o->ready_file, &rst)) {
 		dc_err("--ready-file %s: exists; not touching it",
@@ -576,8 +577,12 @@ cleanup:
 		dc_err("closing %s: %s", path, strerror(errno));
 		ret = 1;
 	}
+	/* Where it was made: the path may lead elsewhere by now. */
 	if (fd >= 0 && !started)
-		unlink(path);
+		unlinkat(rt.out.dirfd,
+			 strrchr(path, '/') ? strrchr(path, '/') + 1 : path, 0);
+	if (rt.out.dirfd >= 0)
+		close(rt.out.dirfd);
 	if (lfd >= 0) {
 		close(lfd);
 		unlink(o->socket ? o->socket : DC_DEFAULT_SOCKET);
@@ -589,6 +594,7 @@ cleanup:
 		ret = 1;
 	}
 	dc_profile_free(&rt);
+	dc_cgroups_free(&rt.cgroups);
 	free(rt.out.mounts);
 	dc_ringbuf_close(&rt);
 	dc_unload(&rt.sess);

@@ -11,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "elfsym.h"
 #include "log.h"
 #include "roles.h"
@@ -81,13 +82,13 @@ int dc_server_listen(const char *path)
 }
 
 /* The owner of a process or a cgroup: whom it belongs to. */
-static int owner(const char *path, uid_t *uid)
+static int owner(const char *path, struct dc_ids *who)
 {
 	struct stat st;
 
 	if (stat(path, &st))
 		return -errno;
-	*uid = st.st_uid;
+	*who = (struct dc_ids){ st.st_uid, st.st_gid };
 	return 0;
 }
 
@@ -102,24 +103,6 @@ static int set_pid(struct dc_rt *rt, int pid, bool on)
 	if ((p = dc_proc_get(&rt->ps, pid)))
 		dc_proc_facts(p);
 	return dc_trace_pid(&rt->sess, pid);
-}
-
-/* Trace every process already in cgroup @dir in @job; those that join
- * it later are marked by the BPF side as they move in or fork. */
-static int mark_cgroup(struct dc_rt *rt, const char *dir, __u32 job)
-{
-	char path[PATH_MAX];
-	FILE *f;
-	int pid, err = 0;
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (!err && fscanf(f, "%d", &pid) == 1)
-		err = dc_set_traced(&rt->sess, pid, job, false);
-	fclose(f);
-	return err;
 }
 
 static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
@@ -175,22 +158,15 @@ static int job_starts(struct dc_rt *rt)
 	return err;
 }
 
-static bool cgroups_followed(struct dc_rt *rt)
-{
-	__u64 key;
-
-	return !bpf_map_get_next_key(bpf_map__fd(rt->sess.o.maps.cgroups), NULL,
-				     &key);
-}
-
 void dc_server_jobs(struct dc_rt *rt, uint64_t now)
 {
 	if (rt->want_probes) {
 		rt->want_probes = false;
 		job_starts(rt);
 	}
+	dc_cgroups_tick(&rt->cgroups, &rt->sess);
 	if (!rt->sess.probes_attached || dc_traced_alive(&rt->sess) ||
-	    cgroups_followed(rt)) {
+	    dc_cgroups_count(&rt->cgroups)) {
 		rt->idle_since = 0;
 		return;
 	}
@@ -210,7 +186,7 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		   const char *trace, char *out, size_t size)
 {
 	char *arg = strchr(line, ' '), proc[64];
-	uid_t uid = (uid_t)-1;
+	struct dc_ids who;
 	int err;
 
 	line[strcspn(line, "\r\n")] = '\0';
@@ -228,9 +204,11 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		/* Named while it waits for this answer (see set_pid). */
 		if (p)
 			dc_proc_facts(p);
-		err =
-		    job_starts(rt)
-			?: dc_set_traced(&rt->sess, cred->pid, cred->pid, true);
+		err = dc_sinks_job_owner(&rt->out, cred->pid,
+					 &(struct dc_ids){ cred->uid, cred->gid })
+			  ?: job_starts(rt)
+			  ?: dc_set_traced(&rt->sess, cred->pid, cred->pid,
+					   true);
 		if (err)
 			snprintf(out, size, "error: %s", strerror(-err));
 		else
@@ -246,18 +224,22 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 		long pid = strtol(arg, &end, 10);
 
 		snprintf(proc, sizeof(proc), "/proc/%ld", pid);
-		if (*end || pid <= 0 || owner(proc, &uid)) {
+		if (*end || pid <= 0 || owner(proc, &who)) {
 			snprintf(out, size, "error: no process %s", arg);
 			return;
 		}
-		if (cred->uid && cred->uid != uid) {
+		if (cred->uid && cred->uid != who.uid) {
 			snprintf(out, size,
 				 "error: process %ld belongs to uid %u, not to "
 				 "you (uid %u)",
-				 pid, uid, cred->uid);
+				 pid, who.uid, cred->uid);
 			return;
 		}
-		err = !strcmp(line, "track") ? job_starts(rt) : 0;
+		/* A process named starts its own job, its owner's. */
+		err = !strcmp(line, "track")
+			  ? dc_sinks_job_owner(&rt->out, pid, &who)
+				?: job_starts(rt)
+			  : 0;
 		err = err ?: set_pid(rt, pid, !strcmp(line, "track"));
 		if (err && err != -ENOENT)
 			snprintf(out, size, "error: %s", strerror(-err));
@@ -265,36 +247,33 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 			snprintf(out, size, "ok %sed %ld", line, pid);
 		return;
 	}
-	if (!strcmp(line, "follow-cgroup")) {
-		struct bpf_map *cg = rt->sess.o.maps.cgroups;
-		static __u32 jobs = DC_CGROUP_JOBS;
-		struct stat st;
-		__u32 job = ++jobs;
-		__u64 id;
+	if (!strcmp(line, "follow-cgroup") ||
+	    !strcmp(line, "follow-cgroup-as")) {
+		struct dc_ids for_ = { cred->uid, cred->gid };
+		struct dc_cgroup c;
+		int n = 0;
 
-		/* On cgroup v2 a cgroup's id is its directory's inode. */
-		if (stat(arg, &st) || !S_ISDIR(st.st_mode)) {
-			snprintf(out, size, "error: no cgroup directory %s",
-				 arg);
+		/* Root alone follows a cgroup for another user. */
+		if (!strcmp(line, "follow-cgroup-as") &&
+		    (cred->uid ||
+		     sscanf(arg, "%u:%u %n", &for_.uid, &for_.gid, &n) != 2 ||
+		     !n)) {
+			snprintf(out, size, "error: %s",
+				 cred->uid ? "only root follows a cgroup for "
+					     "another user"
+					   : "follow-cgroup-as UID:GID PATH");
 			return;
 		}
-		if (cred->uid && cred->uid != st.st_uid) {
-			snprintf(out, size, "error: cgroup %s is not yours",
-				 arg);
+		if (dc_cgroup_check(&rt->cgroups, cred, arg + n, &c, out, size))
 			return;
-		}
-		id = st.st_ino;
-		if ((err = job_starts(rt)))
+		c.uid = for_.uid;
+		if ((err = job_starts(rt))) {
 			snprintf(out, size, "error: %s", strerror(-err));
-		else if (bpf_map_update_elem(bpf_map__fd(cg), &id, &job,
-					     BPF_ANY))
-			snprintf(out, size, "error: %s", strerror(errno));
-		else if ((err = mark_cgroup(rt, arg, job)))
-			snprintf(out, size, "error: %s/cgroup.procs: %s", arg,
-				 strerror(-err));
-		else
-			snprintf(out, size, "ok following cgroup %s (id %llu)",
-				 arg, (unsigned long long)id);
+			close(c.fd);
+			return;
+		}
+		dc_cgroup_add(&rt->cgroups, &rt->sess, &rt->out, &c, for_.gid,
+			      arg + n, out, size);
 		return;
 	}
 	snprintf(out, size, "error: unknown request '%s'", line);

@@ -13,6 +13,8 @@
 #include "json.h"
 #include "log.h"
 #include "records.h"
+#include "runtime.h"
+#include "safeopen.h"
 #include "sinks.h"
 
 struct dc_sink {
@@ -40,39 +42,65 @@ static void file_name(const char *comm, char *out, size_t size)
 	out[i] = '\0';
 }
 
-/* A new file, never an existing one or a symlink: O_EXCL | O_NOFOLLOW. */
+/* Whom a job's trace is for: who asked for the job, else its process's
+ * user; root when neither is known (root sees all). */
+static struct dc_ids job_owner(struct dc_rt *rt, const struct dc_proc *p)
+{
+	const struct dc_ids *asked = dc_map_get(&rt->out.owners, p->job);
+	struct dc_ids who = {};
+	char proc[64];
+	struct stat st;
+
+	if (asked)
+		return *asked;
+	snprintf(proc, sizeof(proc), "/proc/%u", p->pid);
+	if (p->owner_known)
+		who = (struct dc_ids){ p->uid, p->gid };
+	else if (!stat(proc, &st))
+		who = (struct dc_ids){ st.st_uid, st.st_gid };
+	return who;
+}
+
+/* A new file, never an existing one or a symlink, in the directory the
+ * server was given (as it was when the server started), created by the
+ * job's owner: where they could not create it, there is no trace. */
 static int create(struct dc_rt *rt, struct dc_proc *p, struct dc_sink *s)
 {
-	char host[64] = "host", proc[64], name[sizeof(p->comm)];
-	struct stat st;
+	char host[64] = "host", name[NAME_MAX + 1], comm[sizeof(p->comm)];
+	struct dc_ids who = job_owner(rt, p);
 
 	gethostname(host, sizeof(host) - 1);
 	host[strcspn(host, ".")] = '\0';
-	file_name(p->comm, name, sizeof(name));
+	file_name(p->comm, comm, sizeof(comm));
 	for (int n = 0; n < 100; n++) {
-		snprintf(s->path, sizeof(s->path),
-			 "%s/%s-%s-job%u%s%.0d.pfw.gz", rt->out.dir, name, host,
-			 p->job, n ? "-" : "", n);
-		s->fd = open(
-		    s->path,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
-		if (s->fd >= 0 || errno != EEXIST)
+		snprintf(name, sizeof(name), "%s-%s-job%u%s%.0d.pfw.gz", comm,
+			 host, p->job, n ? "-" : "", n);
+		s->fd =
+		    dc_open_as(&who, rt->out.dirfd, name,
+			       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+		if (s->fd != -EEXIST)
 			break;
 	}
+	snprintf(s->path, sizeof(s->path), "%s/%s", rt->out.dir, name);
 	if (s->fd < 0)
-		return -errno;
-	/* The trace belongs to whom the job belongs to, not to root. */
-	snprintf(proc, sizeof(proc), "/proc/%u", p->pid);
-	if (p->owner_known) {
-		st.st_uid = p->uid;
-		st.st_gid = p->gid;
-	} else if (stat(proc, &st)) {
-		return 0;
+		return s->fd;
+	s->owner = who.uid;
+	return 0;
+}
+
+int dc_sinks_job_owner(struct dc_sinks *out, uint32_t job,
+		       const struct dc_ids *who)
+{
+	struct dc_ids *u = dc_map_get(&out->owners, job);
+
+	if (!u) {
+		u = malloc(sizeof(*u));
+		if (!u || dc_map_put(&out->owners, job, u)) {
+			free(u);
+			return -ENOMEM;
+		}
 	}
-	s->owner = st.st_uid;
-	if (fchown(s->fd, st.st_uid, st.st_gid))
-		dc_warn("%s: cannot give it to uid %u: %s", s->path, st.st_uid,
-			strerror(errno));
+	*u = *who;
 	return 0;
 }
 
@@ -157,6 +185,7 @@ static void sink_end(struct dc_rt *rt, struct dc_sink *s, uint64_t now,
 		dc_warn("job %u: %llu events went to %s", s->job,
 			(unsigned long long)s->diverted, rt->out.w_path);
 	}
+	free(dc_map_del(&rt->out.owners, s->job));
 	free(s);
 }
 
@@ -182,11 +211,13 @@ void dc_sinks_tick(struct dc_rt *rt, uint64_t now)
 			goto cleanup;
 	}
 	/* A job ends two seconds after its last process, when its last
-	 * events have been read; a followed cgroup's may get new ones. */
+	 * events have been read; a followed cgroup's may get new ones
+	 * until the cgroup is removed. */
 	dc_map_foreach (&rt->out.jobs, i) {
 		struct dc_sink *s = rt->out.jobs.vals[i];
 
-		if (dc_map_get(&alive, s->job) || s->job > DC_CGROUP_JOBS) {
+		if (dc_map_get(&alive, s->job) ||
+		    dc_cgroups_has_job(&rt->cgroups, s->job)) {
 			s->idle_since = 0;
 		} else if (!s->idle_since) {
 			s->idle_since = now;
@@ -210,6 +241,7 @@ size_t dc_sinks_close(struct dc_rt *rt, const char *end_args)
 		n++;
 	}
 	dc_map_free(&rt->out.jobs, NULL);
+	dc_map_free(&rt->out.owners, free);
 	return n;
 }
 

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "map.h"
 #include "procs.h"
+#include "safeopen.h"
 #include "writer_pfw.h"
 
 struct dc_rt;
@@ -25,8 +26,10 @@ struct dc_sinks {
 	struct dc_pfw w;       /* the run's own trace */
 	const char *w_path;    /* ... its path */
 	struct dc_pfw_opts wo; /* how traces are written */
-	const char *dir;       /* server: where job traces are created */
+	const char *dir;       /* server: where job traces are created, */
+	int dirfd;	       /* ... as the run's trace reached it */
 	struct dc_map jobs;    /* server: job -> struct dc_sink */
+	struct dc_map owners;  /* server: job -> struct dc_ids, who asked */
 	uint64_t checked;      /* when jobs were last checked for an end */
 	uint32_t owner;	       /* --user's uid: the command's trace is theirs */
 	char *mounts; /* the file systems mounted as the run began, as start
@@ -42,6 +45,10 @@ struct dc_sinks {
  * symlink.
  */
 struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p);
+/* Server mode: job @job's trace is for @who (who joined, tracked or
+ * followed). 0 or -ENOMEM. */
+int dc_sinks_job_owner(struct dc_sinks *out, uint32_t job,
+		       const struct dc_ids *who);
 struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid);
 /* A process gone for good: its trace, if it has one, forgets it. */
 void dc_sink_forget(struct dc_rt *rt, const struct dc_proc *p);

@@ -51,9 +51,9 @@ struct {
 /* Server mode: cgroups (v2 ids) whose tasks are traced, and their jobs. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
+	__uint(max_entries, DC_CGROUPS_MAX);
 	__type(key, __u64);
-	__type(value, __u32);
+	__type(value, struct dc_cgroup_follow);
 } dc_cgroups SEC(".maps");
 
 /* Limits hit outside any probe, for the runtime to report, by enum

@@ -27,6 +27,9 @@ struct signal_struct {
 struct cred {
 	struct {
 		unsigned int val;
+	} uid;
+	struct {
+		unsigned int val;
 	} euid;
 	struct {
 		unsigned int val;

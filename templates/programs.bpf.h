@@ -648,18 +648,32 @@ int dc_cgroup_attach(unsigned long long *ctx)
 {
 	struct cgroup *dst = (void *)ctx[0];
 	struct task_struct *task = (void *)ctx[2];
+	struct dc_cgroup_follow *f;
 	struct kernfs_node *kn = NULL;
-	__u32 tgid = task->tgid, *job, cur;
+	const struct cred *cred = NULL;
+	__u32 tgid = task->tgid, cur, uid = -1, euid = -1;
 	__u64 id = 0;
 
 	bpf_probe_read_kernel(&kn, sizeof(kn), &dst->kn);
 	if (kn)
 		bpf_probe_read_kernel(&id, sizeof(id), &kn->id);
-	job = bpf_map_lookup_elem(&dc_cgroups, &id);
+	f = bpf_map_lookup_elem(&dc_cgroups, &id);
 	cur = dc_traced(tgid) ? dc_job_of(tgid) : 0;
-	if (job && !cur)
-		dc_mark(tgid, *job);
-	else if (!job && cur >= DC_CGROUP_JOBS)
+	if (f && !cur && f->uid) {
+		/* Followed for a user: only their own tasks. */
+		bpf_probe_read_kernel(&cred, sizeof(cred), &task->cred);
+		if (cred) {
+			bpf_probe_read_kernel(&uid, sizeof(uid),
+					      &cred->uid.val);
+			bpf_probe_read_kernel(&euid, sizeof(euid),
+					      &cred->euid.val);
+		}
+		if (uid != f->uid || euid != f->uid)
+			f = NULL;
+	}
+	if (f && !cur)
+		dc_mark(tgid, f->job);
+	else if (!f && cur >= DC_CGROUP_JOBS)
 		dc_mark(tgid, 0);
 	return 0;
 }

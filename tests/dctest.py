@@ -91,11 +91,11 @@ def run(cmd, **kw):
     return subprocess.run(cmd, **kw)
 
 
-def start_server(obj, sock, ready, trace, extra=()):
+def start_server(obj, sock, ready, trace, extra=(), stderr=subprocess.PIPE):
     """A datacrumbs-runtime --server on @sock, once it has made @ready (its
-    stderr is a pipe: read it with communicate())."""
+    stderr is a pipe unless given: read it with communicate())."""
     srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
-                            "-o", trace] + list(extra) + [obj], stderr=subprocess.PIPE, text=True)
+                            "-o", trace] + list(extra) + [obj], stderr=stderr, text=True)
     for _ in range(200):
         if os.path.exists(ready) or srv.poll() is not None:
             break

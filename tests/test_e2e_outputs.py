@@ -64,7 +64,11 @@ with tempfile.TemporaryDirectory() as tmp:
           "the replaced file is a whole trace, mode 0640")
 
     # Under sudo: the trace is new, 0640, and belongs to the user behind it.
-    sudo = os.path.join(tmp, "sudo.pfw.gz")
+    # The user behind sudo creates it: where they can.
+    nob = os.path.join(tmp, "nobody")
+    os.mkdir(nob)
+    os.chown(nob, NOBODY, NOBODY)
+    sudo = os.path.join(nob, "sudo.pfw.gz")
     env = dict(os.environ, SUDO_UID=str(NOBODY), SUDO_GID=str(NOBODY), SUDO_USER="nobody")
     r = trace(sudo, env=env)
     st = os.stat(sudo)

@@ -30,7 +30,12 @@ with tempfile.TemporaryDirectory() as tmp:
     os.chmod(tmp, 0o711)  # so that another user can reach the socket
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml"])
     sock, ready = os.path.join(tmp, "dc.sock"), os.path.join(tmp, "ready")
-    trace = os.path.join(tmp, "server.pfw.gz")
+    # Each job's trace is created by the job's owner: the directory lets
+    # every user create files of their own there, as /tmp does.
+    srvdir = os.path.join(tmp, "srv")
+    os.mkdir(srvdir)
+    os.chmod(srvdir, 0o1777)
+    trace = os.path.join(srvdir, "server.pfw.gz")
     srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
                             "-o", trace, obj], stderr=subprocess.PIPE, text=True)
     for _ in range(200):
@@ -99,7 +104,7 @@ with tempfile.TemporaryDirectory() as tmp:
     t = Trace(trace)
     check(not t.errors and t.end is not None, "the server's trace is complete: %s" % t.errors[:3])
     jobs = {}
-    for path in glob.glob(os.path.join(tmp, "*-job*.pfw.gz")):
+    for path in glob.glob(os.path.join(srvdir, "*-job*.pfw.gz")):
         jt = Trace(path)
         check(not jt.errors and jt.end is not None, "%s complete: %s" % (path, jt.errors[:3]))
         jobs[path] = jt

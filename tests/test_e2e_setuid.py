@@ -49,14 +49,17 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # A job of nobody's in a server.
     sock = os.path.join(tmp, "s.sock")
-    srv = start_server(obj, sock, os.path.join(tmp, "ready"), os.path.join(tmp, "server.pfw.gz"))
+    srvdir = os.path.join(tmp, "srv")  # where each job's owner creates its trace
+    os.mkdir(srvdir)
+    os.chmod(srvdir, 0o1777)
+    srv = start_server(obj, sock, os.path.join(tmp, "ready"), os.path.join(srvdir, "server.pfw.gz"))
     r = run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env",
              "LD_PRELOAD=" + CLIENT, "DATACRUMBS_SOCKET=" + sock, "sh", "-c", script])
     check(r.returncode == 0, "nobody's job ran: " + r.stderr)
     time.sleep(3.5)
     srv.send_signal(signal.SIGTERM)
     err = srv.communicate(timeout=30)[1]
-    jobs = glob.glob(os.path.join(tmp, "sh-*-job*.pfw.gz"))
+    jobs = glob.glob(os.path.join(srvdir, "sh-*-job*.pfw.gz"))
     check(len(jobs) == 1, "one job trace: %s" % jobs)
     for j in jobs:
         check(os.stat(j).st_uid == 65534, "the job's trace is nobody's")

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     11 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     12 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -426,8 +426,19 @@ struct dc_config {
 	__u64 ring_size;      /* bytes of dc_events */
 };
 
+/* Cgroups a server follows at most (dc_cgroups' size). */
+#define DC_CGROUPS_MAX 1024
+
 /* Jobs of followed cgroups are numbered from here, apart from pids. */
 #define DC_CGROUP_JOBS 0x80000000u
+
+/* dc_cgroups' value: a followed cgroup's job, and whom it was followed
+ * for; a task that moves in is traced only if it runs as them (any
+ * task when it is root). */
+struct dc_cgroup_follow {
+	__u32 job;
+	__u32 uid;
+};
 
 /* The context of the dc_set_traced program, which the runtime runs to
  * start or stop tracing a process: the BPF side updates the same words
