@@ -40,7 +40,7 @@ CG2 = next((m for m in ("/sys/fs/cgroup/unified", "/sys/fs/cgroup")
             if os.path.exists(os.path.join(m, "cgroup.procs"))), None)
 if not CG2:
     skip("no cgroup v2 hierarchy mounted")
-alice = hostile_user("dc-alice")
+alice, bob = hostile_user("dc-alice"), hostile_user("dc-bob")
 
 
 def ask(user, sock, *reqs):
@@ -103,6 +103,14 @@ with tempfile.TemporaryDirectory() as tmp:
               "a FIFO named cgroup.procs, answered at once: %s" % a[1:2])
         check(len(a) == 3 and a[2].startswith("error") and "symbolic link" in a[2],
               "her link to her cgroup is not followed: %s" % a[2:])
+        # Nothing about what lies in bob's private directory.
+        priv = os.path.join(bob.home, "dc-private")
+        run(["rm", "-rf", priv])
+        bob.run(["mkdir", "-m", "0700", priv, priv + "/there"])
+        a = ask(alice, sock, "follow-cgroup " + priv + "/there", "follow-cgroup " + priv + "/none")
+        check(len(a) == 2 and a[0].replace("there", "none") == a[1],
+              "the same answer whether a path in bob's 0700 directory exists: %s" % a)
+        run(["rm", "-rf", priv])
         a = ask(alice, sock, "follow-cgroup " + os.path.join(CG2))
         check(a and "not yours" in a[0], "root's cgroup is not hers: %s" % a)
 
