@@ -109,15 +109,10 @@ static int attach_posixaio(struct dc_session *sess)
 {
 	unsigned long offsets[DC_PAIO_AT_NR];
 	__u64 cookies[DC_PAIO_AT_NR];
-	LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = offsets,
-		    .cookies = cookies, .cnt = DC_PAIO_AT_NR);
-	LIBBPF_OPTS(bpf_uprobe_multi_opts, ropts, .offsets = offsets,
-		    .cookies = cookies, .cnt = DC_PAIO_AT_RETURN,
-		    .retprobe = true);
 	const struct dc_probe_info *d = NULL;
+	size_t mark = sess->links.n;
 	struct dc_elf_syms syms;
 	char path[DC_TARGET_MAX];
-	struct bpf_link *lx, *le = NULL;
 	int err;
 
 	for (size_t i = 0; i < sess->nprobes && !d; i++)
@@ -157,21 +152,18 @@ static int attach_posixaio(struct dc_session *sess)
 	if (err)
 		return 0;
 	/* Returns first: a submission caught entering is caught leaving. */
-	lx = bpf_program__attach_uprobe_multi(sess->o.progs.paio_exit, -1, path,
-					      NULL, &ropts);
-	if (lx)
-		le = bpf_program__attach_uprobe_multi(sess->o.progs.paio, -1,
-						      path, NULL, &opts);
-	if (!le) {
-		err = -errno;
-		bpf_link__destroy(lx);
+	err = dc_attach_uprobes(sess, sess->o.progs.paio_exit, path, offsets,
+				cookies, DC_PAIO_AT_RETURN, true)
+		  ?: dc_attach_uprobes(sess, sess->o.progs.paio, path, offsets,
+				       cookies, DC_PAIO_AT_NR, false);
+	if (err) {
+		dc_links_truncate(&sess->links, mark);
 		dc_err("cannot attach POSIX AIO uprobes to %s: %s", path,
 		       strerror(-err));
 		return err;
 	}
 	mark_attached(sess, DC_MECH_POSIXAIO);
-	return dc_links_add(&sess->links, lx, false)
-		   ?: dc_links_add(&sess->links, le, false);
+	return 0;
 }
 
 /* Requests still pending once the probes are gone never had their

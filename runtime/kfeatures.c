@@ -51,6 +51,11 @@ bool dc_kernel_has_uprobe_session(void)
 	return has_uprobe_link(DC_TRACE_UPROBE_SESSION) == 1;
 }
 
+bool dc_kernel_has_uprobe_multi(void)
+{
+	return has_uprobe_link(BPF_TRACE_UPROBE_MULTI) == 1;
+}
+
 static int missing(const char *what, const char *since)
 {
 	dc_err("this kernel has no %s (Linux %s or newer has it)", what, since);
@@ -59,9 +64,7 @@ static int missing(const char *what, const char *since)
 
 int dc_kernel_check(void)
 {
-	int multi = has_uprobe_link(BPF_TRACE_UPROBE_MULTI);
-
-	if (multi == -EPERM)
+	if (has_uprobe_link(BPF_TRACE_UPROBE_MULTI) == -EPERM)
 		return 0;
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		return missing("BTF (/sys/kernel/btf/vmlinux)",
@@ -70,7 +73,7 @@ int dc_kernel_check(void)
 		return missing("BPF ring buffer", "5.8");
 	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 0)
 		return missing("BPF task storage", "5.11");
-	if (!multi)
-		return missing("uprobe_multi links", "6.6");
+	/* Without uprobe_multi links (Linux < 6.6), one perf-event uprobe
+	 * a function: uprobes.c. */
 	return 0;
 }

@@ -17,5 +17,6 @@
  * refused for want of privilege pass: loading reports those. */
 int dc_kernel_check(void);
 bool dc_kernel_has_uprobe_session(void);
+bool dc_kernel_has_uprobe_multi(void);
 
 #endif

@@ -30,6 +30,12 @@ int dc_links_add_fd(struct dc_links *k, int fd)
 	return 0;
 }
 
+void dc_links_truncate(struct dc_links *k, size_t n)
+{
+	while (k->n > n)
+		bpf_link__destroy(k->l[--k->n]);
+}
+
 void dc_links_tracking(struct dc_links *k)
 {
 	k->ntracking = k->n;

@@ -27,6 +27,8 @@ struct dc_links {
 int dc_links_add(struct dc_links *k, struct bpf_link *l, bool usdt);
 /* The same for a link's fd; on failure it is closed. */
 int dc_links_add_fd(struct dc_links *k, int fd);
+/* Destroy the links added after the first @n (not USDT's). */
+void dc_links_truncate(struct dc_links *k, size_t n);
 /* The links held so far track processes. */
 void dc_links_tracking(struct dc_links *k);
 /* Destroy the probes' links (and with @all, process tracking's too). */

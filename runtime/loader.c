@@ -331,6 +331,18 @@ static bool uprobe_session_supported(void)
 	return dc_kernel_has_uprobe_session();
 }
 
+/* DATACRUMBS_UPROBE_LINKS=perf asks for one perf-event uprobe a function
+ * even where the kernel has uprobe_multi links: the fallback of kernels
+ * before 6.6, tried on this one. */
+static bool uprobe_multi_supported(void)
+{
+	const char *links = getenv("DATACRUMBS_UPROBE_LINKS");
+
+	if (links && !strcmp(links, "perf"))
+		return false;
+	return dc_kernel_has_uprobe_multi();
+}
+
 static bool has_mech(const struct dc_session *sess, enum dc_mech mech)
 {
 	for (size_t i = 0; i < sess->nprobes; i++)
@@ -351,8 +363,17 @@ static void choose_programs(struct dc_session *sess)
 
 	for (int m = DC_MECH_SYSCALL; m <= DC_MECH_MAX; m++)
 		has[m] = has_mech(sess, m);
-	sess->uprobe_session =
-	    has[DC_MECH_UPROBE] && uprobe_session_supported();
+	sess->uprobe_multi = uprobe_multi_supported();
+	sess->uprobe_session = has[DC_MECH_UPROBE] && sess->uprobe_multi &&
+			       uprobe_session_supported();
+	/* Perf-event uprobes take the programs of the multi links, loaded
+	 * as plain uprobe programs. */
+	if (!sess->uprobe_multi) {
+		bpf_program__set_expected_attach_type(p->uprobe_entry, 0);
+		bpf_program__set_expected_attach_type(p->uprobe_exit, 0);
+		bpf_program__set_expected_attach_type(p->paio, 0);
+		bpf_program__set_expected_attach_type(p->paio_exit, 0);
+	}
 	if (sess->uprobe_session)
 		bpf_program__set_expected_attach_type(p->uprobe_session,
 						      DC_TRACE_UPROBE_SESSION);

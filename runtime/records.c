@@ -62,7 +62,9 @@ void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
 		dc_buf_addf(b, ",\"interval_us\":%llu",
 			    (unsigned long long)(o->interval * 1e6));
 	dc_buf_addf(b, ",\"uprobes\":\"%s\"",
-		    rt->sess.uprobe_session ? "session" : "pairs");
+		    rt->sess.uprobe_session ? "session"
+		    : rt->sess.uprobe_multi ? "pairs"
+					    : "perf");
 	dc_buf_addf(b, ",\"wrappers_at_syscalls\":%zu,\"slow_uprobes\":%zu",
 		    count_probes(rt, true), count_probes(rt, false));
 	if (rt->out.mounts)

@@ -37,6 +37,8 @@ struct dc_session {
 	struct dc_links links;
 	bool probes_attached; /* server mode: only while a job runs */
 	bool uprobe_session;  /* uprobes as one uprobe.session link a batch */
+	bool uprobe_multi;    /* ... else uprobe_multi links, else one perf
+				 event a function (Linux < 6.6) */
 	size_t nwrap_sites;   /* wrappers traced at this many syscall sites */
 	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
 };
@@ -84,6 +86,12 @@ int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
 int dc_uprobes_prepare(struct dc_session *sess);
 /* Wait for that, then attach: 0 or -errno. */
 int dc_uprobes_attach(struct dc_session *sess);
+/* Uprobes (@ret: return probes) on @path at @offsets, with @cookies: one
+ * uprobe_multi link, or on kernels without them one perf-event uprobe
+ * each. All or none; 0 or -errno. */
+int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
+		      const char *path, const unsigned long *offsets,
+		      const __u64 *cookies, size_t n, bool ret);
 void dc_uprobes_free(struct dc_session *sess);
 
 #endif

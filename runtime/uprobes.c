@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -35,14 +36,51 @@ struct batch {
 	size_t n;
 };
 
-static struct bpf_link *attach_multi(struct bpf_program *p, const char *path,
-				     struct batch *b, size_t from, size_t n,
-				     bool ret)
+/* One perf-event uprobe a function (kernels before 6.6), each with its
+ * cookie (5.15+). All or none: on failure those made are destroyed. */
+static int attach_perf(struct dc_session *sess, struct bpf_program *p,
+		       const char *path, const unsigned long *offsets,
+		       const __u64 *cookies, size_t n, bool ret)
 {
-	LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = b->offsets + from,
-		    .cookies = b->cookies + from, .cnt = n, .retprobe = ret);
+	struct bpf_link **made = calloc(n, sizeof(*made));
+	size_t i;
+	int err = 0;
 
-	return bpf_program__attach_uprobe_multi(p, -1, path, NULL, &opts);
+	if (!made)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++) {
+		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = cookies[i],
+			    .retprobe = ret);
+
+		made[i] = bpf_program__attach_uprobe_opts(p, -1, path,
+							  offsets[i], &o);
+		if (!made[i])
+			err = -errno;
+	}
+	/* dc_links_add() destroys the link it cannot hold. */
+	for (size_t j = 0; j < n && made[j]; j++)
+		if (err)
+			bpf_link__destroy(made[j]);
+		else
+			err = dc_links_add(&sess->links, made[j], false);
+	free(made);
+	return err;
+}
+
+int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
+		      const char *path, const unsigned long *offsets,
+		      const __u64 *cookies, size_t n, bool ret)
+{
+	LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = offsets,
+		    .cookies = cookies, .cnt = n, .retprobe = ret);
+	struct bpf_link *l;
+
+	if (!sess->uprobe_multi)
+		return attach_perf(sess, p, path, offsets, cookies, n, ret);
+	l = bpf_program__attach_uprobe_multi(p, -1, path, NULL, &opts);
+	if (!l)
+		return -errno;
+	return dc_links_add(&sess->links, l, false);
 }
 
 struct multi_ctx {
@@ -75,7 +113,7 @@ static int session_link(struct bpf_program *p, const char *path,
 static int multi_attach(void *arg, size_t from, size_t n)
 {
 	struct multi_ctx *m = arg;
-	struct bpf_link *lx, *le;
+	size_t mark = m->sess->links.n;
 	int err;
 
 	if (m->sess->uprobe_session) {
@@ -88,19 +126,18 @@ static int multi_attach(void *arg, size_t from, size_t n)
 		return dc_links_add_fd(&m->sess->links, fd);
 	}
 
-	lx = attach_multi(m->exit, m->path, m->b, from, n, true);
-	if (!lx)
-		return -errno;
-	le = attach_multi(m->entry, m->path, m->b, from, n, false);
-	if (!le) {
-		err = -errno;
-		bpf_link__destroy(lx);
-		return err;
-	}
-	for (size_t i = from; i < from + n; i++)
+	err = dc_attach_uprobes(m->sess, m->exit, m->path, m->b->offsets + from,
+				m->b->cookies + from, n, true);
+	if (!err)
+		err = dc_attach_uprobes(m->sess, m->entry, m->path,
+					m->b->offsets + from,
+					m->b->cookies + from, n, false);
+	/* Returns without entries would be retried: none stay. */
+	if (err)
+		dc_links_truncate(&m->sess->links, mark);
+	for (size_t i = from; i < from + n && !err; i++)
 		m->b->probes[i]->attached = true;
-	return dc_links_add(&m->sess->links, lx, false)
-		   ?: dc_links_add(&m->sess->links, le, false);
+	return err;
 }
 
 static void multi_refused(void *arg, size_t i, int err)
@@ -308,6 +345,7 @@ int dc_uprobes_attach(struct dc_session *sess)
 {
 	struct dc_uprobes *u = sess->uprobes;
 	struct bpf_program *entry, *exit;
+	struct rlimit nofile;
 	int err = 0;
 
 	if (!u)
@@ -330,6 +368,12 @@ int dc_uprobes_attach(struct dc_session *sess)
 			sess->probes[i].attached |= sess->probes[i].via_sys;
 	}
 	sess->nwrap_sites = u->wrappers.nsites;
+	/* Two descriptors a perf-event uprobe, four a function. */
+	if (!sess->uprobe_multi && !getrlimit(RLIMIT_NOFILE, &nofile) &&
+	    nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	entry = sess->uprobe_session ? sess->o.progs.uprobe_session
 				     : sess->o.progs.uprobe_entry;
 	exit = sess->o.progs.uprobe_exit;

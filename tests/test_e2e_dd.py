@@ -4,7 +4,8 @@
 POSIX write events on its output file, each of the block size; and every
 traced syscall's count equals strace -f -c's for the same command. Run
 with uprobe.session links where the kernel has them, and with entry and
-return pairs (DATACRUMBS_UPROBE_PAIRS=1)."""
+return pairs (DATACRUMBS_UPROBE_PAIRS=1), and with one perf-event uprobe a
+function as kernels before 6.6 have them (DATACRUMBS_UPROBE_LINKS=perf)."""
 import os
 import tempfile
 
@@ -21,19 +22,19 @@ def session_kernel():
     return (major, minor) >= (6, 13)
 
 
-for pairs in ("0", "1"):
+for pairs, links in (("0", ""), ("1", ""), ("1", "perf")):
     with tempfile.TemporaryDirectory() as tmp:
         obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml"])
         out = os.path.join(tmp, "f")
         dd = ["dd", "if=/dev/zero", "of=" + out, "bs=%d" % BS, "count=%d" % N]
         trace = os.path.join(tmp, "dd.pfw.gz")
         r = run([RUNTIME, "-o", trace, obj, "--"] + dd,
-                env=dict(os.environ, DATACRUMBS_UPROBE_PAIRS=pairs))
+                env=dict(os.environ, DATACRUMBS_UPROBE_PAIRS=pairs, DATACRUMBS_UPROBE_LINKS=links))
         check(r.returncode == 0, "runtime exit %d: %s" % (r.returncode, r.stderr))
         check("%d+0 records out" % N in r.stderr, "dd ran under the runtime")
         t = Trace(trace)
         check(not t.errors, "format: %s" % t.errors[:5])
-        want = "session" if pairs == "0" and session_kernel() else "pairs"
+        want = "perf" if links else "session" if pairs == "0" and session_kernel() else "pairs"
         check(t.start["args"]["uprobes"] == want, "uprobes as %s" % want)
         for cat in ("sys", "POSIX"):
             w = t.select(cat=cat, name="write", path=out)
