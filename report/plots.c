@@ -13,19 +13,6 @@
 #define MT 20
 #define MB 40
 
-void dc_html_esc(struct dc_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': dc_buf_adds(b, "&lt;"); break;
-		case '>': dc_buf_adds(b, "&gt;"); break;
-		case '&': dc_buf_adds(b, "&amp;"); break;
-		case '"': dc_buf_adds(b, "&quot;"); break;
-		default: dc_buf_add(b, s, 1);
-		}
-	}
-}
-
 static void svg_open(struct dc_buf *b, int w, int h, const char *label)
 {
 	dc_buf_addf(b,
@@ -182,11 +169,12 @@ int dc_plot_sizes(const struct dc_report *r, struct dc_buf *b)
 			dc_buf_addf(
 			    b,
 			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			    "height=\"%.1f\" fill=\"%s\"><title>%s: "
-			    "%llu calls</title></rect>\n",
+			    "height=\"%.1f\" fill=\"%s\"><title>",
 			    ML + slot * (i - lo) + 2 + bw * k, (H - MB) - h, bw,
-			    h, dc_layer_color(l), ly->name,
-			    (unsigned long long)ly->sizes[i]);
+			    h, dc_layer_color(l));
+			dc_html_esc(b, ly->name);
+			dc_buf_addf(b, ": %llu calls</title></rect>\n",
+				    (unsigned long long)ly->sizes[i]);
 		}
 		if (any) {
 			legend(b, shown++, ly->name, l);
