@@ -305,6 +305,8 @@ static void rebin_all(struct dc_report *r, bool down)
 	r->width *= 2;
 }
 
+/* Times are in 0..DC_TIME_MAX, but the bins' start can fall below 0 and
+ * their end past INT64_MAX: 128-bit arithmetic where they meet. */
 static void bins_fit(struct dc_report *r, int64_t from, int64_t to)
 {
 	if (!r->binned) {
@@ -314,13 +316,13 @@ static void bins_fit(struct dc_report *r, int64_t from, int64_t to)
 	}
 	while (from < r->t0)
 		rebin_all(r, true);
-	while (to >= r->t0 + DC_BINS * r->width)
+	while (to >= (__int128)r->t0 + DC_BINS * (__int128)r->width)
 		rebin_all(r, false);
 }
 
 static int bin_of(const struct dc_report *r, int64_t t)
 {
-	int64_t b = (t - r->t0) / r->width;
+	__int128 b = ((__int128)t - r->t0) / r->width;
 
 	return b < 0 ? 0 : b >= DC_BINS ? DC_BINS - 1 : (int)b;
 }
@@ -338,8 +340,9 @@ static void spread_amount(const struct dc_report *r, double *bins, int64_t ts,
 		return;
 	}
 	for (int b = bin_of(r, ts); b < DC_BINS; b++) {
-		int64_t lo = r->t0 + b * r->width, hi = lo + r->width;
-		int64_t a = ts > lo ? ts : lo, z = end < hi ? end : hi;
+		__int128 lo = r->t0 + (__int128)b * r->width,
+			 hi = lo + r->width;
+		__int128 a = ts > lo ? ts : lo, z = end < hi ? end : hi;
 
 		if (b == DC_BINS - 1)
 			z = end; /* past the last bin: it takes the rest */
@@ -670,6 +673,16 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 	return *slot ? 0 : -ENOMEM;
 }
 
+/* A time no run has (before 1970, or in 146,000 years): the sums and
+ * the time bins of the rest then cannot overflow. */
+static bool times_ok(const struct dc_trace_event *ev)
+{
+	return ev->ts >= 0 && ev->ts < DC_TIME_MAX &&
+	       (!(ev->has & DC_EV_DUR) ||
+		(ev->dur >= 0 && ev->dur < DC_TIME_MAX)) &&
+	       (ev->ph != 'C' || ev->dur_sum < DC_TIME_MAX);
+}
+
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 		   const struct dc_trace_event *ev)
 {
@@ -686,6 +699,11 @@ int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 		   !(ev->has & DC_EV_TS)) {
 		status = -EINVAL;
 		((struct dc_trace_event *)ev)->err = "no ts";
+	} else if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
+		   !times_ok(ev)) {
+		status = -EINVAL;
+		((struct dc_trace_event *)ev)->err =
+		    "ts or dur outside 0..2^62";
 	}
 	if (status < 0) {
 		if (r->bad_lines++ < MAX_LINE_ERRORS)

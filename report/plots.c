@@ -58,7 +58,8 @@ static void legend(struct dc_buf *b, int i, const char *name, int layer)
 static int used_bins(const struct dc_report *r)
 {
 	int64_t end = r->t_max > r->run_end ? r->t_max : r->run_end;
-	int n = r->width ? (int)((end - r->t0) / r->width) + 1 : 0;
+	int64_t n =
+	    r->width ? (int64_t)(((__int128)end - r->t0) / r->width) + 1 : 0;
 
 	return n < 1 ? 1 : n > DC_BINS ? DC_BINS : n;
 }

@@ -34,6 +34,10 @@ struct dc_stat {
 	struct dc_hist *hist;
 };
 
+/* Times (ts, dur) a trace may have, in us: [0, 2^62). A line with
+ * another is damaged. */
+#define DC_TIME_MAX (INT64_C(1) << 62)
+
 #define DC_BINS	      256
 #define DC_SIZE_BINS  48
 #define DC_MAX_LAYERS 32
