@@ -19,13 +19,18 @@ static uint64_t key_of(uint64_t h)
 	return h ? h : 1;
 }
 
+/* Unescaped, which may make it longer (\uXXXX), and then cut to size:
+ * names are kept for every file of the traces. */
 static char *dup_str(const struct dc_str *s)
 {
-	char *p = malloc((size_t)s->n * 3 + 1);
+	char *p = malloc((size_t)s->n * 3 + 1), *q;
+	size_t n;
 
-	if (p)
-		dc_str_copy(s, p, (size_t)s->n * 3 + 1);
-	return p;
+	if (!p)
+		return NULL;
+	n = dc_str_copy(s, p, (size_t)s->n * 3 + 1);
+	q = realloc(p, n + 1);
+	return q ? q : p;
 }
 
 int dc_report_init(struct dc_report *r)
@@ -50,6 +55,7 @@ static void free_file(void *p)
 	struct dc_file *f = p;
 
 	free_stat(&f->s);
+	free(f->layers);
 	free(f);
 }
 
@@ -232,6 +238,28 @@ static bool file_matches(const struct dc_report *r, const char *name)
 	if (!strpbrk(pat, "*?["))
 		return strstr(name, pat);
 	return !fnmatch(pat, name, 0);
+}
+
+/* @n calls of @dur in layer @layer on @f. */
+static int file_layer_add(struct dc_file *f, int layer, double dur, uint64_t n)
+{
+	struct dc_file_layer *l;
+	int i;
+
+	for (i = 0; i < f->nlayers && f->layers[i].layer < layer; i++)
+		;
+	if (i == f->nlayers || f->layers[i].layer != layer) {
+		l = realloc(f->layers, (f->nlayers + 1) * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		memmove(&l[i + 1], &l[i], (f->nlayers - i) * sizeof(*l));
+		l[i] = (struct dc_file_layer){ .layer = layer };
+		f->layers = l;
+		f->nlayers++;
+	}
+	f->layers[i].time += dur;
+	f->layers[i].count += n;
+	return 0;
 }
 
 static struct dc_file *file_get(struct dc_report *r, uint64_t hash,
@@ -503,8 +531,8 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 			l->by_layer[f->layer] += (double)dur;
 	}
 	if (file) {
-		file->layer_time[f->layer] += (double)dur;
-		file->layer_count[f->layer] += n;
+		if (file_layer_add(file, f->layer, (double)dur, n))
+			return -ENOMEM;
 		/* Counted once per chain of calls on this file. */
 		if (ni.file_outer &&
 		    stat_add(&file->s, dur, n, ni.file_sized_outer ? bytes : -1,

@@ -121,12 +121,13 @@ static void files(const struct dc_report *r, struct dc_buf *b)
 			    dc_fmt_time(f->s.time, t),
 			    dc_fmt_bytes((double)f->s.bytes_read, rd),
 			    dc_fmt_bytes((double)f->s.bytes_written, wr));
-		for (int j = 0; j < r->nlayers; j++) {
-			if (!f->layer_count[j])
+		for (int j = 0; j < f->nlayers; j++) {
+			const struct dc_file_layer *l = &f->layers[j];
+
+			if (!l->count)
 				continue;
-			dc_html_esc(b, r->layers[j].name);
-			dc_buf_addf(b, " %s ",
-				    dc_fmt_time(f->layer_time[j], t));
+			dc_html_esc(b, r->layers[l->layer].name);
+			dc_buf_addf(b, " %s ", dc_fmt_time(l->time, t));
 		}
 		dc_buf_adds(b, "</td></tr>\n");
 	}

@@ -63,11 +63,20 @@ struct dc_func {
 	struct dc_stat s, scope;
 };
 
+/* A file's calls in one layer. */
+struct dc_file_layer {
+	uint64_t count;
+	double time;
+	int layer;
+};
+
+/* One per distinct file of the traces, which may be millions: the layers
+ * it saw are a short list (a few of DC_MAX_LAYERS), not an array. */
 struct dc_file {
 	uint64_t hash;
 	struct dc_stat s; /* calls on it, outermost on this file only */
-	double layer_time[DC_MAX_LAYERS];
-	uint64_t layer_count[DC_MAX_LAYERS];
+	struct dc_file_layer *layers; /* ascending by layer */
+	int nlayers;
 	bool match; /* --file */
 	const char *first_trace;
 	uint64_t first_line;

@@ -138,12 +138,13 @@ static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 			dc_fmt_bytes((double)f->s.bytes_written, wr),
 			dc_fmt_name(dc_file_name(r, f->hash, nb, sizeof(nb)),
 				    esc, sizeof(esc)));
-		for (int j = 0, k = 0; j < r->nlayers; j++)
-			if (f->layer_count[j])
+		for (int j = 0, k = 0; j < f->nlayers; j++)
+			if (f->layers[j].count)
 				fprintf(o, "%s%s %s", k++ ? ", " : "",
-					dc_fmt_name(r->layers[j].name, lb,
-						    sizeof(lb)),
-					dc_fmt_time(f->layer_time[j], t));
+					dc_fmt_name(
+					    r->layers[f->layers[j].layer].name,
+					    lb, sizeof(lb)),
+					dc_fmt_time(f->layers[j].time, t));
 		fputs(")\n", o);
 		n++;
 	}
