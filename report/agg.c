@@ -19,13 +19,18 @@ static uint64_t key_of(uint64_t h)
 	return h ? h : 1;
 }
 
+/* Unescaped, which may make it longer (\uXXXX), and then cut to size:
+ * names are kept for every file of the traces. */
 static char *dup_str(const struct dc_str *s)
 {
-	char *p = malloc((size_t)s->n * 3 + 1);
+	char *p = malloc((size_t)s->n * 3 + 1), *q;
+	size_t n;
 
-	if (p)
-		dc_str_copy(s, p, (size_t)s->n * 3 + 1);
-	return p;
+	if (!p)
+		return NULL;
+	n = dc_str_copy(s, p, (size_t)s->n * 3 + 1);
+	q = realloc(p, n + 1);
+	return q ? q : p;
 }
 
 int dc_report_init(struct dc_report *r)
@@ -50,6 +55,7 @@ static void free_file(void *p)
 	struct dc_file *f = p;
 
 	free_stat(&f->s);
+	free(f->layers);
 	free(f);
 }
 
@@ -234,6 +240,28 @@ static bool file_matches(const struct dc_report *r, const char *name)
 	return !fnmatch(pat, name, 0);
 }
 
+/* @n calls of @dur in layer @layer on @f. */
+static int file_layer_add(struct dc_file *f, int layer, double dur, uint64_t n)
+{
+	struct dc_file_layer *l;
+	int i;
+
+	for (i = 0; i < f->nlayers && f->layers[i].layer < layer; i++)
+		;
+	if (i == f->nlayers || f->layers[i].layer != layer) {
+		l = realloc(f->layers, (f->nlayers + 1) * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		memmove(&l[i + 1], &l[i], (f->nlayers - i) * sizeof(*l));
+		l[i] = (struct dc_file_layer){ .layer = layer };
+		f->layers = l;
+		f->nlayers++;
+	}
+	f->layers[i].time += dur;
+	f->layers[i].count += n;
+	return 0;
+}
+
 static struct dc_file *file_get(struct dc_report *r, uint64_t hash,
 				uint64_t lineno)
 {
@@ -305,6 +333,8 @@ static void rebin_all(struct dc_report *r, bool down)
 	r->width *= 2;
 }
 
+/* Times are in 0..DC_TIME_MAX, but the bins' start can fall below 0 and
+ * their end past INT64_MAX: 128-bit arithmetic where they meet. */
 static void bins_fit(struct dc_report *r, int64_t from, int64_t to)
 {
 	if (!r->binned) {
@@ -314,13 +344,13 @@ static void bins_fit(struct dc_report *r, int64_t from, int64_t to)
 	}
 	while (from < r->t0)
 		rebin_all(r, true);
-	while (to >= r->t0 + DC_BINS * r->width)
+	while (to >= (__int128)r->t0 + DC_BINS * (__int128)r->width)
 		rebin_all(r, false);
 }
 
 static int bin_of(const struct dc_report *r, int64_t t)
 {
-	int64_t b = (t - r->t0) / r->width;
+	__int128 b = ((__int128)t - r->t0) / r->width;
 
 	return b < 0 ? 0 : b >= DC_BINS ? DC_BINS - 1 : (int)b;
 }
@@ -338,8 +368,9 @@ static void spread_amount(const struct dc_report *r, double *bins, int64_t ts,
 		return;
 	}
 	for (int b = bin_of(r, ts); b < DC_BINS; b++) {
-		int64_t lo = r->t0 + b * r->width, hi = lo + r->width;
-		int64_t a = ts > lo ? ts : lo, z = end < hi ? end : hi;
+		__int128 lo = r->t0 + (__int128)b * r->width,
+			 hi = lo + r->width;
+		__int128 a = ts > lo ? ts : lo, z = end < hi ? end : hi;
 
 		if (b == DC_BINS - 1)
 			z = end; /* past the last bin: it takes the rest */
@@ -500,8 +531,8 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 			l->by_layer[f->layer] += (double)dur;
 	}
 	if (file) {
-		file->layer_time[f->layer] += (double)dur;
-		file->layer_count[f->layer] += n;
+		if (file_layer_add(file, f->layer, (double)dur, n))
+			return -ENOMEM;
 		/* Counted once per chain of calls on this file. */
 		if (ni.file_outer &&
 		    stat_add(&file->s, dur, n, ni.file_sized_outer ? bytes : -1,
@@ -670,6 +701,16 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 	return *slot ? 0 : -ENOMEM;
 }
 
+/* A time no run has (before 1970, or in 146,000 years): the sums and
+ * the time bins of the rest then cannot overflow. */
+static bool times_ok(const struct dc_trace_event *ev)
+{
+	return ev->ts >= 0 && ev->ts < DC_TIME_MAX &&
+	       (!(ev->has & DC_EV_DUR) ||
+		(ev->dur >= 0 && ev->dur < DC_TIME_MAX)) &&
+	       (ev->ph != 'C' || ev->dur_sum < DC_TIME_MAX);
+}
+
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 		   const struct dc_trace_event *ev)
 {
@@ -686,6 +727,11 @@ int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 		   !(ev->has & DC_EV_TS)) {
 		status = -EINVAL;
 		((struct dc_trace_event *)ev)->err = "no ts";
+	} else if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
+		   !times_ok(ev)) {
+		status = -EINVAL;
+		((struct dc_trace_event *)ev)->err =
+		    "ts or dur outside 0..2^62";
 	}
 	if (status < 0) {
 		if (r->bad_lines++ < MAX_LINE_ERRORS)

@@ -14,27 +14,6 @@ const char *dc_fmt_time(double us, char *b)
 	return b;
 }
 
-const char *dc_fmt_name(const char *s, char *b, size_t n)
-{
-	size_t len = 0;
-	const char *p;
-
-	for (p = s; *p && (unsigned char)*p >= 0x20 && *p != 0x7f; p++)
-		;
-	if (!*p)
-		return s;
-	for (p = s; *p && len + 5 < n; p++) {
-		unsigned char ch = *p;
-
-		if (ch < 0x20 || ch == 0x7f)
-			len += snprintf(b + len, n - len, "\\x%02x", ch);
-		else
-			b[len++] = ch;
-	}
-	b[len] = '\0';
-	return b;
-}
-
 const char *dc_fmt_bytes(double v, char *b)
 {
 	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB" };

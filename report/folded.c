@@ -59,19 +59,6 @@ struct flame {
 	int width;
 };
 
-static void esc_text(struct dc_buf *b, const char *s, size_t max)
-{
-	for (size_t i = 0; s[i] && i < max; i++) {
-		switch (s[i]) {
-		case '<': dc_buf_adds(b, "&lt;"); break;
-		case '>': dc_buf_adds(b, "&gt;"); break;
-		case '&': dc_buf_adds(b, "&amp;"); break;
-		case '"': dc_buf_adds(b, "&quot;"); break;
-		default: dc_buf_add(b, &s[i], 1);
-		}
-	}
-}
-
 static void frame(struct flame *f, int node, double x, int level)
 {
 	const struct dc_report *r = f->r;
@@ -89,7 +76,7 @@ static void frame(struct flame *f, int node, double x, int level)
 	else
 		snprintf(label, sizeof(label), "all");
 	dc_buf_addf(f->b, "<g><title>");
-	esc_text(f->b, label, sizeof(label));
+	dc_html_esc(f->b, label);
 	dc_buf_addf(f->b,
 		    " (%.0f us, %.2f%%)</title><rect x=\"%.1f\" y=\"%d\" "
 		    "width=\"%.1f\" height=\"16\" fill=\"%s\" rx=\"2\"/>",
@@ -99,7 +86,7 @@ static void frame(struct flame *f, int node, double x, int level)
 		    n ? dc_layer_color(r->funcs[n->func].layer) : "#999");
 	if (w > 30) {
 		dc_buf_addf(f->b, "<text x=\"%.1f\" y=\"%d\">", x + 13, y + 12);
-		esc_text(f->b, label, (size_t)(w / 7));
+		dc_html_escn(f->b, label, (size_t)(w / 7));
 		dc_buf_adds(f->b, "</text>");
 	}
 	dc_buf_adds(f->b, "</g>\n");

@@ -81,18 +81,21 @@ static void split(const struct dc_report *r, struct dc_buf *b)
 
 			if (f <= 0)
 				continue;
+			dc_buf_adds(b, "<span class=\"bar\" title=\"");
+			dc_html_esc(b, r->layers[j].name);
 			dc_buf_addf(b,
-				    "<span class=\"bar\" title=\"%s %.1f%%\" "
-				    "style=\"width:%.0fpx;background:%s\">"
-				    "</span>",
-				    r->layers[j].name, 100 * f, 400 * f,
-				    dc_layer_color(j));
+				    " %.1f%%\" style=\"width:%.0fpx;"
+				    "background:%s\"></span>",
+				    100 * f, 400 * f, dc_layer_color(j));
 		}
-		for (int j = 0; j < r->nlayers && l->root_time > 0; j++)
-			if (l->by_layer[j] > 0)
-				dc_buf_addf(b, " %s %.1f%%", r->layers[j].name,
-					    100 * l->by_layer[j] /
-						l->root_time);
+		for (int j = 0; j < r->nlayers && l->root_time > 0; j++) {
+			if (l->by_layer[j] <= 0)
+				continue;
+			dc_buf_adds(b, " ");
+			dc_html_esc(b, r->layers[j].name);
+			dc_buf_addf(b, " %.1f%%",
+				    100 * l->by_layer[j] / l->root_time);
+		}
 		dc_buf_adds(b, "</td></tr>\n");
 	}
 	dc_buf_adds(b, "</table>\n");
@@ -118,10 +121,14 @@ static void files(const struct dc_report *r, struct dc_buf *b)
 			    dc_fmt_time(f->s.time, t),
 			    dc_fmt_bytes((double)f->s.bytes_read, rd),
 			    dc_fmt_bytes((double)f->s.bytes_written, wr));
-		for (int j = 0; j < r->nlayers; j++)
-			if (f->layer_count[j])
-				dc_buf_addf(b, "%s %s ", r->layers[j].name,
-					    dc_fmt_time(f->layer_time[j], t));
+		for (int j = 0; j < f->nlayers; j++) {
+			const struct dc_file_layer *l = &f->layers[j];
+
+			if (!l->count)
+				continue;
+			dc_html_esc(b, r->layers[l->layer].name);
+			dc_buf_addf(b, " %s ", dc_fmt_time(l->time, t));
+		}
 		dc_buf_adds(b, "</td></tr>\n");
 	}
 	if (r->nfiles > TOP_FILES)

@@ -154,13 +154,15 @@ static void files(struct dc_buf *b, const struct dc_report *r, bool scope)
 		stat_fields(b, &f->s);
 		key(b, "layers");
 		dc_buf_adds(b, "{");
-		for (int j = 0; j < r->nlayers; j++) {
-			if (!f->layer_count[j])
+		for (int j = 0; j < f->nlayers; j++) {
+			const struct dc_file_layer *l = &f->layers[j];
+
+			if (!l->count)
 				continue;
-			key(b, r->layers[j].name);
+			key(b, r->layers[l->layer].name);
 			dc_buf_adds(b, "{");
-			knum(b, "calls", (double)f->layer_count[j]);
-			knum(b, "time_us", f->layer_time[j]);
+			knum(b, "calls", (double)l->count);
+			knum(b, "time_us", l->time);
 			dc_buf_adds(b, "}");
 		}
 		dc_buf_adds(b, "}");

@@ -13,19 +13,6 @@
 #define MT 20
 #define MB 40
 
-void dc_html_esc(struct dc_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': dc_buf_adds(b, "&lt;"); break;
-		case '>': dc_buf_adds(b, "&gt;"); break;
-		case '&': dc_buf_adds(b, "&amp;"); break;
-		case '"': dc_buf_adds(b, "&quot;"); break;
-		default: dc_buf_add(b, s, 1);
-		}
-	}
-}
-
 static void svg_open(struct dc_buf *b, int w, int h, const char *label)
 {
 	dc_buf_addf(b,
@@ -71,7 +58,8 @@ static void legend(struct dc_buf *b, int i, const char *name, int layer)
 static int used_bins(const struct dc_report *r)
 {
 	int64_t end = r->t_max > r->run_end ? r->t_max : r->run_end;
-	int n = r->width ? (int)((end - r->t0) / r->width) + 1 : 0;
+	int64_t n =
+	    r->width ? (int64_t)(((__int128)end - r->t0) / r->width) + 1 : 0;
 
 	return n < 1 ? 1 : n > DC_BINS ? DC_BINS : n;
 }
@@ -182,11 +170,12 @@ int dc_plot_sizes(const struct dc_report *r, struct dc_buf *b)
 			dc_buf_addf(
 			    b,
 			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			    "height=\"%.1f\" fill=\"%s\"><title>%s: "
-			    "%llu calls</title></rect>\n",
+			    "height=\"%.1f\" fill=\"%s\"><title>",
 			    ML + slot * (i - lo) + 2 + bw * k, (H - MB) - h, bw,
-			    h, dc_layer_color(l), ly->name,
-			    (unsigned long long)ly->sizes[i]);
+			    h, dc_layer_color(l));
+			dc_html_esc(b, ly->name);
+			dc_buf_addf(b, ": %llu calls</title></rect>\n",
+				    (unsigned long long)ly->sizes[i]);
 		}
 		if (any) {
 			legend(b, shown++, ly->name, l);

@@ -10,6 +10,5 @@ int dc_plot_sizes(const struct dc_report *r, struct dc_buf *b);
 /* One row per process in @order (indexes into r->procs). */
 int dc_plot_timeline(const struct dc_report *r, const size_t *order,
 		     size_t nproc, struct dc_buf *b);
-void dc_html_esc(struct dc_buf *b, const char *s);
 
 #endif

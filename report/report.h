@@ -34,6 +34,10 @@ struct dc_stat {
 	struct dc_hist *hist;
 };
 
+/* Times (ts, dur) a trace may have, in us: [0, 2^62). A line with
+ * another is damaged. */
+#define DC_TIME_MAX (INT64_C(1) << 62)
+
 #define DC_BINS	      256
 #define DC_SIZE_BINS  48
 #define DC_MAX_LAYERS 32
@@ -59,11 +63,20 @@ struct dc_func {
 	struct dc_stat s, scope;
 };
 
+/* A file's calls in one layer. */
+struct dc_file_layer {
+	uint64_t count;
+	double time;
+	int layer;
+};
+
+/* One per distinct file of the traces, which may be millions: the layers
+ * it saw are a short list (a few of DC_MAX_LAYERS), not an array. */
 struct dc_file {
 	uint64_t hash;
 	struct dc_stat s; /* calls on it, outermost on this file only */
-	double layer_time[DC_MAX_LAYERS];
-	uint64_t layer_count[DC_MAX_LAYERS];
+	struct dc_file_layer *layers; /* ascending by layer */
+	int nlayers;
 	bool match; /* --file */
 	const char *first_trace;
 	uint64_t first_line;
@@ -177,10 +190,19 @@ const char *dc_layer_color(int layer);
 const char *dc_fmt_time(double us, char *b);
 const char *dc_fmt_bytes(double v, char *b);
 /* A name from a trace as a line of text may hold it: @s itself, or, when
- * it has control characters (a newline, a tab) that would break or
- * forge lines and columns, a copy in @b (@n bytes) with each as \xNN. */
+ * it has bytes that would break or forge lines and columns (a newline,
+ * a tab) or drive the terminal (ESC, C1 controls such as U+009B, bytes
+ * that are not UTF-8), a copy in @b (@n bytes) with each as \xNN. */
 #define DC_NAME_MAX 8192
+/* Room for a layer name or end-record key (at most 255 bytes) escaped. */
+#define DC_LAYER_ESC (4 * 256)
 const char *dc_fmt_name(const char *s, char *b, size_t n);
+/* Append @s as HTML or SVG text or a quoted attribute's value: markup
+ * characters as references, bytes that are not UTF-8 and controls XML
+ * forbids as U+FFFD; dc_html_escn() takes at most @max bytes of @s,
+ * never half a character. */
+void dc_html_esc(struct dc_buf *b, const char *s);
+void dc_html_escn(struct dc_buf *b, const char *s, size_t max);
 int dc_html_report(const struct dc_report *r, const char *tmpl_dir,
 		   const char *path);
 

@@ -25,8 +25,10 @@ static void stat_row(FILE *o, const char *a, const char *name,
 	} else {
 		strcpy(bw, "-");
 	}
-	char nb[DC_NAME_MAX];
+	char nb[DC_NAME_MAX], lb[DC_LAYER_ESC];
 	const char *fn = dc_fmt_name(name, nb, sizeof(nb));
+
+	a = dc_fmt_name(a, lb, sizeof(lb));
 
 	/* A name longer than its column (a C++ method with its parameters)
 	 * is written whole on a line of its own, above its numbers: cut,
@@ -86,15 +88,16 @@ static void funcs_table(const struct dc_report *r, FILE *o, int top, bool scope)
 static void split_row(const struct dc_report *r, FILE *o, const char *name,
 		      uint64_t count, double total, const double *by)
 {
-	char t[16];
+	char t[16], lb[DC_LAYER_ESC];
 
-	fprintf(o, "  %-6.6s", name);
+	fprintf(o, "  %-6.6s", dc_fmt_name(name, lb, sizeof(lb)));
 	if (count)
 		fprintf(o, " %8llu calls", (unsigned long long)count);
 	fprintf(o, " %9s:", dc_fmt_time(total, t));
 	for (int j = 0; j < r->nlayers; j++)
 		if (by[j] > 0 && total > 0)
-			fprintf(o, "  %s %.1f%%", r->layers[j].name,
+			fprintf(o, "  %s %.1f%%",
+				dc_fmt_name(r->layers[j].name, lb, sizeof(lb)),
 				100 * by[j] / total);
 	fputc('\n', o);
 }
@@ -115,7 +118,7 @@ static void nesting_table(const struct dc_report *r, FILE *o)
 static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 {
 	size_t *ix = dc_sort_files(r);
-	char t[16], rd[16], wr[16], nb[64], esc[DC_NAME_MAX];
+	char t[16], rd[16], wr[16], nb[64], esc[DC_NAME_MAX], lb[DC_LAYER_ESC];
 	int n = 0;
 
 	if (!ix)
@@ -135,11 +138,13 @@ static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 			dc_fmt_bytes((double)f->s.bytes_written, wr),
 			dc_fmt_name(dc_file_name(r, f->hash, nb, sizeof(nb)),
 				    esc, sizeof(esc)));
-		for (int j = 0, k = 0; j < r->nlayers; j++)
-			if (f->layer_count[j])
+		for (int j = 0, k = 0; j < f->nlayers; j++)
+			if (f->layers[j].count)
 				fprintf(o, "%s%s %s", k++ ? ", " : "",
-					r->layers[j].name,
-					dc_fmt_time(f->layer_time[j], t));
+					dc_fmt_name(
+					    r->layers[f->layers[j].layer].name,
+					    lb, sizeof(lb)),
+					dc_fmt_time(f->layers[j].time, t));
 		fputs(")\n", o);
 		n++;
 	}
@@ -148,7 +153,7 @@ static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 
 static void slowest_table(const struct dc_report *r, FILE *o, int top)
 {
-	char t[16], nb[64], by[16], esc[DC_NAME_MAX];
+	char t[16], nb[64], by[16], esc[DC_NAME_MAX], lb[DC_LAYER_ESC];
 
 	if (!r->nslowest)
 		return;
@@ -159,7 +164,8 @@ static void slowest_table(const struct dc_report *r, FILE *o, int top)
 		const struct dc_func *f = &r->funcs[c->func];
 		char call[64], pt[32];
 
-		snprintf(call, sizeof(call), "%s:%s", r->layers[f->layer].name,
+		snprintf(call, sizeof(call), "%s:%s",
+			 dc_fmt_name(r->layers[f->layer].name, lb, sizeof(lb)),
 			 dc_fmt_name(f->name, esc, sizeof(esc)));
 		snprintf(pt, sizeof(pt), "%u/%u", c->pid, c->tid);
 		fprintf(o, "  %10s  %-26.26s %15s %10s  %s\n",
@@ -175,6 +181,7 @@ static void slowest_table(const struct dc_report *r, FILE *o, int top)
 static void losses(const struct dc_report *r, FILE *o)
 {
 	uint64_t dropped = 0;
+	char kb[DC_LAYER_ESC];
 
 	if (r->bad_members || r->bytes_skipped || r->empty_traces)
 		fprintf(o,
@@ -202,7 +209,8 @@ static void losses(const struct dc_report *r, FILE *o)
 	for (int i = 0; i < r->nend; i++)
 		if (r->end_vals[i] && strcmp(r->end_keys[i], "dropped") &&
 		    strcmp(r->end_keys[i], "num_events"))
-			fprintf(o, "%s %s %llu", i ? "," : ":", r->end_keys[i],
+			fprintf(o, "%s %s %llu", i ? "," : ":",
+				dc_fmt_name(r->end_keys[i], kb, sizeof(kb)),
 				(unsigned long long)r->end_vals[i]);
 	fputc('\n', o);
 }

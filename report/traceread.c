@@ -60,11 +60,26 @@ struct reader {
 #ifdef DC_HAVE_ISAL
 	pthread_key_t dkey;
 #endif
-	/* Consumer state: the line so far, the line count. */
+	/* Consumer state: the line so far (its first DC_LINE_MAX + 1 bytes:
+	 * a longer one is damaged, and is not held), the line count. */
 	struct dc_buf carry;
+	size_t carry_len;
 	uint64_t lineno;
 	int err;
 };
+
+/* Parse one line; one too long to be an event is damaged, not parsed. */
+static void parse_line(struct dc_line *l)
+{
+	if (l->len <= DC_LINE_MAX) {
+		l->status = dc_event_parse(l->text, l->len, &l->ev);
+		return;
+	}
+	memset(&l->ev, 0, sizeof(l->ev));
+	l->ev.err = "line longer than 1 MiB";
+	l->ev.err_col = DC_LINE_MAX;
+	l->status = -EINVAL;
+}
 
 static int task_lines(struct task *t)
 {
@@ -88,7 +103,7 @@ static int task_lines(struct task *t)
 		l->text = p;
 		l->len = nl - p;
 		l->lineno = rel++;
-		l->status = dc_event_parse(p, l->len, &l->ev);
+		parse_line(l);
 		p = nl + 1;
 	}
 	t->last_nl = (p - 1) - t->text;
@@ -287,6 +302,19 @@ static int deliver(struct reader *r, struct dc_line *l)
 	return err;
 }
 
+/* Keep the start of a line that goes on in the next piece: up to one
+ * byte past DC_LINE_MAX (enough to tell it is too long), with its
+ * whole length counted. */
+static int carry(struct reader *r, const char *text, size_t len)
+{
+	size_t room =
+	    r->carry.len <= DC_LINE_MAX ? DC_LINE_MAX + 1 - r->carry.len : 0;
+
+	r->carry_len += len;
+	return dc_buf_add(&r->carry, text, len < room ? len : room) ? -ENOMEM
+								    : 0;
+}
+
 /* Hand over a piece of text: the first line joins what was carried over
  * from the previous piece; the rest were parsed by a worker (@t) or are
  * parsed here. */
@@ -306,25 +334,23 @@ static int take_text(struct reader *r, const char *text, size_t len,
 		t = &local;
 	}
 	if (t->first_nl == SIZE_MAX) {
-		err = dc_buf_add(&r->carry, text, len) ? -ENOMEM : 0;
+		err = carry(r, text, len);
 		goto out;
 	}
-	if (r->carry.len) {
-		if (dc_buf_add(&r->carry, text, t->first_nl)) {
-			err = -ENOMEM;
+	if (r->carry_len) {
+		if ((err = carry(r, text, t->first_nl)))
 			goto out;
-		}
 		l.text = r->carry.p;
-		l.len = r->carry.len;
+		l.len = r->carry_len;
 	} else {
 		l.text = text;
 		l.len = t->first_nl;
 	}
 	l.lineno = ++r->lineno;
-	l.status = dc_event_parse(l.text, l.len, &l.ev);
+	parse_line(&l);
 	if ((err = deliver(r, &l)))
 		goto out;
-	r->carry.len = 0;
+	r->carry.len = r->carry_len = 0;
 	base = r->lineno;
 	for (size_t i = 0; i < t->nlines; i++) {
 		t->lines[i].lineno += base;
@@ -332,9 +358,8 @@ static int take_text(struct reader *r, const char *text, size_t len,
 			goto out;
 	}
 	r->lineno += t->nlines;
-	if (t->last_nl + 1 < len &&
-	    dc_buf_add(&r->carry, text + t->last_nl + 1, len - t->last_nl - 1))
-		err = -ENOMEM;
+	if (t->last_nl + 1 < len)
+		err = carry(r, text + t->last_nl + 1, len - t->last_nl - 1);
 out:
 	free(local.lines);
 	return err;
@@ -455,7 +480,7 @@ static int consume(struct reader *r)
 					"truncated gzip member (the rest is "
 					"lost)",
 					t->off);
-				r->carry.len = 0;
+				r->carry.len = r->carry_len = 0;
 				r->st->bad_members++;
 				end = r->size;
 			} else if (res == RES_BAD) {
@@ -486,12 +511,12 @@ static int consume(struct reader *r)
 	if (r->st->problems > MAX_DAMAGE_ERRORS)
 		dc_err("%s: %u more damaged places not listed", r->path,
 		       r->st->problems - MAX_DAMAGE_ERRORS);
-	if (r->carry.len) {
-		struct dc_line l = { .text = r->carry.p, .len = r->carry.len };
+	if (r->carry_len) {
+		struct dc_line l = { .text = r->carry.p, .len = r->carry_len };
 
 		/* A last line without its '\n'. */
 		l.lineno = ++r->lineno;
-		l.status = dc_event_parse(l.text, l.len, &l.ev);
+		parse_line(&l);
 		deliver(r, &l);
 	}
 	return r->err;

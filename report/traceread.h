@@ -7,9 +7,12 @@
 
 #include "event.h"
 
+/* A line longer than this is damaged: status -EINVAL, never held whole. */
+#define DC_LINE_MAX (1u << 20)
+
 /* One line of a trace, parsed. */
 struct dc_line {
-	const char *text;
+	const char *text; /* past DC_LINE_MAX, only the line's start */
 	size_t len;
 	uint64_t lineno; /* 1-based, in the decompressed text */
 	int status;	 /* dc_event_parse()'s */
