@@ -46,17 +46,19 @@ def _row(out, layer, name, s):
 
 
 def render(report, top):
-    j = json.loads(report.json())
+    # Only the rows shown: the JSON of every file of a trace naming
+    # millions would take gigabytes to build and parse.
+    j = json.loads(report.json(top))
     out = []
-    ranks = sum(p["rank"] is not None for p in j["processes"])
+    ranks = sum(p[6] is not None for p in report.procs)
     head = "%d traces, %d calls" % (j["traces"], j["calls"])
     if j["counters"]:
         head += " and %d counters" % j["counters"]
-    head += ", %d processes" % len(j["processes"])
+    head += ", %d processes" % len(report.procs)
     if ranks:
         head += " (%d ranks)" % ranks
     head += ", %d files, %d hosts, run time %s" % (
-        len(j["files"]), len(j["hosts"]),
+        len(report.files), len(report.hosts),
         fmt_time(j["run"]["time_us"]) if j["run"]["time_us"] > 0 else "0")
     out.append(head)
     if j["command"] is not None:
