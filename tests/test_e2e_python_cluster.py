@@ -9,7 +9,6 @@ summary still equals datacrumbs-report's."""
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import time
 

@@ -4,9 +4,10 @@
 (ts -2^63, dur past 2^62 ns) are damaged lines; a 4 MB gzip holding one
 4 GiB line is read in bounded memory and time, the line counted as
 damaged and the lines after it read; a trace naming 200,000 files
-gets a text summary of its top 10 in bounded memory. Every run is
-bounded in address space and time, so a reader that holds a line whole
-fails fast."""
+gets a text summary of its top 10 in bounded memory; and strings holding
+terminal escapes (ESC, C1 controls such as U+009B) reach the terminal
+escaped, the JSON as JSON escapes. Every run is bounded in address
+space and time, so a reader that holds a line whole fails fast."""
 import gzip
 import json
 import os
@@ -176,4 +177,49 @@ with tempfile.TemporaryDirectory() as tmp:
           and len(rows) == 10 and "file-000000999 " in rows[0],
           "%d files: exit %s, %d rows: %s %s" % (nfiles, st, len(rows), out[:1500], err[-800:]))
 
+    # Terminal escapes in every string a trace can name: the text summary
+    # shows them escaped, the JSON as JSON (ESC as \u001b) that parses
+    # back to the same strings, and the messages escape them too.
+    evil = "\x1b]0;owned\x07\x1b[2J\u009b31m\x7f\r"
+    events = [{"id": 1, "name": "HH", "cat": "dftracer", "pid": 10, "tid": 10, "ph": "M",
+               "args": {"name": "host" + evil, "value": HH}},
+              {"id": 2, "name": "start", "cat": "dftracer", "pid": 10, "tid": 10, "ts": T0,
+               "dur": 0, "ph": "X", "args": {"hhash": HH, "cmd": "cmd" + evil}},
+              {"id": 3, "name": "process_name", "cat": "dftracer", "pid": 10, "tid": 10,
+               "ph": "M", "args": {"hhash": HH, "name": "proc" + evil}},
+              {"id": 4, "name": "PR", "cat": "dftracer", "pid": 10, "tid": 10, "ph": "M",
+               "args": {"hhash": HH, "name": "rank", "value": "7" + evil}},
+              {"id": 5, "name": "FH", "cat": "dftracer", "pid": 10, "tid": 10, "ph": "M",
+               "args": {"hhash": HH, "name": "/data/file" + evil, "value": "00000000000000bb"}}]
+    text = "".join(line(e) for e in events)
+    text += call(6, T0 + 10, 50, name="write" + evil, cat="LAYER" + evil, size=10,
+                 fhash="00000000000000bb")
+    text += call(7, T0 + 20, 30, name="w" + evil, cat="P" + evil, size=10,
+                 fhash="00000000000000bb")
+    text += line({"id": 8, "name": "end", "cat": "dftracer", "pid": 10, "tid": 10,
+                  "ts": T0 + 100, "dur": 0, "ph": "X", "args": {"lost" + evil: 2}})
+    bad_name = p("bad\x1b[31m\u009b.pfw")
+    with open(p("evil.pfw"), "w") as f:
+        f.write(text)
+    with open(bad_name, "w") as f:
+        f.write(text + "not json" + evil + "\n")
+    st, out, err = summary([p("evil.pfw"), bad_name], "--top", "20")
+    shown = [c for c in out if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) < 0xa0]
+    check(st == 1 and not shown and "\\x1b]0;owned\\x07\\x1b[2J\\u009b31m\\x7f\\x0d" in out,
+          "text summary: exit %s, control characters shown raw: %r: %s %s"
+          % (st, shown[:10], out[:3000], err[-800:]))
+    for what in ("LAYER", "/data/file", "proc", "cmd", "write", "lost"):
+        check(what + "\\x1b]0;" in out, "%s shown escaped: %s" % (what, out[:3000]))
+    raw = [c for c in err if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) < 0xa0]
+    check(not raw and "bad\\x1b[31m\\u009b.pfw: line 9:" in err,
+          "messages escape names: %r %s" % (raw[:10], err[-800:]))
+    st, out, err = summary([p("evil.pfw")], "--json")
+    j = json.loads(out) if st == 0 and out else {}
+    check("\x1b" not in out and "\x07" not in out and "\\u001b" in out,
+          "the JSON escapes C0 controls: %r" % out[:600])
+    check(j.get("command") == "cmd" + evil and j.get("hosts") == ["host" + evil]
+          and [f["name"] for f in j.get("files", [])] == ["/data/file" + evil]
+          and {l["name"] for l in j.get("layers", [])} == {"LAYER" + evil, "P" + evil}
+          and j.get("lost", {}).get("lost" + evil) == 2,
+          "the JSON gives the strings back as they were: %s" % out[:1500])
 done()

@@ -75,7 +75,10 @@ def parse_args(argv):
 
 
 def _say(msg):
-    sys.stderr.write("datacrumbs: %s\n" % msg)
+    from .text import clean  # the standard library only
+
+    # Paths and names in messages may come from a hostile trace.
+    sys.stderr.write("datacrumbs: %s\n" % clean(msg))
 
 
 def main(argv=None):
