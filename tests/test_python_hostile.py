@@ -156,7 +156,8 @@ with tempfile.TemporaryDirectory() as tmp:
               and "long.pfw: line 8: not a JSON event" in err
               and "long.pfw: line 9: line longer than" in err,
               "long plain lines %s: exit %s, bad %s, calls %s, lines %s, files %s: %s"
-              % (opts, st, j.get("bad_lines"), j.get("calls"), j.get("lines"), files,
+              % (opts, st, j.get("bad_lines"), j.get("calls"), j.get("lines"),
+                 [f[:80] for f in files],
                  err[-1500:]))
 
     # 200,000 distinct files: the text summary shows 10 and holds no
@@ -206,13 +207,13 @@ with tempfile.TemporaryDirectory() as tmp:
     st, out, err = summary([p("evil.pfw"), bad_name], "--top", "20")
     shown = [c for c in out if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) < 0xa0]
     check(st == 1 and not shown and "\\x1b]0;owned\\x07\\x1b[2J\\u009b31m\\x7f\\x0d" in out,
-          "text summary: exit %s, control characters shown raw: %r: %s %s"
+          "text summary: exit %s, control characters shown raw: %r: %r %r"
           % (st, shown[:10], out[:3000], err[-800:]))
     for what in ("LAYER", "/data/file", "proc", "cmd", "write", "lost"):
-        check(what + "\\x1b]0;" in out, "%s shown escaped: %s" % (what, out[:3000]))
+        check(what + "\\x1b]0;" in out, "%s shown escaped: %r" % (what, out[:3000]))
     raw = [c for c in err if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) < 0xa0]
     check(not raw and "bad\\x1b[31m\\u009b.pfw: line 9:" in err,
-          "messages escape names: %r %s" % (raw[:10], err[-800:]))
+          "messages escape names: %r %r" % (raw[:10], err[-800:]))
     st, out, err = summary([p("evil.pfw")], "--json")
     j = json.loads(out) if st == 0 and out else {}
     check("\x1b" not in out and "\x07" not in out and "\\u001b" in out,
@@ -221,5 +222,5 @@ with tempfile.TemporaryDirectory() as tmp:
           and [f["name"] for f in j.get("files", [])] == ["/data/file" + evil]
           and {l["name"] for l in j.get("layers", [])} == {"LAYER" + evil, "P" + evil}
           and j.get("lost", {}).get("lost" + evil) == 2,
-          "the JSON gives the strings back as they were: %s" % out[:1500])
+          "the JSON gives the strings back as they were: %r" % out[:1500])
 done()
