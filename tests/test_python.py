@@ -114,7 +114,9 @@ def dftracer():
 
 
 def damaged_lines():
-    """Lines the report rejects or skips, and ones it takes as they are."""
+    """Lines the report rejects or skips, and ones it takes as they are
+    (times out of range, a negative dur too, are damaged lines:
+    test_python_hostile.py)."""
     return ("\n"
             "[\n"
             '{"id":90,"name":"write","cat":"POSIX","pid":10,"tid"10}\n'
@@ -123,7 +125,7 @@ def damaged_lines():
             '{"id":93,"name":"write","cat":"POSIX","pid":10,"tid":10,"dur":1,"ph":"X"}\n'
             '{"id":94,"name":"write","cat":"POSIX","pid":10,"tid":10,"ts":1,"ph":5}\n'
             '{"id":95,"name":"write","cat":"POSIX","pid":10,"tid":10,"ts":NaN,"ph":"X"}\n'
-            '{"id":96,"name":"write","cat":"POSIX","pid":10,"tid":10,"ts":%d,"dur":-4,"ph":"X",'
+            '{"id":96,"name":"write","cat":"POSIX","pid":10,"tid":10,"ts":%d,"dur":4,"ph":"X",'
             '"args":{"fhash":"9999999999999999","size":-1,"ret":-5}},\n'
             '[{"id":97,"name":"fsync","cat":"POSIX","pid":10,"tid":10,"ts":%d.9e3,"dur":2.5,'
             '"ph":"X","args":{"p_idx":4242,"level":2}}\n'

@@ -13,7 +13,7 @@ The summary of datacrumbs-report --json (the same layers, functions,
 files, processes and losses, the same numbers), computed with Dask.
 
   --json                  the summary as JSON (docs/report.md's schema)
-  --scheduler ADDRESS     a running Dask scheduler (tcp://host:8786);
+  --scheduler ADDRESS     a running Dask scheduler (tls://host:8786);
                           its workers must see the traces at these paths
   --workers N             local worker processes (0: threads in this
                           process; default: processes for traces > 8 MiB)
@@ -75,7 +75,10 @@ def parse_args(argv):
 
 
 def _say(msg):
-    sys.stderr.write("datacrumbs: %s\n" % msg)
+    from .text import clean  # the standard library only
+
+    # Paths and names in messages may come from a hostile trace.
+    sys.stderr.write("datacrumbs: %s\n" % clean(msg))
 
 
 def main(argv=None):
@@ -87,32 +90,32 @@ def main(argv=None):
         return 2
     import os
 
+    from concurrent.futures.process import BrokenProcessPool
+
     from distributed.scheduler import KilledWorker
 
     from . import cluster, graph, text
 
     try:
-        client, local = cluster.connect(args.scheduler, args.workers, check(args.traces))
+        runner = cluster.connect(args.scheduler, args.workers, check(args.traces))
     except (TraceError, cluster.ClusterError) as e:
         _say(str(e))
         return 2
     where = " (the workers must see the traces at the same paths)" if args.scheduler else ""
     try:
-        report, ixs = graph.summarize(args.traces, client, args.partition_size)
+        report, ixs = graph.summarize(args.traces, runner, args.partition_size)
     except TraceError as e:
         _say(str(e) + where)
         return 2
     except OSError as e:
         _say("%s: %s%s" % (e.filename or "reading the traces", e.strerror or e, where))
         return 2
-    except KilledWorker:
+    except (KilledWorker, BrokenProcessPool):
         _say("a Dask worker died reading the traces (out of memory? a smaller "
              "--partition-size needs less)")
         return 2
     finally:
-        client.close()
-        if local:
-            local.close()
+        runner.close()
     n = graph.problems(report, ixs, args.traces, _say)
     for t, (path, ix) in enumerate(zip(args.traces, ixs)):
         if not ix.lines:

@@ -7,7 +7,7 @@ import pandas as pd
 
 from . import gzstream
 from ._keys import INT64_MAX, M64, hash_ref, raw
-from .parse import SKIP, event, text_value
+from .parse import MAX_LINE, SKIP, TOO_LONG, event, text_value
 
 MAX_ERRORS = 10  # bad lines named; the rest are counted (as the report)
 
@@ -111,16 +111,48 @@ def _frame(rows):
     return pd.DataFrame(out)
 
 
+def lines_of(pieces):
+    """The lines (bytes, without their newline) of the text in @pieces;
+    None for a line longer than MAX_LINE, which is dropped as it comes,
+    never held whole."""
+    carry, long = b"", False
+    for data in pieces:
+        first = data.find(b"\n")
+        if first < 0:
+            if not long:
+                if len(carry) + len(data) > MAX_LINE:
+                    carry, long = b"", True
+                else:
+                    carry += data
+            continue
+        if long or len(carry) + first > MAX_LINE:
+            yield None
+        else:
+            yield carry + data[:first] if carry else data[:first]
+        long = False
+        last = data.rfind(b"\n")
+        if last > first:
+            for b in data[first + 1:last].split(b"\n"):
+                yield b if len(b) <= MAX_LINE else None
+        carry = data[last + 1:]
+        if len(carry) > MAX_LINE:
+            carry, long = b"", True
+    if long:
+        yield None
+    elif carry:
+        yield carry
+
+
 def parse(ch, text, first_line):
-    """Parse @text, whose first line is line @first_line, into @ch."""
-    lines = text.decode("utf-8", "surrogateescape").split("\n")
-    if lines and not lines[-1]:
-        lines.pop()
+    """Parse @text (bytes, or an iterable of pieces of it), whose first
+    line is line @first_line, into @ch."""
     rows = []
     line = first_line - 1
-    for s in lines:
+    n = 0
+    for b in lines_of([text] if isinstance(text, (bytes, bytearray)) else text):
+        n += 1
         line += 1
-        o = event(s)
+        o = TOO_LONG if b is None else event(b.decode("utf-8", "surrogateescape"))
         if type(o) is not dict:
             if o is not SKIP:
                 ch.bad += 1
@@ -144,12 +176,12 @@ def parse(ch, text, first_line):
                          g("size_sum"), g("level"), g("offset")))
         elif ph == "M":
             _meta(ch, line, o)
-    ch.lines = len(lines)
+    ch.lines = n
     ch.calls = _frame(rows)
     return ch
 
 
 def read(trace, path, gz, part):
     """Read and parse one partition (index.Part) of trace number @trace."""
-    text = gzstream.read_text(path, gz, part.off, part.skip, part.length)
+    text = gzstream.iter_text(path, gz, part.off, part.skip, part.length)
     return parse(Chunk(trace, path), text, part.first_line)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The summary of datacrumbs-report --json, computed on a Dask cluster.
+"""The summary of datacrumbs-report --json, computed with Dask.
 
 Every trace is indexed (one task each), then cut into partitions that
 are read and parsed in parallel. The nesting of calls is followed one
@@ -11,6 +11,7 @@ import os
 import dask
 
 from . import agg, chunk, index, nest
+from .cluster import run_on
 from .index import PART_SIZE
 from .jsonout import Report
 
@@ -50,11 +51,12 @@ def indexes(paths, client, part_size):
     index.check(paths)
     tasks = [dask.delayed(index.index, pure=True)(os.path.abspath(p), part_size)
              for p in paths]
-    return list(client.gather(client.compute(tasks)))
+    return run_on(client, tasks)
 
 
 def summarize(paths, client, part_size=PART_SIZE):
-    """Returns (Report, indexes)."""
+    """Returns (Report, indexes). @client: where to compute (see
+    cluster.run_on)."""
     ixs = indexes(paths, client, part_size)
     partials, states = [], []
     for t, ix in enumerate(ixs):
@@ -67,7 +69,7 @@ def summarize(paths, client, part_size=PART_SIZE):
             partials.append(dask.delayed(agg.partial, pure=True)(ch, flags, ix.hh))
         states.append(dask.delayed(nest.finish, pure=True)(state))
     total = _tree(partials, agg.merge) if partials else dask.delayed(agg.Partial)()
-    total, states = client.gather(client.compute([total, states]))
+    total, states = run_on(client, [total, states])
     return Report(total, states, ixs), ixs
 
 

@@ -7,14 +7,18 @@ a truncated member gives the text it has except its cut last line, and
 ends the file; a corrupt member gives nothing (or, past 64 MiB of text,
 what came before the damage) and the reader looks for the next member
 that inflates. Damage is reported, never fatal. Memory stays bounded: a
-member is held whole only up to 64 MiB; bigger ones stream.
+member is held whole only up to 64 MiB; bigger ones stream, in pieces
+of at most OUT_MAX bytes of text.
 """
 import os
 import zlib
 
 MAGIC = b"\x1f\x8b\x08"
 MEMBER_CAP = 64 << 20  # report/traceread.c: bigger members stream
-FEED = 16 << 10  # compressed bytes per inflate call: output <= 16.5 MiB
+FEED = 16 << 10  # compressed bytes read at a time
+# Text per inflate call: a bound whatever the ratio (16 KiB of deflate
+# can hold 16 MiB of text), and small pieces inflate faster.
+OUT_MAX = 1 << 20
 PLAIN_CHUNK = 4 << 20
 
 TEXT, DAMAGE, END = "text", "damage", "end"
@@ -58,18 +62,24 @@ def _member(fd, off, size):
         data = os.pread(fd, FEED, pos)
         if not data:
             return _TRUNC, size
-        saved = d.copy()
-        try:
-            out = d.decompress(data)
-        except zlib.error:
-            out = _before_error(saved, data)
+        while True:
+            saved = d.copy()
+            try:
+                out = d.decompress(data, OUT_MAX)
+            except zlib.error:
+                out = _before_error(saved, data)
+                if out:
+                    yield out
+                return _BAD, pos
             if out:
                 yield out
-            return _BAD, pos
-        if out:
-            yield out
-        if d.eof:
-            return _OK, pos + len(data) - len(d.unused_data)
+            if d.eof:
+                return _OK, pos + len(data) - len(d.unused_data)
+            tail = d.unconsumed_tail
+            if not tail:
+                break
+            pos += len(data) - len(tail)
+            data = tail
         pos += len(data)
 
 
@@ -156,22 +166,22 @@ def walk(fd, size, start=0, gz=True):
     yield END, False, bad, skipped
 
 
-def read_text(path, gz, off, skip, length):
+def iter_text(path, gz, off, skip, length):
     """@length bytes of the text of @path, from @skip bytes into the text
-    of the member at @off (plain files: from byte off + skip)."""
+    of the member at @off (plain files: from byte off + skip), in pieces
+    of at most a few MiB."""
     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
         if not gz:
-            out, pos = [], off + skip
+            pos = off + skip
             while length > 0:
-                data = os.pread(fd, length, pos)
+                data = os.pread(fd, min(length, PLAIN_CHUNK), pos)
                 if not data:
                     break
-                out.append(data)
+                yield data
                 pos += len(data)
                 length -= len(data)
-            return b"".join(out)
-        out = bytearray()
+            return
         size = os.fstat(fd).st_size
         for item in walk(fd, size, off, True):
             if item[0] != TEXT:
@@ -183,9 +193,15 @@ def read_text(path, gz, off, skip, length):
                     continue
                 data = data[skip:]
                 skip = 0
-            out += data[:length - len(out)]
-            if len(out) >= length:
+            data = data[:length]
+            length -= len(data)
+            yield data
+            if length <= 0:
                 break
-        return bytes(out)
     finally:
         os.close(fd)
+
+
+def read_text(path, gz, off, skip, length):
+    """iter_text()'s pieces, joined."""
+    return b"".join(iter_text(path, gz, off, skip, length))

@@ -8,7 +8,7 @@ import stat
 
 from . import gzstream
 from ._keys import hash_value, key_of
-from .parse import event, text_value
+from .parse import MAX_LINE, event, text_value
 
 _META = re.compile(rb'"[FH]H"')
 # Text per partition: a task parsing one holds about ten times as much.
@@ -58,7 +58,8 @@ class _Indexer:
         self.pos = 0  # bytes of text so far
         self.newlines = 0
         self.start = None  # text offset of the open partition
-        self.carry = b""  # the line in progress
+        self.carry = b""  # the line in progress (not kept past MAX_LINE)
+        self.cut = 0  # its length, kept or not
 
     def text(self, moff, within, data):
         ix, i = self.ix, 0
@@ -80,10 +81,21 @@ class _Indexer:
         self.pos += len(data)
 
     def lines(self, data):
+        if self.cut > len(self.carry):
+            # In a line too long to be a record (the parse counts it as
+            # damaged): skip to its end without holding it.
+            j = data.find(b"\n")
+            if j < 0:
+                self.cut += len(data)
+                return
+            self.newlines += 1
+            self.carry, self.cut = b"", 0
+            data = data[j + 1:]
         buf = self.carry + data if self.carry else data
         last = buf.rfind(b"\n")
         if last < 0:
-            self.carry = buf
+            self.cut = len(buf)
+            self.carry = buf if len(buf) <= MAX_LINE else b""
             return
         seen, line = -1, self.newlines + 1
         for m in _META.finditer(buf, 0, last + 1):
@@ -94,9 +106,12 @@ class _Indexer:
             self.meta(line, buf[s:buf.find(b"\n", m.end())])
             seen = s
         self.newlines += buf.count(b"\n", 0, last + 1)
-        self.carry = buf[last + 1:]
+        self.cut = len(buf) - last - 1
+        self.carry = buf[last + 1:] if self.cut <= MAX_LINE else b""
 
     def meta(self, line, text):
+        if len(text) > MAX_LINE:
+            return  # a damaged line, not a name
         o = event(text.decode("utf-8", "surrogateescape"))
         if type(o) is not dict or o["ph"] != "M" or o["name"] not in ("FH", "HH"):
             return
@@ -112,9 +127,9 @@ class _Indexer:
         ix = self.ix
         end = self.pos
         if truncated:
-            end -= len(self.carry)  # the cut line is lost
-        elif self.carry:
-            if _META.search(self.carry):
+            end -= self.cut  # the cut line is lost
+        elif self.cut:
+            if self.carry and _META.search(self.carry):
                 self.meta(self.newlines + 1, self.carry)
             self.newlines += 1
         if self.start is not None:

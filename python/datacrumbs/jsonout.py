@@ -2,6 +2,8 @@
 """The summary as datacrumbs-report --json writes it (report/json_out.c):
 the same keys in the same order, numbers printed the same way, strings
 escaped the same way, so the two can be compared byte for byte."""
+import heapq
+
 from . import agg
 from ._keys import key_of, map_order, raw
 from .chunk import trunc
@@ -118,6 +120,11 @@ def _stat(w, s):
     w.num("errors", s[agg.ERRORS])
 
 
+def _file_rank(kv):
+    """The report's order of files: by time, most first, then by hash."""
+    return (-kv[1][1][agg.TIME], kv[0])
+
+
 class Report:
     """The merged tables in the report's order, ready to print."""
 
@@ -143,7 +150,7 @@ class Report:
         funcs = sorted(total.funcs.items(), key=lambda kv: kv[1][0])
         self.func_ix = {k: i for i, (k, _) in enumerate(funcs)}
         self.funcs = [(self.layer_of[trunc(v[1], 255)], v[2], v[3]) for _, v in funcs]
-        self.files = sorted(total.files.items(), key=lambda kv: (-kv[1][1][agg.TIME], kv[0]))
+        self.files = total.files.items()  # sorted when written
         self.unknown = [(v[0], h) for h, v in total.files.items()
                         if key_of(h) not in self.fnames]
         self.unknown.sort()
@@ -169,8 +176,12 @@ class Report:
         name = self.fnames.get(key_of(h))
         return name if name is not None else "<fhash %016x>" % h
 
-    def json(self):
+    def json(self, top=None):
+        """The report's JSON; with @top, only the first @top hosts,
+        processes, functions and files: what a text summary shows, in
+        memory that does not grow with the number of files."""
         t, w = self.t, _W()
+        self.top = top
         start = min(x for x in (t.run_start, t.t_min, INT64_MAX) if x is not None)
         end = max(x for x in (t.run_end, t.t_max, -INT64_MAX - 1) if x is not None)
         if end < start:
@@ -192,7 +203,7 @@ class Report:
         w.num("time_us", end - start)
         w.add("}")
         w.key("hosts")
-        w.add("[" + ",".join(jstr(h) for h in self.hosts) + "]")
+        w.add("[" + ",".join(jstr(h) for h in self.hosts[:top]) + "]")
         self._procs(w)
         self._layer_list(w)
         self._func_list(w)
@@ -217,7 +228,7 @@ class Report:
     def _procs(self, w):
         w.key("processes")
         w.add("[")
-        for first, hh, pid, calls, busy, name, rank in self.procs:
+        for first, hh, pid, calls, busy, name, rank in self.procs[:self.top]:
             w.open("{")
             w.str("host", self.hnames.get(hh or 1))
             w.num("pid", pid)
@@ -251,10 +262,14 @@ class Report:
         w.key("functions")
         w.add("[")
         order = sorted(range(len(self.funcs)), key=lambda i: (-self.funcs[i][2][agg.TIME], i))
+        n = 0
         for i in order:
             layer, name, stat = self.funcs[i]
             if not stat[agg.COUNT]:
                 continue
+            if self.top is not None and n >= self.top:
+                break
+            n += 1
             w.open("{")
             w.str("layer", self.layers[layer][0])
             w.str("name", name)
@@ -265,7 +280,11 @@ class Report:
     def _file_list(self, w):
         w.key("files")
         w.add("[")
-        for h, (_, stat, layers) in self.files:
+        if self.top is None:
+            files = sorted(self.files, key=_file_rank)
+        else:
+            files = heapq.nsmallest(self.top, self.files, key=_file_rank)
+        for h, (_, stat, layers) in files:
             w.open("{")
             w.str("name", self.file_name(h))
             w.str("fhash", "%016x" % h)

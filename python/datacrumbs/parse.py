@@ -2,13 +2,18 @@
 """Lines of a trace into records, with the rules of report/event.c and
 report/agg.c: which lines are events, which are skipped ("[", "]",
 blank) and which are bad (not JSON, no name, a field of the wrong type,
-no string ph, a timed event without ts), each bad one with its reason."""
+a time out of range, no string ph, a timed event without ts, longer
+than MAX_LINE), each bad one with its reason."""
 import json
 import re
 
 from ._keys import INT64_MAX
 
 SKIP, BAD = "skip", "bad"
+# A longer line is damaged: readers skip it in bounded pieces, never
+# holding it whole (a 4 GiB line fits in a 4 MB gzip).
+MAX_LINE = 1 << 20
+TOO_LONG = "line longer than %d bytes" % MAX_LINE
 _WS = " \t\r\n"
 _LEAD = re.compile(r"-?\d+")
 
@@ -51,6 +56,10 @@ def _clamp(v):
 
 
 _TOP_INTS = ("ts", "dur", "id", "pid", "tid")
+# Times (us) a trace can hold: 0 to 2^62 ns. Past that, sums and bin
+# arithmetic on them would overflow; no clock gives such a time, so the
+# line is damaged, as datacrumbs-report takes it.
+MAX_TIME_US = (1 << 62) // 1000
 _ARG_INTS = ("size", "ret", "level", "p_idx", "count", "dur_sum", "size_sum")
 
 
@@ -89,6 +98,9 @@ def event(s):
         for k in ("fhash", "hhash"):
             if k in a and type(a[k]) is not str and type(a[k]) is not int:
                 return "args.%s is not a string or number" % k
+    for k in ("ts", "dur"):
+        if k in o and not 0 <= o[k] <= MAX_TIME_US:
+            return "%s out of range (0 to %d us)" % (k, MAX_TIME_US)
     ph = o.get("ph")
     if type(ph) is not str or len(ph) != 1 or ph >= "\x80":
         return "no ph, or ph is not a string"

@@ -1,7 +1,40 @@
 # SPDX-License-Identifier: MIT
 """The summary for a terminal: a few short tables, from the same numbers
-as the JSON."""
+as the JSON. Every string from a trace is shown with its control
+characters escaped: a layer, file or function name must not move the
+cursor, retitle the window or anything else a terminal does on ESC or
+CSI (U+009B)."""
 import json
+import re
+
+# C0 controls, DEL, C1 controls, and the bytes of invalid UTF-8 (kept by
+# surrogateescape as U+DC80..U+DCFF; a raw 0x9b is CSI to 8-bit terminals).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\udc80-\udcff]")
+
+
+def _escape(m):
+    c = ord(m.group())
+    if c < 0x80:
+        return "\\x%02x" % c
+    if c < 0xA0:
+        return "\\u%04x" % c
+    return "\\x%02x" % (c - 0xDC00)
+
+
+def clean(s):
+    """@s for a terminal: control characters as \\xNN or \\u00NN escapes."""
+    return _CONTROL.sub(_escape, s)
+
+
+def _cleaned(v):
+    """@v (parsed JSON) with every string and key clean()ed."""
+    if isinstance(v, str):
+        return clean(v)
+    if isinstance(v, list):
+        return [_cleaned(x) for x in v]
+    if isinstance(v, dict):
+        return {clean(k): _cleaned(x) for k, x in v.items()}
+    return v
 
 
 def fmt_time(us):
@@ -46,17 +79,19 @@ def _row(out, layer, name, s):
 
 
 def render(report, top):
-    j = json.loads(report.json())
+    # Only the rows shown: the JSON of every file of a trace naming
+    # millions would take gigabytes to build and parse.
+    j = _cleaned(json.loads(report.json(top)))
     out = []
-    ranks = sum(p["rank"] is not None for p in j["processes"])
+    ranks = sum(p[6] is not None for p in report.procs)
     head = "%d traces, %d calls" % (j["traces"], j["calls"])
     if j["counters"]:
         head += " and %d counters" % j["counters"]
-    head += ", %d processes" % len(j["processes"])
+    head += ", %d processes" % len(report.procs)
     if ranks:
         head += " (%d ranks)" % ranks
     head += ", %d files, %d hosts, run time %s" % (
-        len(j["files"]), len(j["hosts"]),
+        len(report.files), len(report.hosts),
         fmt_time(j["run"]["time_us"]) if j["run"]["time_us"] > 0 else "0")
     out.append(head)
     if j["command"] is not None:
