@@ -23,7 +23,7 @@ need_pandas()
 
 HH = "08cf3707b570dbec"
 T0 = 1700000000000000
-MAX_TIME_US = (1 << 62) // 1000
+MAX_TIME_US = 1 << 62  # exclusive, as datacrumbs-report's DC_TIME_MAX
 MEM = 1 << 30  # address space of a summary: it needs under 500 MB
 
 
@@ -97,8 +97,8 @@ with tempfile.TemporaryDirectory() as tmp:
     p = lambda name: os.path.join(tmp, name)  # noqa: E731
 
     # Times out of range: each such line is damaged, named, skipped.
-    bad_times = [("ts", -(1 << 63)), ("ts", (1 << 63) - 1), ("ts", MAX_TIME_US + 1),
-                 ("ts", -1), ("dur", -4), ("dur", MAX_TIME_US + 1), ("dur", -(1 << 63)),
+    bad_times = [("ts", -(1 << 63)), ("ts", (1 << 63) - 1), ("ts", MAX_TIME_US),
+                 ("ts", -1), ("dur", -4), ("dur", MAX_TIME_US), ("dur", -(1 << 63)),
                  ("ts", 1 << 64)]
     text = head(3)
     for k, (field, v) in enumerate(bad_times):

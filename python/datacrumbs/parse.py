@@ -56,10 +56,10 @@ def _clamp(v):
 
 
 _TOP_INTS = ("ts", "dur", "id", "pid", "tid")
-# Times (us) a trace can hold: 0 to 2^62 ns. Past that, sums and bin
-# arithmetic on them would overflow; no clock gives such a time, so the
-# line is damaged, as datacrumbs-report takes it.
-MAX_TIME_US = (1 << 62) // 1000
+# Times (us) a trace can hold: 0 up to, not including, 2^62, the bound
+# datacrumbs-report takes (DC_TIME_MAX). Past it sums and bin arithmetic
+# would overflow; no clock gives such a time, so the line is damaged.
+MAX_TIME_US = 1 << 62
 _ARG_INTS = ("size", "ret", "level", "p_idx", "count", "dur_sum", "size_sum")
 
 
@@ -99,8 +99,8 @@ def event(s):
             if k in a and type(a[k]) is not str and type(a[k]) is not int:
                 return "args.%s is not a string or number" % k
     for k in ("ts", "dur"):
-        if k in o and not 0 <= o[k] <= MAX_TIME_US:
-            return "%s out of range (0 to %d us)" % (k, MAX_TIME_US)
+        if k in o and not 0 <= o[k] < MAX_TIME_US:
+            return "%s out of range (0 to 2^62 us)" % k
     ph = o.get("ph")
     if type(ph) is not str or len(ph) != 1 or ph >= "\x80":
         return "no ph, or ph is not a string"
