@@ -168,13 +168,8 @@ static void set_creds(struct dc_rt *rt, const struct dc_proc_event *pe)
 {
 	struct dc_proc *p = dc_proc_get(&rt->ps, pe->pid);
 
-	if (!p)
-		return;
-	p->owner_known = true;
-	p->uid = pe->uid;
-	p->gid = pe->gid;
-	p->euid = pe->euid;
-	p->egid = pe->egid;
+	if (p)
+		dc_privs_record(p, pe);
 }
 
 /* Profile mode: the generation a call that gave a handle gave it (the

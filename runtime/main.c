@@ -305,6 +305,21 @@ static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
 	return 0;
 }
 
+/* Whose rights the run's trace is held to (0: root's, it keeps all):
+ * --user's; with -p, whom the trace was given to, unless that is who ran
+ * the runtime (as root, or through sudo: root's rights either way). */
+static uint32_t held_to(const struct dc_opts *o, int fd)
+{
+	struct stat st;
+
+	if (o->user.set)
+		return o->user.uid;
+	if (!o->npids || getenv("SUDO_UID") || fstat(fd, &st) ||
+	    st.st_uid == getuid())
+		return 0;
+	return st.st_uid;
+}
+
 /* -p: each process, traced from now on. 0, or -errno after a message. */
 static int trace_pids(struct dc_rt *rt, const struct dc_opts *o)
 {
@@ -465,7 +480,6 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		.max_procs = o->max_procs,
 		.ringbuf_size = o->ringbuf_size,
 	};
-	rt.out.owner = o->user.set ? o->user.uid : 0;
 	/* Refused before anything is loaded or started. */
 	if (o->ready_file && !lstat(o->ready_file, &rst)) {
 		dc_err("--ready-file %s: exists; not touching it",
@@ -484,6 +498,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	if (open_outputs(&rt, o, path, sink_dir, sizeof(sink_dir), &fd,
 			 &writer))
 		goto cleanup;
+	rt.out.owner = held_to(o, fd);
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -443,6 +443,7 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 		p->gid = parent->gid;
 		p->euid = parent->euid;
 		p->egid = parent->egid;
+		p->priv = parent->priv;
 	}
 	if (dc_map_put(&ps->procs, pid, p))
 		free_proc(p);
@@ -493,6 +494,9 @@ void dc_proc_facts(struct dc_proc *p)
 	char path[64], *cmd, *env;
 	size_t len = 0;
 
+	/* A process first met running has no record of its rights yet. */
+	if (!p->owner_known)
+		dc_privs_read(p);
 	if (p->facts)
 		return;
 	cmd = dc_proc_read(p->pid, "cmdline");

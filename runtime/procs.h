@@ -7,6 +7,7 @@
 
 #include "hash.h"
 #include "map.h"
+#include "privs.h"
 
 /* A file name seen in the trace, interned: one per distinct name. */
 struct dc_file {
@@ -41,7 +42,8 @@ struct dc_proc {
 	uint32_t job;	    /* the job it belongs to (server: its trace) */
 	bool owner_known;   /* uid and gid from a process record */
 	uint32_t uid, gid;
-	uint32_t euid, egid; /* its rights (a setuid program: its owner's) */
+	uint32_t euid, egid;  /* its rights (a setuid program: its owner's) */
+	struct dc_privs priv; /* ... and the rest of them */
 	char *cwd;
 	/* Facts for its PR records, read from /proc while it runs (at exec,
 	 * join or registration): the command, and the rank, world size and

@@ -23,14 +23,30 @@ struct signal_struct {
 	} live; /* threads of the group still running */
 } __attribute__((preserve_access_index));
 
-/* kuid_t and kgid_t: a struct of one value. */
+/* kgid_t: a struct of one value. */
+struct group_info {
+	int ngroups;
+	struct {
+		unsigned int val;
+	} gid[];
+} __attribute__((preserve_access_index));
+
+/* kuid_t and kgid_t: a struct of one value; kernel_cap_t: 64 bits (a u64
+ * since 6.3, two u32 before), read whole. */
 struct cred {
 	struct {
 		unsigned int val;
-	} euid;
+	} uid, gid, suid, sgid, euid, egid, fsuid, fsgid;
 	struct {
-		unsigned int val;
-	} egid;
+		unsigned long long val;
+	} cap_permitted, cap_effective;
+	struct group_info *group_info;
+} __attribute__((preserve_access_index));
+
+/* Set by the exec when the new image must not trust its caller
+ * (AT_SECURE). */
+struct linux_binprm {
+	unsigned int secureexec : 1;
 } __attribute__((preserve_access_index));
 
 struct task_struct {

@@ -626,7 +626,7 @@ int dc_client_join(struct pt_regs *ctx)
 		return 0;
 	if (!dc_traced(tgid))
 		dc_mark(tgid, tgid);
-	dc_proc_event(DC_EV_JOIN, tgid, bpf_get_current_pid_tgid(), 0, "");
+	dc_proc_event(DC_EV_JOIN, tgid, bpf_get_current_pid_tgid(), 0, "", 0);
 	return 0;
 }
 
@@ -685,7 +685,7 @@ int dc_fork(unsigned long long *ctx)
 	}
 	if (ptgid == ctgid)
 		dc_paio_helper(child);
-	dc_proc_event(DC_EV_FORK, ctgid, child->pid, ptgid, child->comm);
+	dc_proc_event(DC_EV_FORK, ctgid, child->pid, ptgid, child->comm, 0);
 	return 0;
 }
 
@@ -693,12 +693,16 @@ SEC("tp_btf/sched_process_exec")
 int dc_exec(unsigned long long *ctx)
 {
 	struct task_struct *task = (void *)ctx[0];
+	struct linux_binprm *bprm = (void *)ctx[2];
 	__u32 tgid = task->tgid;
 
 	if (!dc_traced(tgid))
 		return 0;
 	dc_vma_forget();
-	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm);
+	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm,
+		      BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec)
+			  ? DC_PROC_SECURE
+			  : 0);
 	return 0;
 }
 
@@ -714,7 +718,7 @@ int dc_exit_task(unsigned long long *ctx)
 		dc_agg_flush();
 	if (!dc_traced(tgid))
 		return 0;
-	dc_proc_event(DC_EV_EXIT, tgid, tid, 0, task->comm);
+	dc_proc_event(DC_EV_EXIT, tgid, tid, 0, task->comm, 0);
 	/* Called after do_exit() counted this thread out of signal->live.
 	 * Read, not walked: the verifier's check of a walked pointer
 	 * searches all of vmlinux's BTF, 2.5 ms of every start. */

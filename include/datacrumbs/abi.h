@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     11 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     12 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -209,6 +209,13 @@ struct dc_event {
 	__u32 job; /* the job (server mode: trace file) of the process */
 };
 
+/* dc_proc_event.flags. SECURE: an exec the kernel gave AT_SECURE (setuid
+ * or setgid bits, file capabilities, an LSM transition). CAPS: it holds
+ * capabilities, permitted or effective. */
+#define DC_PROC_SECURE 1
+#define DC_PROC_CAPS   2
+#define DC_PROC_GROUPS 32
+
 struct dc_proc_event {
 	__u16 kind;
 	__u16 pad;
@@ -221,6 +228,15 @@ struct dc_proc_event {
 	__u32 gid;
 	__u32 euid; /* with whose rights: a setuid program's owner */
 	__u32 egid;
+	/* Fork, exec and join only: the rest of its rights, for the runtime
+	 * to tell whether it has more than its trace's owner. */
+	__u32 suid; /* saved */
+	__u32 sgid;
+	__u32 fsuid;
+	__u32 fsgid;
+	__u32 flags;		      /* DC_PROC_* */
+	__u32 ngroups;		      /* supplementary groups, the first ... */
+	__u32 groups[DC_PROC_GROUPS]; /* ... DC_PROC_GROUPS of them here */
 };
 
 /* How the programs capture one probe's arguments; an array of these,
