@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <bpf/bpf.h>
 #include <limits.h>
 #include <poll.h>
@@ -612,6 +613,28 @@ cleanup:
 	return ret;
 }
 
+/* A standard descriptor the runtime was started without would be the
+ * number of the next file it opens, the trace: its messages (fd 2) would
+ * be written into it. Each closed one is /dev/null instead. */
+static int std_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		int n;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* The lowest number free: @fd itself. */
+		n = open("/dev/null", O_RDWR);
+		if (n < 0)
+			return -errno;
+		if (n != fd) {
+			close(n);
+			return -EBADF;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct dc_opts o = { .ringbuf_size = 16 << 20,
@@ -621,6 +644,8 @@ int main(int argc, char **argv)
 	char **cmd = NULL;
 	int ret;
 
+	if (std_fds())
+		return 1;
 	dc_log_init(argv[0]);
 	if (dc_cli_parse(argc, argv, &o))
 		return 2;
