@@ -37,6 +37,36 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+static void on_ignored(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Signals that would end the runtime with its trace unfinished, and that
+ * a traced command run as root may send it (kill -HUP $PPID). Caught,
+ * not ignored, so the command's exec resets them to their default; one
+ * the runtime was started ignoring (nohup) stays so, for the command
+ * too.
+ */
+static void shrug_signals(void)
+{
+	static const int sigs[] = { SIGHUP,    SIGUSR1, SIGUSR2,   SIGPIPE,
+				    SIGALRM,   SIGIO,	SIGPROF,   SIGPWR,
+				    SIGSTKFLT, SIGXCPU, SIGVTALRM, SIGXFSZ };
+	struct sigaction sa = { .sa_handler = on_ignored,
+				.sa_flags = SA_RESTART },
+			 old;
+	size_t n = sizeof(sigs) / sizeof(sigs[0]);
+
+	for (int i = 0; i < (int)n + SIGRTMAX - SIGRTMIN + 1; i++) {
+		int sig = i < (int)n ? sigs[i] : SIGRTMIN + i - (int)n;
+
+		if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_DFL)
+			sigaction(sig, &sa, NULL);
+	}
+}
+
 static int libbpf_log(enum libbpf_print_level level, const char *fmt,
 		      va_list ap)
 {
@@ -503,7 +533,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGQUIT, &sa, NULL);
 
 	if (trace_pids(&rt, o))
 		goto cleanup;
@@ -646,6 +676,7 @@ int main(int argc, char **argv)
 
 	if (std_fds())
 		return 1;
+	shrug_signals();
 	dc_log_init(argv[0]);
 	if (dc_cli_parse(argc, argv, &o))
 		return 2;
