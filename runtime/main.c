@@ -237,6 +237,7 @@ static int trace_pid(struct dc_rt *rt, int pid, bool exec_next)
 
 	if (p) {
 		dc_fd_snapshot(&rt->ps, p, exec_next);
+		dc_proc_cwd(p);
 		p->exec_pending = exec_next;
 		if (!exec_next)
 			dc_proc_facts(p);

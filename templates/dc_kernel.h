@@ -99,6 +99,10 @@ struct vm_area_struct {
 	struct file *vm_file;
 } __attribute__((preserve_access_index));
 
+/* Syscalls that change a process's working directory (x86_64). */
+#define DC_NR_CHDIR  80
+#define DC_NR_FCHDIR 81
+
 /* fcntl commands that return a new fd (uapi asm-generic/fcntl.h; the
  * second is F_LINUX_SPECIFIC_BASE + 6). */
 #define DC_F_DUPFD	   0

@@ -177,6 +177,7 @@ enum dc_kind {
 	DC_EV_EXEC,	/* struct dc_proc_event: pid exec'd, comm is new */
 	DC_EV_EXIT,	/* struct dc_proc_event: thread tid of pid exited */
 	DC_EV_JOIN,	/* struct dc_proc_event: pid joined (client library) */
+	DC_EV_CHDIR,	/* struct dc_cwd_event: pid changed directory */
 };
 
 /* dc_event.flags: made by a C library's POSIX AIO helper thread, doing
@@ -237,6 +238,18 @@ struct dc_proc_event {
 	__u32 flags;		      /* DC_PROC_* */
 	__u32 ngroups;		      /* supplementary groups, the first ... */
 	__u32 groups[DC_PROC_GROUPS]; /* ... DC_PROC_GROUPS of them here */
+};
+
+/* A traced process's chdir() or fchdir() that succeeded, whatever the
+ * probes: relative paths are named against the directory it is in. */
+struct dc_cwd_event {
+	__u16 kind;
+	__u16 path_len; /* bytes of path, NUL included; 0: an fchdir */
+	__u32 pid;
+	__s32 fd; /* fchdir's, or -1 */
+	__u32 pad;
+	__u64 ts;
+	char path[DC_PATH_MAX]; /* chdir's, as given; path_len of it sent */
 };
 
 /* How the programs capture one probe's arguments; an array of these,
