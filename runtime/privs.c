@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "privs.h"
@@ -69,6 +70,18 @@ static int auxv_secure(uint32_t pid)
 	return ret;
 }
 
+/* Whether @pid is in the runtime's user namespace (the initial one). */
+static bool same_userns(uint32_t pid)
+{
+	char path[64], ns[64] = "", mine[64] = "";
+
+	snprintf(path, sizeof(path), "/proc/%u/ns/user", pid);
+	if (readlink(path, ns, sizeof(ns) - 1) <= 0 ||
+	    readlink("/proc/self/ns/user", mine, sizeof(mine) - 1) <= 0)
+		return true;
+	return !strcmp(ns, mine);
+}
+
 void dc_privs_read(struct dc_proc *p)
 {
 	struct dc_privs *v = &p->priv;
@@ -89,6 +102,9 @@ void dc_privs_read(struct dc_proc *p)
 		 strspn(strstr(st, "CapPrm:\t") + 8, "0") != 16;
 	cap[1] = strstr(st, "CapEff:\t") &&
 		 strspn(strstr(st, "CapEff:\t") + 8, "0") != 16;
+	/* ... but those of a user namespace of its own give it nothing. */
+	if ((cap[0] || cap[1]) && !same_userns(p->pid))
+		cap[0] = cap[1] = 0;
 	p->owner_known = true;
 	p->uid = uid[0];
 	p->euid = uid[1];

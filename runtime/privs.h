@@ -31,7 +31,8 @@ void dc_privs_read(struct dc_proc *p);
 /*
  * Whether @p may do what @owner (a uid) may not: its image was exec'd
  * with AT_SECURE (the kernel's word: setuid or setgid bits, file
- * capabilities, an LSM transition), it holds capabilities, one of its
+ * capabilities, an LSM transition), it holds capabilities (outside a
+ * user namespace of its own), one of its
  * uids is not @owner, or one of its gids or supplementary groups is not
  * one of @owner's (from the group database; a uid without a name has
  * its own number as its only group). Rights unknown count as gained.

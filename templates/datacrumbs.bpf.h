@@ -1083,13 +1083,16 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 }
 
 /* Every right of the current task a trace's owner may lack: its ids,
- * groups and capabilities (DC_PROC_CAPS in the flags). */
+ * groups and capabilities (DC_PROC_CAPS in the flags; those held in a
+ * user namespace of its own give nothing over the host's files). */
 static __always_inline void dc_proc_creds(struct dc_proc_event *e)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	struct user_namespace *ns = 0;
 	const struct cred *cred = 0;
 	struct group_info *gi = 0;
 	__u64 prm = 0, eff = 0;
+	int level = 0;
 	__u32 n = 0;
 
 	bpf_probe_read_kernel(&cred, sizeof(cred),
@@ -1104,7 +1107,10 @@ static __always_inline void dc_proc_creds(struct dc_proc_event *e)
 	bpf_core_read(&e->fsgid, sizeof(e->fsgid), &cred->fsgid.val);
 	bpf_core_read(&prm, sizeof(prm), &cred->cap_permitted);
 	bpf_core_read(&eff, sizeof(eff), &cred->cap_effective);
-	if (prm || eff)
+	bpf_core_read(&ns, sizeof(ns), &cred->user_ns);
+	if (ns)
+		bpf_core_read(&level, sizeof(level), &ns->level);
+	if ((prm || eff) && !level)
 		e->flags |= DC_PROC_CAPS;
 	bpf_core_read(&gi, sizeof(gi), &cred->group_info);
 	if (gi)

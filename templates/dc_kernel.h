@@ -31,6 +31,11 @@ struct group_info {
 	} gid[];
 } __attribute__((preserve_access_index));
 
+/* 0: the initial user namespace. */
+struct user_namespace {
+	int level;
+} __attribute__((preserve_access_index));
+
 /* kuid_t and kgid_t: a struct of one value; kernel_cap_t: 64 bits (a u64
  * since 6.3, two u32 before), read whole. */
 struct cred {
@@ -41,6 +46,7 @@ struct cred {
 		unsigned long long val;
 	} cap_permitted, cap_effective;
 	struct group_info *group_info;
+	struct user_namespace *user_ns;
 } __attribute__((preserve_access_index));
 
 /* Set by the exec when the new image must not trust its caller

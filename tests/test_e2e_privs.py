@@ -4,10 +4,11 @@
 privileged user's trace, whatever gave them: a setgid program (a group
 dc-alice is not in) reading a file only that group may read, a setuid-root
 program reading a root-only file. dc-alice, a real unprivileged account,
-runs both in a --user command, in a process root traces with -p (the trace
-is hers), and in a server job she joins. Her trace names neither file and
-has none of their calls; its end record counts what was withheld and names
-both pids; her own calls are traced as before."""
+runs both in a --user command, in a process root traces with -p (the
+trace is hers), and in a server job she joins. Her trace names neither
+file and has none of their calls; its end record counts what was withheld
+and names both pids; her own calls are traced as before, root of a user
+namespace of her own too (its capabilities give her nothing)."""
 import glob
 import grp
 import os
@@ -50,6 +51,8 @@ def check_trace(path, what, script_pids=None):
           "%s: both privileged cats withheld: %s" %
           (what, {k: end.get(k) for k in ("withheld_events", "withheld_pids")}))
     check(not [e for e in t.events if e["pid"] in held], "%s: no event of pids %s" % (what, held))
+    check(not userns or any(t.file(e) == public for e in t.events),
+          "%s: her own user namespace's root is traced" % what)
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -69,11 +72,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check(alice.run(["cat", gsecret]).returncode != 0, "dc-alice cannot read the group's file")
     r = alice.run([sgid, gsecret])
     check(r.returncode == 0 and r.stdout == "secret\n", "the setgid cat can: " + r.stderr)
+    # Root of a user namespace of her own, dc-alice gains nothing: kept.
+    public = os.path.join(tmp, "public.txt")
+    open(public, "w").close()
+    os.chmod(public, 0o644)
+    userns = alice.run(["unshare", "-r", "true"]).returncode == 0
     # A script, so that no command line names the files.
     script = os.path.join(tmp, "work.sh")
     with open(script, "w") as f:
         f.write("cat /etc/hostname > /dev/null\n%s %s > /dev/null\n%s %s > /dev/null\n"
                 % (sgid, gsecret, suid, usecret))
+        if userns:
+            f.write("unshare -r cat %s > /dev/null\n" % public)
     os.chmod(script, 0o755)
     work = "sh " + script
     obj = generate(tmp, ["probes.d/sys.yaml"])

@@ -212,7 +212,7 @@ struct dc_event {
 
 /* dc_proc_event.flags. SECURE: an exec the kernel gave AT_SECURE (setuid
  * or setgid bits, file capabilities, an LSM transition). CAPS: it holds
- * capabilities, permitted or effective. */
+ * capabilities, permitted or effective, in the initial user namespace. */
 #define DC_PROC_SECURE 1
 #define DC_PROC_CAPS   2
 #define DC_PROC_GROUPS 32
