@@ -122,6 +122,7 @@ with tempfile.TemporaryDirectory() as tmp:
     time.sleep(3.5)
     srv.send_signal(signal.SIGTERM)
     err = srv.communicate(timeout=60)[1]
+    check(srv.returncode == 0, "server: it ended cleanly: %s" % err[-500:])
     jobs = glob.glob(os.path.join(tmp, "sh-*-job*.pfw.gz"))
     check(len(jobs) == 1, "server: one job trace: %s" % jobs)
     for j in jobs:
