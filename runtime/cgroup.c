@@ -2,7 +2,6 @@
 /* Server mode's followed cgroups: which a caller may follow, the tasks of
  * theirs already in one, and when one is gone. */
 #include <bpf/bpf.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -14,6 +13,8 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "privs.h"
+#include "procs.h"
 #include "safeopen.h"
 #include "session.h"
 #include "sinks.h"
@@ -91,40 +92,13 @@ int dc_cgroup_check(const struct dc_cgroups *cg, const struct ucred *cred,
 	return 0;
 }
 
-/* Does @pid run as @uid, with no ids or rights gained at its exec? */
+/* Does @pid run as @uid, with no rights beyond theirs (privs.c)? */
 static bool runs_as(int pid, uid_t uid)
 {
-	unsigned long ids[4], gids[4], auxv[2];
-	char path[64], line[256];
-	bool ok = false, secure = false;
-	int n = 0;
-	FILE *f;
+	struct dc_proc p = { .pid = pid };
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Uid: %lu %lu %lu %lu", &ids[0], &ids[1],
-			   &ids[2], &ids[3]) == 4)
-			n |= 1;
-		else if (sscanf(line, "Gid: %lu %lu %lu %lu", &gids[0],
-				&gids[1], &gids[2], &gids[3]) == 4)
-			n |= 2;
-	}
-	fclose(f);
-	if (n == 3)
-		ok = ids[0] == uid && ids[1] == uid && ids[2] == uid &&
-		     ids[3] == uid && gids[1] == gids[0] && gids[2] == gids[0];
-	snprintf(path, sizeof(path), "/proc/%d/auxv", pid);
-	f = ok ? fopen(path, "re") : NULL;
-	if (!f)
-		return false;
-	while (fread(auxv, sizeof(auxv), 1, f) == 1 && auxv[0] != AT_NULL)
-		if (auxv[0] == AT_SECURE)
-			secure = auxv[1];
-	fclose(f);
-	return !secure;
+	dc_privs_read(&p);
+	return !dc_privs_gained(&p, uid);
 }
 
 /* Trace the tasks in @c's cgroup now that may be: the caller's own (all

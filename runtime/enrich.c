@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,13 +169,8 @@ static void set_creds(struct dc_rt *rt, const struct dc_proc_event *pe)
 {
 	struct dc_proc *p = dc_proc_get(&rt->ps, pe->pid);
 
-	if (!p)
-		return;
-	p->owner_known = true;
-	p->uid = pe->uid;
-	p->gid = pe->gid;
-	p->euid = pe->euid;
-	p->egid = pe->egid;
+	if (p)
+		dc_privs_record(p, pe);
 }
 
 /* Profile mode: the generation a call that gave a handle gave it (the
@@ -249,6 +245,23 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	return dc_nest_add(dc_sink(rt, p), t, &c);
 }
 
+static int on_chdir(struct dc_rt *rt, const struct dc_cwd_event *e, size_t size)
+{
+	const size_t head = offsetof(struct dc_cwd_event, path);
+	struct dc_proc *p;
+
+	if (size < head || size < head + e->path_len ||
+	    (e->path_len && e->path[e->path_len - 1])) {
+		rt->bad_records++;
+		return 0;
+	}
+	p = dc_proc_get(&rt->ps, e->pid);
+	if (!p)
+		return -ENOMEM;
+	dc_proc_chdir(&rt->ps, p, e->fd, e->path_len ? e->path : NULL, e->ts);
+	return 0;
+}
+
 /* Raw records kept for bench/replay: each is its size, then its bytes
  * padded to 8 so the replay can use them in place. */
 static void save(struct dc_rt *rt, const void *data, size_t size)
@@ -278,6 +291,8 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 	}
 	if (pe->kind == DC_EV_CALL)
 		return on_call(rt, data, size);
+	if (pe->kind == DC_EV_CHDIR)
+		return on_chdir(rt, data, size);
 	if (size < sizeof(*pe)) {
 		rt->bad_records++;
 		return 0;

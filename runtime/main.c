@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <bpf/bpf.h>
 #include <limits.h>
 #include <poll.h>
@@ -34,6 +35,36 @@ static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+static void on_ignored(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Signals that would end the runtime with its trace unfinished, and that
+ * a traced command run as root may send it (kill -HUP $PPID). Caught,
+ * not ignored, so the command's exec resets them to their default; one
+ * the runtime was started ignoring (nohup) stays so, for the command
+ * too.
+ */
+static void shrug_signals(void)
+{
+	static const int sigs[] = { SIGHUP,    SIGUSR1, SIGUSR2,   SIGPIPE,
+				    SIGALRM,   SIGIO,	SIGPROF,   SIGPWR,
+				    SIGSTKFLT, SIGXCPU, SIGVTALRM, SIGXFSZ };
+	struct sigaction sa = { .sa_handler = on_ignored,
+				.sa_flags = SA_RESTART },
+			 old;
+	size_t n = sizeof(sigs) / sizeof(sigs[0]);
+
+	for (int i = 0; i < (int)n + SIGRTMAX - SIGRTMIN + 1; i++) {
+		int sig = i < (int)n ? sigs[i] : SIGRTMIN + i - (int)n;
+
+		if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_DFL)
+			sigaction(sig, &sa, NULL);
+	}
 }
 
 static int libbpf_log(enum libbpf_print_level level, const char *fmt,
@@ -206,6 +237,7 @@ static int trace_pid(struct dc_rt *rt, int pid, bool exec_next)
 
 	if (p) {
 		dc_fd_snapshot(&rt->ps, p, exec_next);
+		dc_proc_cwd(p);
 		p->exec_pending = exec_next;
 		if (!exec_next)
 			dc_proc_facts(p);
@@ -303,6 +335,21 @@ static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
 		return -1;
 	}
 	return 0;
+}
+
+/* Whose rights the run's trace is held to (0: root's, it keeps all):
+ * --user's; with -p, whom the trace was given to, unless that is who ran
+ * the runtime (as root, or through sudo: root's rights either way). */
+static uint32_t held_to(const struct dc_opts *o, int fd)
+{
+	struct stat st;
+
+	if (o->user.set)
+		return o->user.uid;
+	if (!o->npids || getenv("SUDO_UID") || fstat(fd, &st) ||
+	    st.st_uid == getuid())
+		return 0;
+	return st.st_uid;
 }
 
 /* -p: each process, traced from now on. 0, or -errno after a message. */
@@ -465,7 +512,6 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		.max_procs = o->max_procs,
 		.ringbuf_size = o->ringbuf_size,
 	};
-	rt.out.owner = o->user.set ? o->user.uid : 0;
 	rt.out.dirfd = -1;
 	/* Refused before anything is loaded or started. */
 	if (o->ready_file && !lstat(o->ready_file, &rst)) {
@@ -485,10 +531,11 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	if (open_outputs(&rt, o, path, sink_dir, sizeof(sink_dir), &fd,
 			 &writer))
 		goto cleanup;
+	rt.out.owner = held_to(o, fd);
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGQUIT, &sa, NULL);
 
 	if (trace_pids(&rt, o))
 		goto cleanup;
@@ -603,6 +650,28 @@ cleanup:
 	return ret;
 }
 
+/* A standard descriptor the runtime was started without would be the
+ * number of the next file it opens, the trace: its messages (fd 2) would
+ * be written into it. Each closed one is /dev/null instead. */
+static int std_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		int n;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* The lowest number free: @fd itself. */
+		n = open("/dev/null", O_RDWR);
+		if (n < 0)
+			return -errno;
+		if (n != fd) {
+			close(n);
+			return -EBADF;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct dc_opts o = { .ringbuf_size = 16 << 20,
@@ -612,6 +681,9 @@ int main(int argc, char **argv)
 	char **cmd = NULL;
 	int ret;
 
+	if (std_fds())
+		return 1;
+	shrug_signals();
 	dc_log_init(argv[0]);
 	if (dc_cli_parse(argc, argv, &o))
 		return 2;

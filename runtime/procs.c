@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <datacrumbs/abi.h>
@@ -437,12 +438,14 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 		}
 		if (parent->cwd)
 			p->cwd = strdup(parent->cwd);
+		p->cwd_ts = parent->cwd_ts;
 		/* Until its own record says otherwise: the parent's rights. */
 		p->owner_known = parent->owner_known;
 		p->uid = parent->uid;
 		p->gid = parent->gid;
 		p->euid = parent->euid;
 		p->egid = parent->egid;
+		p->priv = parent->priv;
 	}
 	if (dc_map_put(&ps->procs, pid, p))
 		free_proc(p);
@@ -493,6 +496,9 @@ void dc_proc_facts(struct dc_proc *p)
 	char path[64], *cmd, *env;
 	size_t len = 0;
 
+	/* A process first met running has no record of its rights yet. */
+	if (!p->owner_known)
+		dc_privs_read(p);
 	if (p->facts)
 		return;
 	cmd = dc_proc_read(p->pid, "cmdline");
@@ -517,6 +523,14 @@ void dc_proc_facts(struct dc_proc *p)
 	free(env);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
+
 const char *dc_proc_cwd(struct dc_proc *p)
 {
 	char link[64], target[PATH_MAX];
@@ -525,12 +539,40 @@ const char *dc_proc_cwd(struct dc_proc *p)
 	if (p->cwd)
 		return p->cwd;
 	snprintf(link, sizeof(link), "/proc/%u/cwd", p->pid);
+	/* Before reading: a chdir that ends after it is still applied. */
+	p->cwd_ts = mono_ns();
 	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
+	if (n <= 0 || target[0] != '/')
 		return NULL;
 	target[n] = '\0';
 	p->cwd = strdup(target);
 	return p->cwd;
+}
+
+/* Drop "." and empty components of the absolute @path, and ".." with the
+ * one before it, in place. */
+static void clean(char *path)
+{
+	char *out = path, *s = path;
+
+	while (*s) {
+		size_t n;
+
+		s += strspn(s, "/");
+		n = strcspn(s, "/");
+		if (n == 2 && s[0] == '.' && s[1] == '.') {
+			while (out > path && *--out != '/')
+				;
+		} else if (n && !(n == 1 && s[0] == '.')) {
+			*out++ = '/';
+			memmove(out, s, n);
+			out += n;
+		}
+		s += n;
+	}
+	if (out == path)
+		*out++ = '/';
+	*out = '\0';
 }
 
 char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
@@ -540,20 +582,46 @@ char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
 	struct dc_file *d;
 	char *out;
 
-	if (path[0] == '/' || !path[0])
+	if (!path[0])
 		return strdup(path);
-	if ((int)dirfd == DC_AT_FDCWD)
+	if (path[0] == '/')
+		base = "";
+	else if ((int)dirfd == DC_AT_FDCWD)
 		base = dc_proc_cwd(p);
 	else if ((d = dc_fd_lookup(ps, p, dirfd, ts)))
 		base = d->name;
-	if (!base)
+	if (!base || (*base && *base != '/'))
 		return strdup(path);
-	if (path[0] == '.' && path[1] == '/')
-		path += 2;
-	if (asprintf(&out, "%s%s%s", base,
-		     base[strlen(base) - 1] == '/' ? "" : "/", path) < 0)
+	if (asprintf(&out, "%s/%s", base, path) < 0)
 		return NULL;
+	clean(out);
 	return out;
+}
+
+void dc_proc_chdir(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
+		   const char *path, uint64_t ts)
+{
+	struct dc_file *d;
+	char *cwd = NULL;
+
+	/* Unknown so far: /proc, read now, shows this change already. */
+	if (!p->cwd) {
+		dc_proc_cwd(p);
+		return;
+	}
+	if (p->cwd_ts && ts <= p->cwd_ts)
+		return;
+	if (path)
+		cwd = dc_abs_path(ps, p, DC_AT_FDCWD, path, ts);
+	else if ((d = dc_fd_lookup(ps, p, fd, ts)))
+		cwd = strdup(d->name);
+	free(p->cwd);
+	/* Not known (a relative path, an fd never named): from /proc when
+	 * next needed, which is the best left. */
+	p->cwd = cwd && cwd[0] == '/' ? cwd : NULL;
+	if (!p->cwd)
+		free(cwd);
+	p->cwd_ts = 0;
 }
 
 char *dc_proc_read(uint32_t pid, const char *what)

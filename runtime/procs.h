@@ -7,6 +7,7 @@
 
 #include "hash.h"
 #include "map.h"
+#include "privs.h"
 
 /* A file name seen in the trace, interned: one per distinct name. */
 struct dc_file {
@@ -41,8 +42,10 @@ struct dc_proc {
 	uint32_t job;	    /* the job it belongs to (server: its trace) */
 	bool owner_known;   /* uid and gid from a process record */
 	uint32_t uid, gid;
-	uint32_t euid, egid; /* its rights (a setuid program: its owner's) */
-	char *cwd;
+	uint32_t euid, egid;  /* its rights (a setuid program: its owner's) */
+	struct dc_privs priv; /* ... and the rest of them */
+	char *cwd;	      /* its working directory, as far as known */
+	uint64_t cwd_ts;      /* when cwd was read from /proc, or 0 */
 	/* Facts for its PR records, read from /proc while it runs (at exec,
 	 * join or registration): the command, and the rank, world size and
 	 * job id its launcher or scheduler gave it. */
@@ -142,10 +145,17 @@ void dc_proc_describe(struct dc_proc *p, struct dc_thread *t);
  * sysfs ("vda", "nvme0n1p2"), or "MAJOR:MINOR"; looked up once each. */
 const char *dc_dev_name(struct dc_procs *ps, uint32_t dev);
 
-/* The process's working directory, read once from /proc; NULL if gone. */
+/* The process's working directory: its parent's at fork, changed by its
+ * chdir records, else read from /proc (at registration, or first sight);
+ * NULL if gone. */
 const char *dc_proc_cwd(struct dc_proc *p);
-/* Make @path absolute against @dirfd (AT_FDCWD: the process's cwd). The
- * result is malloc'd. */
+/* @p changed directory at @ts: to @path (chdir), or to @fd's (fchdir,
+ * @path NULL). A change /proc showed already is not applied again. */
+void dc_proc_chdir(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
+		   const char *path, uint64_t ts);
+/* Make @path absolute against @dirfd (AT_FDCWD: the process's cwd) and
+ * lexically clean ("." and ".." components, repeated slashes; links are
+ * not followed). The result is malloc'd. */
 char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
 		  const char *path, uint64_t ts);
 

@@ -269,17 +269,17 @@ bool dc_withhold(struct dc_rt *rt, struct dc_proc *p)
 {
 	struct dc_sink *s;
 
-	if (!p || !p->owner_known)
+	if (!p)
 		return false;
 	if (rt->sess.opt.server && p->job) {
 		dc_sink(rt, p);
 		s = dc_map_get(&rt->out.jobs, p->job);
-		if (!s || s->fd < 0 || !s->owner || p->euid == s->owner)
+		if (!s || s->fd < 0 || !dc_privs_gained(p, s->owner))
 			return false;
 		hold(&s->held, p->pid);
 		return true;
 	}
-	if (!rt->out.owner || p->euid == rt->out.owner)
+	if (!dc_privs_gained(p, rt->out.owner))
 		return false;
 	hold(&rt->out.held, p->pid);
 	return true;

@@ -57,9 +57,10 @@ void dc_sink_forget(struct dc_rt *rt, const struct dc_proc *p);
 void dc_sinks_tick(struct dc_rt *rt, uint64_t now);
 /*
  * Whether a call of @p is kept out of its trace, and counted: a process
- * that gained privileges (a setuid program: its rights are not its
- * user's) never reaches the trace of a less privileged user, a job's or
- * that of a --user command. Root's traces keep everything.
+ * that has rights the trace's owner lacks (dc_privs_gained(): a setuid
+ * or setgid program, capabilities) never reaches the trace of a less
+ * privileged user, a job's, a --user command's or one -p gave to the
+ * traced process's owner. Root's traces keep everything.
  */
 bool dc_withhold(struct dc_rt *rt, struct dc_proc *p);
 /* A warning naming @path, if anything was withheld from it. */

@@ -23,17 +23,36 @@ struct signal_struct {
 	} live; /* threads of the group still running */
 } __attribute__((preserve_access_index));
 
-/* kuid_t and kgid_t: a struct of one value. */
+/* kgid_t: a struct of one value. */
+struct group_info {
+	int ngroups;
+	struct {
+		unsigned int val;
+	} gid[];
+} __attribute__((preserve_access_index));
+
+/* 0: the initial user namespace. */
+struct user_namespace {
+	int level;
+} __attribute__((preserve_access_index));
+
+/* kuid_t and kgid_t: a struct of one value; kernel_cap_t: 64 bits (a u64
+ * since 6.3, two u32 before), read whole. */
 struct cred {
 	struct {
 		unsigned int val;
-	} uid;
+	} uid, gid, suid, sgid, euid, egid, fsuid, fsgid;
 	struct {
-		unsigned int val;
-	} euid;
-	struct {
-		unsigned int val;
-	} egid;
+		unsigned long long val;
+	} cap_permitted, cap_effective;
+	struct group_info *group_info;
+	struct user_namespace *user_ns;
+} __attribute__((preserve_access_index));
+
+/* Set by the exec when the new image must not trust its caller
+ * (AT_SECURE). */
+struct linux_binprm {
+	unsigned int secureexec : 1;
 } __attribute__((preserve_access_index));
 
 struct task_struct {
@@ -85,6 +104,10 @@ struct vm_area_struct {
 	unsigned long vm_pgoff;
 	struct file *vm_file;
 } __attribute__((preserve_access_index));
+
+/* Syscalls that change a process's working directory (x86_64). */
+#define DC_NR_CHDIR  80
+#define DC_NR_FCHDIR 81
 
 /* fcntl commands that return a new fd (uapi asm-generic/fcntl.h; the
  * second is F_LINUX_SPECIFIC_BASE + 6). */

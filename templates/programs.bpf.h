@@ -351,21 +351,53 @@ int dc_sys_enter(unsigned long long *ctx)
 	return 0;
 }
 
+/* A traced process changed directory: the runtime names relative paths
+ * against it. Sent from the scratch buffer, as long as its path. */
+static __always_inline void dc_cwd_event(struct pt_regs *regs, long nr,
+					 __u32 pid)
+{
+	__u32 zero = 0, len = 0;
+	struct dc_cwd_event *e = bpf_map_lookup_elem(&dc_scratch, &zero);
+	long n;
+
+	if (!e)
+		return;
+	e->kind = DC_EV_CHDIR;
+	e->pid = pid;
+	e->fd = nr == DC_NR_FCHDIR ? (__s32)regs->di : -1;
+	e->pad = 0;
+	e->ts = bpf_ktime_get_ns();
+	if (nr == DC_NR_CHDIR) {
+		n = bpf_probe_read_user_str(e->path, sizeof(e->path),
+					    (const void *)regs->di);
+		len = n > 0 ? n : 0;
+		if (len > DC_PATH_MAX)
+			len = DC_PATH_MAX;
+	}
+	e->path_len = len;
+	bpf_ringbuf_output(&dc_events, e,
+			   __builtin_offsetof(struct dc_cwd_event, path) + len,
+			   dc_wakeup());
+}
+
 SEC("tp_btf/sys_exit")
 int dc_sys_exit(unsigned long long *ctx)
 {
 	struct pt_regs *regs = (void *)ctx[0];
-	__u32 probe = dc_sys_probe(regs->orig_ax);
-	long ret = ctx[1];
+	long nr = regs->orig_ax, ret = ctx[1];
+	__u32 probe = dc_sys_probe(nr);
+	bool cd = nr == DC_NR_CHDIR || nr == DC_NR_FCHDIR;
 	struct dc_thread *t;
 	struct dc_frame *f;
 	__u64 id, now;
 
-	if (probe >= DC_NPROBES && !dc_wraps.n)
+	if (probe >= DC_NPROBES && !dc_wraps.n && !cd)
 		return 0;
 	id = bpf_get_current_pid_tgid();
 	if (!dc_traced(id >> 32))
 		return 0;
+	if (cd && !ret)
+		dc_cwd_event(regs, nr, id >> 32);
 	t = dc_thread_get();
 	if (!t)
 		return 0;
@@ -626,7 +658,7 @@ int dc_client_join(struct pt_regs *ctx)
 		return 0;
 	if (!dc_traced(tgid))
 		dc_mark(tgid, tgid);
-	dc_proc_event(DC_EV_JOIN, tgid, bpf_get_current_pid_tgid(), 0, "");
+	dc_proc_event(DC_EV_JOIN, tgid, bpf_get_current_pid_tgid(), 0, "", 0);
 	return 0;
 }
 
@@ -699,7 +731,7 @@ int dc_fork(unsigned long long *ctx)
 	}
 	if (ptgid == ctgid)
 		dc_paio_helper(child);
-	dc_proc_event(DC_EV_FORK, ctgid, child->pid, ptgid, child->comm);
+	dc_proc_event(DC_EV_FORK, ctgid, child->pid, ptgid, child->comm, 0);
 	return 0;
 }
 
@@ -707,12 +739,16 @@ SEC("tp_btf/sched_process_exec")
 int dc_exec(unsigned long long *ctx)
 {
 	struct task_struct *task = (void *)ctx[0];
+	struct linux_binprm *bprm = (void *)ctx[2];
 	__u32 tgid = task->tgid;
 
 	if (!dc_traced(tgid))
 		return 0;
 	dc_vma_forget();
-	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm);
+	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm,
+		      BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec)
+			  ? DC_PROC_SECURE
+			  : 0);
 	return 0;
 }
 
@@ -728,7 +764,7 @@ int dc_exit_task(unsigned long long *ctx)
 		dc_agg_flush();
 	if (!dc_traced(tgid))
 		return 0;
-	dc_proc_event(DC_EV_EXIT, tgid, tid, 0, task->comm);
+	dc_proc_event(DC_EV_EXIT, tgid, tid, 0, task->comm, 0);
 	/* Called after do_exit() counted this thread out of signal->live.
 	 * Read, not walked: the verifier's check of a walked pointer
 	 * searches all of vmlinux's BTF, 2.5 ms of every start. */

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     12 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     13 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -177,6 +177,7 @@ enum dc_kind {
 	DC_EV_EXEC,	/* struct dc_proc_event: pid exec'd, comm is new */
 	DC_EV_EXIT,	/* struct dc_proc_event: thread tid of pid exited */
 	DC_EV_JOIN,	/* struct dc_proc_event: pid joined (client library) */
+	DC_EV_CHDIR,	/* struct dc_cwd_event: pid changed directory */
 };
 
 /* dc_event.flags: made by a C library's POSIX AIO helper thread, doing
@@ -209,6 +210,13 @@ struct dc_event {
 	__u32 job; /* the job (server mode: trace file) of the process */
 };
 
+/* dc_proc_event.flags. SECURE: an exec the kernel gave AT_SECURE (setuid
+ * or setgid bits, file capabilities, an LSM transition). CAPS: it holds
+ * capabilities, permitted or effective, in the initial user namespace. */
+#define DC_PROC_SECURE 1
+#define DC_PROC_CAPS   2
+#define DC_PROC_GROUPS 32
+
 struct dc_proc_event {
 	__u16 kind;
 	__u16 pad;
@@ -221,6 +229,27 @@ struct dc_proc_event {
 	__u32 gid;
 	__u32 euid; /* with whose rights: a setuid program's owner */
 	__u32 egid;
+	/* Fork, exec and join only: the rest of its rights, for the runtime
+	 * to tell whether it has more than its trace's owner. */
+	__u32 suid; /* saved */
+	__u32 sgid;
+	__u32 fsuid;
+	__u32 fsgid;
+	__u32 flags;		      /* DC_PROC_* */
+	__u32 ngroups;		      /* supplementary groups, the first ... */
+	__u32 groups[DC_PROC_GROUPS]; /* ... DC_PROC_GROUPS of them here */
+};
+
+/* A traced process's chdir() or fchdir() that succeeded, whatever the
+ * probes: relative paths are named against the directory it is in. */
+struct dc_cwd_event {
+	__u16 kind;
+	__u16 path_len; /* bytes of path, NUL included; 0: an fchdir */
+	__u32 pid;
+	__s32 fd; /* fchdir's, or -1 */
+	__u32 pad;
+	__u64 ts;
+	char path[DC_PATH_MAX]; /* chdir's, as given; path_len of it sent */
 };
 
 /* How the programs capture one probe's arguments; an array of these,
