@@ -116,14 +116,17 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # A job dc-alice starts in a server.
     sock = os.path.join(tmp, "s.sock")
-    srv = start_server(obj, sock, os.path.join(tmp, "ready"), os.path.join(tmp, "server.pfw.gz"))
+    srvdir = os.path.join(tmp, "srv")  # where each job's owner creates its trace
+    os.mkdir(srvdir)
+    os.chmod(srvdir, 0o1777)
+    srv = start_server(obj, sock, os.path.join(tmp, "ready"), os.path.join(srvdir, "server.pfw.gz"))
     r = alice.run(["env", "LD_PRELOAD=" + CLIENT, "DATACRUMBS_SOCKET=" + sock, "sh", "-c", work])
     check(r.returncode == 0, "server: dc-alice's job ran: " + r.stderr)
     time.sleep(3.5)
     srv.send_signal(signal.SIGTERM)
     err = srv.communicate(timeout=60)[1]
     check(srv.returncode == 0, "server: it ended cleanly: %s" % err[-500:])
-    jobs = glob.glob(os.path.join(tmp, "sh-*-job*.pfw.gz"))
+    jobs = glob.glob(os.path.join(srvdir, "sh-*-job*.pfw.gz"))
     check(len(jobs) == 1, "server: one job trace: %s" % jobs)
     for j in jobs:
         check_trace(j, "server job")
