@@ -116,6 +116,8 @@ static void conn_answer(struct dc_conn *c, dc_answer_fn *fn, void *ctx)
 	ssize_t w;
 
 	c->buf[n] = '\0';
+	/* As it came: @fn may cut the line up. */
+	printable(c->buf, n, req, sizeof(req));
 	if (!nl && c->len == sizeof(c->buf) - 1)
 		snprintf(out, DC_ANSWER_MAX,
 			 "error: a request is one line "
@@ -124,7 +126,7 @@ static void conn_answer(struct dc_conn *c, dc_answer_fn *fn, void *ctx)
 	else
 		fn(ctx, &c->cred, c->buf, out, DC_ANSWER_MAX);
 	dc_info("request from uid %u pid %d: %s -> %s", c->cred.uid,
-		c->cred.pid, printable(c->buf, n, req, sizeof(req)),
+		c->cred.pid, req,
 		printable(out, strlen(out), ans, sizeof(ans)));
 	strcat(out, "\n");
 	/* Once, non-blocking: an answer fits in a fresh socket's buffer,
