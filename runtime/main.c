@@ -6,11 +6,11 @@
 #include <fcntl.h>
 #include <bpf/bpf.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -245,22 +245,6 @@ static int trace_pid(struct dc_rt *rt, int pid, bool exec_next)
 	return dc_trace_pid(&rt->sess, pid);
 }
 
-/* Server mode: wait for events or a request; 2 when a request is there. */
-static int wait_any(struct dc_rt *rt, int lfd)
-{
-	struct pollfd p[2] = { { ring_buffer__epoll_fd(rt->rb), POLLIN, 0 },
-			       { lfd, POLLIN, 0 } };
-	int n = poll(p, 2, 100);
-
-	if (n < 0)
-		return errno == EINTR ? 0 : -errno;
-	/* Consume even without a wakeup: the BPF side batches them. */
-	n = ring_buffer__consume(rt->rb);
-	if (n < 0)
-		return n;
-	return p[1].revents & POLLIN ? 2 : 0;
-}
-
 /* After the traced work: take what is in flight, close the trace. */
 static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 		  int ret)
@@ -395,52 +379,67 @@ static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
 	return child;
 }
 
-/* Server mode: the client library's probe and the control socket; the
- * socket's fd, or -1 after a message. */
-static int serve(struct dc_rt *rt, const struct dc_opts *o)
+/* Server mode: every job's trace takes a descriptor, so the soft limit
+ * (often 1,024) goes up to the hard one; past that, jobs' events go to
+ * the server's own trace and that is reported (sinks.c). */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		dc_warn("cannot raise the open-files limit to %llu: %s",
+			(unsigned long long)rl.rlim_max, strerror(errno));
+}
+
+/* Server mode: the client library's probe and the control socket. 0, or
+ * -1 after a message. */
+static int serve(struct dc_rt *rt, const struct dc_opts *o,
+		 struct dc_server *srv, const char *trace)
 {
 	const char *lib = o->client_lib ? o->client_lib
 			  : !access(DC_BUILD_CLIENT_LIB, R_OK)
 			      ? DC_BUILD_CLIENT_LIB
 			      : DC_INSTALL_CLIENT_LIB;
 	const char *sock = o->socket ? o->socket : DC_DEFAULT_SOCKET;
-	int lfd;
+	int err;
 
 	if (dc_server_attach_client(rt, lib))
 		return -1;
-	lfd = dc_server_listen(sock);
-	if (lfd < 0)
+	err = dc_server_open(srv, rt, sock, trace);
+	if (err)
 		dc_err("--socket %s: %s", sock,
-		       lfd == -EEXIST ? "exists and is not a socket; not "
+		       err == -EEXIST ? "exists and is not a socket; not "
 					"removing it"
-		       : lfd == -EADDRINUSE
+		       : err == -EADDRINUSE
 			   ? "another datacrumbs-runtime --server is "
 			     "listening there"
-			   : strerror(-lfd));
-	return lfd < 0 ? -1 : lfd;
+			   : strerror(-err));
+	return err ? -1 : 0;
 }
 
 /*
  * Trace until the command exits (*@child becomes 0, its status is
  * returned), a signal, --duration (*@timed_out) or, with -p only, the
- * last traced process's exit; a server also answers requests on @lfd
- * and ends its jobs. Returns the command's exit status, or 0.
+ * last traced process's exit; a server (@srv, else NULL) also answers
+ * requests and ends its jobs. Returns the command's exit status, or 0.
  */
-static int trace_loop(struct dc_rt *rt, const struct dc_opts *o, int lfd,
-		      const char *path, uint64_t deadline, bool command,
-		      pid_t *child, bool *timed_out)
+static int trace_loop(struct dc_rt *rt, const struct dc_opts *o,
+		      struct dc_server *srv, const char *path,
+		      uint64_t deadline, bool command, pid_t *child,
+		      bool *timed_out)
 {
 	bool write_failed = false;
 	int err, status, ret = 0;
 
 	while (!stop_signal) {
-		err = lfd >= 0 ? wait_any(rt, lfd) : dc_ringbuf_poll(rt, 100);
+		err = srv ? dc_server_wait(srv, 100) : dc_ringbuf_poll(rt, 100);
 		if (err < 0) {
 			dc_err("reading the ring buffer: %s", strerror(-err));
 			break;
 		}
-		if (err == 2)
-			dc_server_serve(rt, lfd, path);
 		if (o->server) {
 			dc_server_jobs(rt, now_ns());
 			dc_sinks_tick(rt, now_ns());
@@ -495,7 +494,8 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	struct sigaction sa = {};
 	char path[PATH_MAX] = "", sink_dir[PATH_MAX], date[64];
 	uint64_t deadline = 0, t_load, t_attach, t_ready;
-	int err, fd = -1, lfd = -1, status, ret = 1;
+	int err, fd = -1, status, ret = 1;
+	struct dc_server srv = {};
 	bool writer = false, started = false;
 	bool timed_out = false, ready_made = false;
 	struct stat rst;
@@ -519,6 +519,8 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		       o->ready_file);
 		return 1;
 	}
+	if (o->server)
+		raise_nofile();
 	t_load = now_ns();
 	if (dc_sysenv_check() || dc_load(&rt.sess, obj) ||
 	    dc_output_path(o->output,
@@ -555,7 +557,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	 * copy of the runtime that is about to exec. */
 	if (cmd && !(child = launch(&rt, o, cmd, &exec_fd)))
 		goto cleanup;
-	if (o->server && (lfd = serve(&rt, o)) < 0)
+	if (o->server && serve(&rt, o, &srv, path))
 		goto cleanup;
 	dc_rec_start(&args, &rt, cmd, o, date);
 	dc_pfw_marker(&rt.out.w, "start", now_ns(), args.p);
@@ -595,8 +597,8 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 				      : strerror(-err));
 		goto cleanup;
 	}
-	ret = trace_loop(&rt, o, lfd, path, deadline, cmd != NULL, &child,
-			 &timed_out);
+	ret = trace_loop(&rt, o, o->server ? &srv : NULL, path, deadline,
+			 cmd != NULL, &child, &timed_out);
 	ret = finish(&rt, o, path, ret);
 	writer = false;
 	/* -d ends the tracing, not the command: it goes on untraced and
@@ -630,10 +632,7 @@ cleanup:
 			 strrchr(path, '/') ? strrchr(path, '/') + 1 : path, 0);
 	if (rt.out.dirfd >= 0)
 		close(rt.out.dirfd);
-	if (lfd >= 0) {
-		close(lfd);
-		unlink(o->socket ? o->socket : DC_DEFAULT_SOCKET);
-	}
+	dc_server_close(&srv);
 	if (ready_made)
 		unlink(o->ready_file);
 	if (rt.save && fclose(rt.save) && !ret) {

@@ -15,6 +15,7 @@
 #include "elfsym.h"
 #include "log.h"
 #include "roles.h"
+#include "conns.h"
 #include "runtime.h"
 #include "server.h"
 
@@ -52,7 +53,7 @@ static int stale(const char *path, const struct sockaddr_un *sa)
 	return unlink(path) ? -errno : 0;
 }
 
-int dc_server_listen(const char *path)
+static int listen_at(const char *path)
 {
 	struct sockaddr_un sa;
 	mode_t mask;
@@ -73,7 +74,9 @@ int dc_server_listen(const char *path)
 	mask = umask(0111);
 	err = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
 	umask(mask);
-	if (err || listen(fd, 16)) {
+	/* A burst of joins (every rank of a job) queues; callers who do
+	 * not speak are closed at their deadline, see conns.c. */
+	if (err || listen(fd, SOMAXCONN)) {
 		err = err ?: -errno;
 		close(fd);
 		return err;
@@ -105,7 +108,23 @@ static int set_pid(struct dc_rt *rt, int pid, bool on)
 	return dc_trace_pid(&rt->sess, pid);
 }
 
-static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
+/* Whether the caller may see which processes are traced: root sees
+ * all, a user their own (the owner of /proc/PID, as for "track"). */
+static bool shown(const struct ucred *cred, __u32 pid)
+{
+	struct dc_ids who = {};
+	char proc[64];
+
+	if (!cred->uid)
+		return true;
+	snprintf(proc, sizeof(proc), "/proc/%u", pid);
+	return !owner(proc, &who) && who.uid == cred->uid;
+}
+
+/* Counts for anyone; pids and the server's trace only as shown() says:
+ * what other users run is theirs. */
+static void status(struct dc_rt *rt, const struct ucred *cred,
+		   const char *trace, char *out, size_t size)
 {
 	struct bpf_map *m = rt->sess.o.maps.pids, *cg = rt->sess.o.maps.cgroups;
 	__u32 key, next;
@@ -133,13 +152,18 @@ static void status(struct dc_rt *rt, const char *trace, char *out, size_t size)
 			    dc_loss_is_lost(r) ? rt->sess.probes[i].lost[r] : 0;
 	len = snprintf(out, size,
 		       "ok tracing %zu processes, %zu cgroups; %llu events, "
-		       "%llu lost; trace %s; pids",
+		       "%llu lost; ",
 		       n, ncg, (unsigned long long)calls,
-		       (unsigned long long)lost, trace);
+		       (unsigned long long)lost);
+	if (len < size)
+		len +=
+		    snprintf(out + len, size - len,
+			     cred->uid ? "your pids" : "trace %s; pids", trace);
 	for (prev = NULL;
 	     len < size && !bpf_map_get_next_key(bpf_map__fd(m), prev, &next);
 	     prev = &key) {
-		len += snprintf(out + len, size - len, " %u", next);
+		if (shown(cred, next))
+			len += snprintf(out + len, size - len, " %u", next);
 		key = next;
 	}
 }
@@ -193,7 +217,7 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 	if (arg)
 		*arg++ = '\0';
 	if (!strcmp(line, "status")) {
-		status(rt, trace, out, size);
+		status(rt, cred, trace, out, size);
 		return;
 	}
 	/* The client library: the caller itself, from its first call on
@@ -279,36 +303,53 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 	snprintf(out, size, "error: unknown request '%s'", line);
 }
 
-void dc_server_serve(struct dc_rt *rt, int lfd, const char *trace)
+static void on_request(void *ctx, const struct ucred *cred, char *line,
+		       char *out, size_t size)
 {
-	struct timeval tv = { .tv_sec = 1 };
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-	char line[4200], out[8192];
-	ssize_t n;
-	int fd;
+	struct dc_server *s = ctx;
 
-	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
+	answer(s->rt, cred, line, s->trace, out, size);
+}
+
+int dc_server_open(struct dc_server *s, struct dc_rt *rt, const char *path,
+		   const char *trace)
+{
+	int lfd, err;
+
+	*s = (struct dc_server){ .rt = rt, .trace = trace, .path = path };
+	lfd = listen_at(path);
+	if (lfd < 0)
+		return lfd;
+	err = dc_conns_open(&s->conns, lfd, ring_buffer__epoll_fd(rt->rb));
+	if (err)
+		unlink(path);
+	else
+		s->open = true;
+	return err;
+}
+
+int dc_server_wait(struct dc_server *s, int timeout_ms)
+{
+	int err = dc_conns_wait(&s->conns, timeout_ms);
+
+	if (err)
+		return err;
+	/* Events first, woken or not (the BPF side batches them); then the
+	 * callers, none of whom can make this wait. */
+	err = ring_buffer__consume(s->rt->rb);
+	if (err < 0)
+		return err;
+	dc_conns_serve(&s->conns, on_request, s);
+	return 0;
+}
+
+void dc_server_close(struct dc_server *s)
+{
+	if (!s->open)
 		return;
-	/* A client that does not speak within a second is dropped. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
-		close(fd);
-		return;
-	}
-	n = read(fd, line, sizeof(line) - 1);
-	if (n > 0) {
-		line[n] = '\0';
-		answer(rt, &cred, line, trace, out, sizeof(out));
-		dc_info("request from uid %u pid %d: %s -> %s", cred.uid,
-			cred.pid, line, out);
-		strcat(out, "\n");
-		if (write(fd, out, strlen(out)) < 0)
-			dc_warn("cannot answer pid %d: %s", cred.pid,
-				strerror(errno));
-	}
-	close(fd);
+	dc_conns_close(&s->conns);
+	unlink(s->path);
+	s->open = false;
 }
 
 int dc_server_attach_client(struct dc_rt *rt, const char *lib)

@@ -2,6 +2,10 @@
 #ifndef DC_SERVER_H
 #define DC_SERVER_H
 
+#include <stdbool.h>
+
+#include "conns.h"
+
 struct dc_rt;
 
 #define DC_DEFAULT_SOCKET "/run/datacrumbs.sock"
@@ -11,11 +15,26 @@ struct dc_rt;
  * line per connection ("track PID", "untrack PID", "follow-cgroup PATH",
  * "status") and answering one line ("ok ..." or "error: ..."). Callers
  * are identified by SO_PEERCRED: a user may act on their own processes
- * and cgroups, root on any.
+ * and cgroups, root on any; "status" shows a user their own processes
+ * only. conns.c serves the callers.
  */
-int dc_server_listen(const char *path);
-/* Accept and answer one request; @trace is reported by "status". */
-void dc_server_serve(struct dc_rt *rt, int lfd, const char *trace);
+struct dc_server {
+	struct dc_rt *rt;
+	const char *trace; /* its own trace, which "status" names to root */
+	const char *path;  /* its socket, removed when it closes */
+	struct dc_conns conns;
+	bool open;
+};
+
+/* Listen on @path. 0 or -errno (-EEXIST: not a socket there;
+ * -EADDRINUSE: a live server listens there). */
+int dc_server_open(struct dc_server *s, struct dc_rt *rt, const char *path,
+		   const char *trace);
+/* Wait up to @timeout_ms for events or callers, consume the ring
+ * buffer, then answer what callers have sent, never waiting on one.
+ * 0 or -errno. */
+int dc_server_wait(struct dc_server *s, int timeout_ms);
+void dc_server_close(struct dc_server *s);
 /* Attach the probe that lets processes join by loading the client
  * library. Returns 0 or -errno (a message is printed). */
 int dc_server_attach_client(struct dc_rt *rt, const char *lib);
