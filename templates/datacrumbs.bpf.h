@@ -100,6 +100,15 @@ struct dc_vma {
 	__u32 pad;
 };
 
+/* The slot of frame @i. The mask stays even where clang proves it
+ * redundant: Linux 6.1's verifier loses a 32-bit index's bounds across
+ * its zero extension without it. */
+static __always_inline __u32 dc_frame_slot(__u32 i)
+{
+	asm volatile("" : "+r"(i));
+	return i & (DC_MAX_DEPTH - 1);
+}
+
 #define DC_VMAS	     2
 #define DC_GEN_CACHE 4 /* fd generations a thread keeps, by fd % 4 */
 #define DC_AGG_SLOTS 4 /* profile mode: aggregates a thread keeps */
@@ -449,7 +458,7 @@ dc_pop_match(struct dc_thread *t, __u32 probe, __u8 mask, const __u64 *v)
 		return 0;
 	}
 	for (int i = 0; i < DC_MAX_DEPTH && i < d; i++) {
-		top = (d - 1 - i) & (DC_MAX_DEPTH - 1);
+		top = dc_frame_slot(d - 1 - i);
 		if (t->f[top].probe == probe && dc_same(&t->f[top], mask, v)) {
 			found = top;
 			break;
@@ -458,7 +467,7 @@ dc_pop_match(struct dc_thread *t, __u32 probe, __u8 mask, const __u64 *v)
 	if (found == DC_MAX_DEPTH)
 		return 0; /* its entry predates tracing */
 	for (int i = 0; i < DC_MAX_DEPTH && i < d - 1 - found; i++)
-		dc_lose(t->f[(d - 1 - i) & (DC_MAX_DEPTH - 1)].probe,
+		dc_lose(t->f[dc_frame_slot(d - 1 - i)].probe,
 			DC_LOSS_NORETURN);
 	t->depth = found;
 	return &t->f[found];
@@ -485,7 +494,7 @@ static __always_inline void dc_fill(struct dc_event *e, struct dc_thread *t,
 	e->seq = f->seq;
 	e->parent_seq = 0;
 	if (d > 0 && d <= DC_MAX_DEPTH)
-		e->parent_seq = t->f[(d - 1) & (DC_MAX_DEPTH - 1)].seq;
+		e->parent_seq = t->f[dc_frame_slot(d - 1)].seq;
 	e->ret = ret;
 	e->val[0] = f->val[0];
 	e->val[1] = f->val[1];
@@ -763,7 +772,7 @@ static __always_inline __u16 dc_inner(const struct dc_thread *t,
 
 	if (!c->dmod || d == 0 || d > DC_MAX_DEPTH)
 		return 0;
-	pm = dc_caps[t->f[(d - 1) & (DC_MAX_DEPTH - 1)].probe &
+	pm = dc_caps[t->f[dc_frame_slot(d - 1)].probe &
 		     (DC_CAPS_SIZE - 1)]
 		 .dmod;
 	return pm == DC_DMOD_POSIX || pm == DC_DMOD_STDIO || pm == c->dmod;

@@ -177,7 +177,7 @@ static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
 	d = t->depth;
 	if (d == 0 || d > DC_MAX_DEPTH)
 		return;
-	f = &t->f[(d - 1) & (DC_MAX_DEPTH - 1)];
+	f = &t->f[dc_frame_slot(d - 1)];
 	if (f->probe != target)
 		return;
 	tc = dc_cap(target);
@@ -464,7 +464,7 @@ static __always_inline void dc_point_open(struct dc_tp_open *o, __u64 id,
 	o->seq = ++t->next_seq;
 	if (t->depth > 0 && t->depth <= DC_MAX_DEPTH) {
 		o->level = t->depth + 1;
-		o->parent_seq = t->f[(t->depth - 1) & (DC_MAX_DEPTH - 1)].seq;
+		o->parent_seq = t->f[dc_frame_slot(t->depth - 1)].seq;
 	}
 }
 

@@ -105,7 +105,7 @@ static __always_inline void dc_wrap_enter(struct dc_thread *t,
 	if (probe >= DC_NPROBES)
 		return;
 	if (d > 0 && d <= DC_MAX_DEPTH) {
-		top = &t->f[(d - 1) & (DC_MAX_DEPTH - 1)];
+		top = &t->f[dc_frame_slot(d - 1)];
 		if ((top->flags & DC_FRAME_RESTART) && top->site == ip) {
 			top->flags &= ~DC_FRAME_RESTART;
 			return;
@@ -123,7 +123,7 @@ static __always_inline void dc_wrap_enter(struct dc_thread *t,
 	 * returning from the syscall, must not hide the file from it. */
 	dc_push_on(t, probe, v, -1, DC_FRAME_SYS, now - 1);
 	if (d < DC_MAX_DEPTH)
-		t->f[d & (DC_MAX_DEPTH - 1)].site = ip;
+		t->f[dc_frame_slot(d)].site = ip;
 }
 
 /* sys_exit: the wrapper on top of the thread's stack returns with its
@@ -147,7 +147,7 @@ static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
 	}
 	if (d == 0)
 		return;
-	f = &t->f[(d - 1) & (DC_MAX_DEPTH - 1)];
+	f = &t->f[dc_frame_slot(d - 1)];
 	if (!(f->flags & DC_FRAME_SYS) || f->site != ip)
 		return;
 	if (dc_restarting(ret)) {

@@ -27,10 +27,16 @@ def event(i, ts, dur=3):
             % (i, ts, dur))
 
 
+# ASan reserves terabytes of shadow address space: under it no address
+# space limit can be set, and redzones make memory slopes meaningless;
+# the plain build measures memory, this one checks the rest.
+SANITIZED = b"__asan_init" in open(REPORT, "rb").read()
+
+
 def limited(mem):
     def f():
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-    return f
+    return None if SANITIZED else f
 
 
 def report(args, mem=1 << 30, timeout=60):
@@ -155,5 +161,5 @@ with tempfile.TemporaryDirectory() as tmp:
         sizes[n] = peak(path)
         os.unlink(path)
     per_file = (sizes[300000] - sizes[100000]) / 200000
-    check(per_file < 500, "memory per distinct file: %.0f bytes" % per_file)
+    check(SANITIZED or per_file < 500, "memory per distinct file: %.0f bytes" % per_file)
 done()
