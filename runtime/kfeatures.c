@@ -51,9 +51,20 @@ bool dc_kernel_has_uprobe_session(void)
 	return has_uprobe_link(DC_TRACE_UPROBE_SESSION) == 1;
 }
 
+/* Asked by dc_kernel_check() and the loader: probed once (a program
+ * load and a link attempt). */
+static int uprobe_multi(void)
+{
+	static int has = -ENODATA;
+
+	if (has == -ENODATA)
+		has = has_uprobe_link(BPF_TRACE_UPROBE_MULTI);
+	return has;
+}
+
 bool dc_kernel_has_uprobe_multi(void)
 {
-	return has_uprobe_link(BPF_TRACE_UPROBE_MULTI) == 1;
+	return uprobe_multi() == 1;
 }
 
 static int missing(const char *what, const char *since)
@@ -64,7 +75,7 @@ static int missing(const char *what, const char *since)
 
 int dc_kernel_check(void)
 {
-	if (has_uprobe_link(BPF_TRACE_UPROBE_MULTI) == -EPERM)
+	if (uprobe_multi() == -EPERM)
 		return 0;
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		return missing("BTF (/sys/kernel/btf/vmlinux)",

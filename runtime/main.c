@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -379,21 +378,6 @@ static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
 	return child;
 }
 
-/* Server mode: every job's trace takes a descriptor, so the soft limit
- * (often 1,024) goes up to the hard one; past that, jobs' events go to
- * the server's own trace and that is reported (sinks.c). */
-static void raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == rl.rlim_max)
-		return;
-	rl.rlim_cur = rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl))
-		dc_warn("cannot raise the open-files limit to %llu: %s",
-			(unsigned long long)rl.rlim_max, strerror(errno));
-}
-
 /* Server mode: the client library's probe and the control socket. 0, or
  * -1 after a message. */
 static int serve(struct dc_rt *rt, const struct dc_opts *o,
@@ -519,8 +503,10 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		       o->ready_file);
 		return 1;
 	}
+	/* Every job's trace takes a descriptor; past the limit, jobs'
+	 * events go to the server's own trace and that is reported. */
 	if (o->server)
-		raise_nofile();
+		dc_raise_nofile();
 	t_load = now_ns();
 	if (dc_sysenv_check() || dc_load(&rt.sess, obj) ||
 	    dc_output_path(o->output,

@@ -6,6 +6,7 @@
 #include <linux/capability.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -79,4 +80,16 @@ int dc_sysenv_check(void)
 		return -ENOENT;
 	}
 	return check_tracefs();
+}
+
+void dc_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		dc_warn("cannot raise the open-files limit to %llu: %s",
+			(unsigned long long)rl.rlim_max, strerror(errno));
 }

@@ -9,4 +9,9 @@
  */
 int dc_sysenv_check(void);
 
+/* Raise the open-files soft limit to the hard one (often 1,024 against
+ * a million), for runs that hold a descriptor per job or per probe; a
+ * refusal is said, not fatal. */
+void dc_raise_nofile(void);
+
 #endif

@@ -15,7 +15,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,6 +26,7 @@
 #include "log.h"
 #include "placement.h"
 #include "session.h"
+#include "sysenv.h"
 #include "wrappers.h"
 
 struct batch {
@@ -345,7 +345,6 @@ int dc_uprobes_attach(struct dc_session *sess)
 {
 	struct dc_uprobes *u = sess->uprobes;
 	struct bpf_program *entry, *exit;
-	struct rlimit nofile;
 	int err = 0;
 
 	if (!u)
@@ -369,11 +368,8 @@ int dc_uprobes_attach(struct dc_session *sess)
 	}
 	sess->nwrap_sites = u->wrappers.nsites;
 	/* Two descriptors a perf-event uprobe, four a function. */
-	if (!sess->uprobe_multi && !getrlimit(RLIMIT_NOFILE, &nofile) &&
-	    nofile.rlim_cur < nofile.rlim_max) {
-		nofile.rlim_cur = nofile.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &nofile);
-	}
+	if (!sess->uprobe_multi)
+		dc_raise_nofile();
 	entry = sess->uprobe_session ? sess->o.progs.uprobe_session
 				     : sess->o.progs.uprobe_entry;
 	exit = sess->o.progs.uprobe_exit;
