@@ -84,6 +84,21 @@ def hostile_user(name):
     return u
 
 
+def new_cgroup(name):
+    """A new cgroup v2 directory @name (the caller removes it), or a skip
+    saying why there can be none."""
+    root = next((m for m in ("/sys/fs/cgroup/unified", "/sys/fs/cgroup")
+                 if os.path.exists(os.path.join(m, "cgroup.procs"))), None)
+    if not root:
+        skip("no cgroup v2 hierarchy mounted (jobs are followed by their cgroups)")
+    path = os.path.join(root, name)
+    try:
+        os.mkdir(path)
+    except OSError as e:
+        skip("cannot create a cgroup in %s: %s" % (root, e))
+    return path
+
+
 def run(cmd, **kw):
     kw.setdefault("stdout", subprocess.PIPE)
     kw.setdefault("stderr", subprocess.PIPE)

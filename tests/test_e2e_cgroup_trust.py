@@ -14,7 +14,8 @@ import subprocess
 import tempfile
 import time
 
-from dctest import Trace, check, done, generate, hostile_user, need_bpf, run, skip, start_server
+from dctest import (Trace, check, done, generate, hostile_user, need_bpf, new_cgroup, run,
+                    start_server)
 
 ASK = r"""
 import socket, sys
@@ -36,10 +37,6 @@ for req in sys.stdin.read().splitlines():
 """
 
 need_bpf()
-CG2 = next((m for m in ("/sys/fs/cgroup/unified", "/sys/fs/cgroup")
-            if os.path.exists(os.path.join(m, "cgroup.procs"))), None)
-if not CG2:
-    skip("no cgroup v2 hierarchy mounted")
 alice, bob = hostile_user("dc-alice"), hostile_user("dc-bob")
 
 
@@ -77,11 +74,8 @@ with tempfile.TemporaryDirectory() as tmp:
     run(["rm", "-rf", home])
     alice.run(["mkdir", "-p", home + "/fake", home + "/fifo"])
     procs = []
-    cg = os.path.join(CG2, "dc-alice-%d" % os.getpid())
-    try:
-        os.mkdir(cg)
-    except OSError as e:
-        skip("cannot create a cgroup in %s: %s" % (CG2, e))
+    cg = new_cgroup("dc-alice-%d" % os.getpid())
+    CG2 = os.path.dirname(cg)
     try:
         # Delegated to alice, as systemd or a batch system delegates.
         for f in ("", "cgroup.procs", "cgroup.subtree_control", "cgroup.threads"):

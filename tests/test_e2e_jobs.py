@@ -9,13 +9,9 @@ import os
 import subprocess
 import tempfile
 
-from dctest import BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, run, skip
+from dctest import BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, new_cgroup, run
 
 need_bpf()
-CG2 = next((m for m in ("/sys/fs/cgroup/unified", "/sys/fs/cgroup")
-            if os.path.exists(os.path.join(m, "cgroup.procs"))), None)
-if not CG2:
-    skip("no cgroup v2 hierarchy mounted (the job collector follows job cgroups)")
 JOB = os.path.join(SRC, "scripts", "jobs", "datacrumbs-job")
 N = 77
 with tempfile.TemporaryDirectory() as tmp:
@@ -25,11 +21,7 @@ with tempfile.TemporaryDirectory() as tmp:
     open(conf, "w").write("DATACRUMBS_OBJECT=%s\nDATACRUMBS_RUNTIME=%s\nDATACRUMBS_OUTPUT=%s\n"
                           "DATACRUMBS_MODE=trace\nDATACRUMBS_RUN=%s\n" % (obj, RUNTIME, out, rundir))
     env = dict(os.environ, DATACRUMBS_CONF=conf)
-    cg = os.path.join(CG2, "job_dctest%d" % os.getpid())
-    try:
-        os.mkdir(cg)
-    except OSError as e:
-        skip("cannot create a cgroup in %s: %s" % (CG2, e))
+    cg = new_cgroup("job_dctest%d" % os.getpid())
     try:
         r = run(["sh", JOB, "start", "dctest", "0", cg], env=env)
         check(r.returncode == 0 and "tracing into" in r.stderr, "start: " + r.stderr)
