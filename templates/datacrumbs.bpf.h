@@ -467,8 +467,7 @@ dc_pop_match(struct dc_thread *t, __u32 probe, __u8 mask, const __u64 *v)
 	if (found == DC_MAX_DEPTH)
 		return 0; /* its entry predates tracing */
 	for (int i = 0; i < DC_MAX_DEPTH && i < d - 1 - found; i++)
-		dc_lose(t->f[dc_frame_slot(d - 1 - i)].probe,
-			DC_LOSS_NORETURN);
+		dc_lose(t->f[dc_frame_slot(d - 1 - i)].probe, DC_LOSS_NORETURN);
 	t->depth = found;
 	return &t->f[found];
 }
@@ -772,9 +771,8 @@ static __always_inline __u16 dc_inner(const struct dc_thread *t,
 
 	if (!c->dmod || d == 0 || d > DC_MAX_DEPTH)
 		return 0;
-	pm = dc_caps[t->f[dc_frame_slot(d - 1)].probe &
-		     (DC_CAPS_SIZE - 1)]
-		 .dmod;
+	pm =
+	    dc_caps[t->f[dc_frame_slot(d - 1)].probe & (DC_CAPS_SIZE - 1)].dmod;
 	return pm == DC_DMOD_POSIX || pm == DC_DMOD_STDIO || pm == c->dmod;
 }
 
