@@ -37,6 +37,7 @@ static const char usage[] =
     "      --wrappers tp|uprobe read(), write()...: at the syscall (tp) or "
     "not\n"
     "      --strict             exit with status 3 if any event was lost\n"
+    "      --no-python-setup    leave COMMAND's PYTHONPATH (Python probes)\n"
     "      --user USER          USER's trace: run COMMAND as, follow a cgroup "
     "for\n"
     "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help; --version\n"
@@ -95,6 +96,7 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 		O_MAXPROCS,
 		O_WRAPPERS,
 		O_FORCE,
+		O_NOPYSETUP,
 	};
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -124,6 +126,7 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 		{ "max-procs", required_argument, NULL, O_MAXPROCS },
 		{ "wrappers", required_argument, NULL, O_WRAPPERS },
 		{ "force", no_argument, NULL, O_FORCE },
+		{ "no-python-setup", no_argument, NULL, O_NOPYSETUP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -282,6 +285,7 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 			o->wrapper_uprobes = !strcmp(optarg, "uprobe");
 			break;
 		case O_FORCE: o->force = true; break;
+		case O_NOPYSETUP: o->no_python_setup = true; break;
 		case O_USER:
 			if (dc_user_parse(optarg, &o->user)) {
 				dc_err("--user: no user '%s'", optarg);

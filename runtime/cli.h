@@ -41,6 +41,7 @@ struct dc_opts {
 	const char *save;     /* --save-records */
 	bool wrapper_uprobes; /* --wrappers uprobe */
 	bool force;	      /* --force: replace the user's own -o file */
+	bool no_python_setup; /* leave COMMAND's PYTHONPATH as it is */
 };
 
 /* Fill @o (its defaults set by the caller) from @argv. 0, or -errno

@@ -54,7 +54,7 @@ static int become(const struct dc_user *u)
 	return 0;
 }
 
-pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u,
+pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u, char *env,
 			int *exec_fd)
 {
 	int status, p[2];
@@ -86,6 +86,8 @@ pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u,
 			_exit(126);
 		}
 		close(p[0]);
+		if (env && putenv(env))
+			_exit(126);
 		raise(SIGSTOP);
 		execvp(argv[0], argv);
 		err = errno;

@@ -16,9 +16,10 @@ struct dc_user {
 
 /* A user name or numeric uid. Returns 0 or -ENOENT. */
 int dc_user_parse(const char *s, struct dc_user *u);
-/* Fork @argv stopped before exec, as @u when it is set; returns its pid or
+/* Fork @argv stopped before exec, as @u when it is set, with @env (a
+ * "NAME=VALUE", or NULL) added to its environment; returns its pid or
  * -errno. *@exec_fd reads the exec's errno, or end of file once it ran. */
-pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u,
+pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u, char *env,
 			int *exec_fd);
 /* Let a child from dc_launch_stopped() exec and close @exec_fd. Returns 0
  * once it has, or the exec's -errno (the child then exits). */

@@ -23,6 +23,7 @@
 #include "mounts.h"
 #include "output.h"
 #include "profile.h"
+#include "pysetup.h"
 #include "records.h"
 #include "runtime.h"
 #include "server.h"
@@ -360,11 +361,17 @@ static int trace_pids(struct dc_rt *rt, const struct dc_opts *o)
 static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
 		    int *exec_fd)
 {
+	char *env = NULL;
 	pid_t child;
 	int err;
 
 	hint_static(rt, cmd[0]);
-	child = dc_launch_stopped(cmd, &o->user, exec_fd);
+	/* A failure was said; the command runs all the same. */
+	if (!o->no_python_setup)
+		dc_python_env(&rt->sess, o->user.set ? o->user.uid : getuid(),
+			      &env);
+	child = dc_launch_stopped(cmd, &o->user, env, exec_fd);
+	free(env);
 	if (child < 0) {
 		dc_err("cannot start %s: %s", cmd[0], strerror(-child));
 		return 0;

@@ -7,7 +7,9 @@ a function that raises, a thread's function among them). Each call is one
 PYTHON event named by its function with its source file and first line,
 and each write nests in the call that made it; a return whose entry was
 not seen is counted, not paired; stacks deeper than 32 traced calls
-leave the rest paired. datacrumbs-report lists the functions by name."""
+leave the rest paired. datacrumbs-report lists the functions by name.
+The runtime puts probes.d/python first on the command's PYTHONPATH, the
+user's own kept after it; --no-python-setup leaves it alone."""
 import json
 import os
 import shutil
@@ -109,7 +111,8 @@ with tempfile.TemporaryDirectory() as tmp:
     prog = os.path.join(tmp, "work.py")
     out = os.path.join(tmp, "out.bin")
     open(prog, "w").write(WORKLOAD)
-    env = dict(os.environ, PYTHONPATH=SITE)
+    # No setup by the user: the runtime sets PYTHONPATH itself.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     trace = os.path.join(tmp, "py.pfw.gz")
     r = run([RUNTIME, "-o", trace, obj, "--", PYTHON, prog, out], env=env)
     check(r.returncode == 0, "runtime: " + r.stderr[-2000:])
@@ -162,7 +165,9 @@ with tempfile.TemporaryDirectory() as tmp:
     seen = []
     for depth in (10, 40):
         rtrace = os.path.join(tmp, "rec%d.pfw.gz" % depth)
-        r = run([RUNTIME, "-q", "-o", rtrace, obj, "--", PYTHON, rec, str(depth), out])
+        # REC sets the profile function itself, once its module runs.
+        r = run([RUNTIME, "-q", "--no-python-setup", "-o", rtrace, obj, "--", PYTHON, rec,
+                 str(depth), out], env=env)
         rt = Trace(rtrace)
         check(r.returncode == 0 and not rt.errors, "recursion %d: %s" % (depth, r.stderr[-500:]))
         # main at level 1, rec(depth) .. rec(0) under it, the write under that.
@@ -187,6 +192,35 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run([PYTHON, "-c", "import sys; print(getattr(sys, 'hidden_ran', False))"],
             env=dict(os.environ, PYTHONPATH=SITE + ":" + other))
     check(r.stdout.strip() == "True", "the hidden sitecustomize ran: %s %s" % (r.stdout, r.stderr))
+
+    # The user's own PYTHONPATH is kept after ours: the program imports
+    # a module from it, and the sitecustomize there still runs.
+    own = os.path.join(tmp, "own")
+    os.mkdir(own)
+    open(os.path.join(own, "mymod.py"), "w").write("def f():\n    return 7\n")
+    open(os.path.join(own, "sitecustomize.py"), "w").write("import sys\nsys.own_ran = True\n")
+    seen_py = os.path.join(tmp, "seen.txt")
+    probe = ("import os, sys, mymod; open(%r, 'w').write('%%s %%s %%s' %% (mymod.f(), "
+             "getattr(sys, 'own_ran', False), os.environ['PYTHONPATH']))" % seen_py)
+    otrace = os.path.join(tmp, "own.pfw.gz")
+    r = run([RUNTIME, "-q", "-o", otrace, obj, "--", PYTHON, "-c", probe],
+            env=dict(env, PYTHONPATH=own))
+    got = open(seen_py).read().split(" ", 2) if os.path.exists(seen_py) else []
+    check(r.returncode == 0 and got[:2] == ["7", "True"] and
+          got[2] == os.path.realpath(SITE) + ":" + own,
+          "the user's PYTHONPATH kept after ours, their sitecustomize ran: %s %s" %
+          (got, r.stderr[-500:]))
+
+    # --no-python-setup: PYTHONPATH is left alone, so CPython 3.11 fires
+    # no function__entry: write_one's returns are counted, not paired.
+    ntrace = os.path.join(tmp, "nosetup.pfw.gz")
+    r = run([RUNTIME, "-q", "--no-python-setup", "-o", ntrace, obj, "--", PYTHON, prog, out],
+            env=env)
+    nt = Trace(ntrace)
+    check(r.returncode == 0 and not nt.errors, "--no-python-setup: " + r.stderr[-500:])
+    check(not nt.select(cat="PYTHON", name="write_one") and nt.end["args"]["no_entry"] >= 110,
+          "--no-python-setup: no write_one call paired, %d returns without entry" %
+          nt.end["args"]["no_entry"])
 
     # Profile mode aggregates by probe: every call counted as python_call.
     prof = os.path.join(tmp, "prof.pfw.gz")

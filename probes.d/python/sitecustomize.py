@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Makes CPython 3.11 fire its python:function__entry USDT probe, which it
 does only while a profile function is set (CPython issue 98894), for
-probes.d/python.yaml. Put this directory first on PYTHONPATH:
+probes.d/python.yaml. datacrumbs-runtime puts this directory first on
+the PYTHONPATH of the command it starts (--no-python-setup: it does not);
+a process traced otherwise needs it there by hand:
 
-  PYTHONPATH=/usr/share/datacrumbs/probes.d/python datacrumbs-runtime \\
-      python.bpf.o -- /usr/bin/python3 app.py
+  PYTHONPATH=/usr/share/datacrumbs/probes.d/python /usr/bin/python3 app.py
 
 The profile function is a C function that does nothing: PyCallable_Check
 returns 0 for the NULL it is given. New threads get it too. Then the
