@@ -197,22 +197,31 @@ static int search_pkgconfig(const char *name, char *out, size_t size)
 	return -ENOENT;
 }
 
-static int resolve_loader(const char *name, char *out, size_t size)
+/* The first directory of the colon-separated @dirs holding @name. */
+static int search_dirs(const char *dirs, const char *name, char *out,
+		       size_t size)
 {
-	const char *llp = getenv("LD_LIBRARY_PATH");
+	while (dirs && *dirs) {
+		size_t n = strcspn(dirs, ":;");
 
+		if (n && !try_dir(dirs, n, name, out, size))
+			return 0;
+		dirs += n + (dirs[n] != '\0');
+	}
+	return -ENOENT;
+}
+
+int dc_resolve_needed(const char *name, const char *rpath, const char *runpath,
+		      char *out, size_t size)
+{
 	if (!*name)
 		return -ENOENT;
 	if (strchr(name, '/'))
 		return try_file(name, out, size, false);
-	while (llp && *llp) {
-		size_t n = strcspn(llp, ":;");
-
-		if (n && !try_dir(llp, n, name, out, size))
-			return 0;
-		llp += n + (llp[n] != '\0');
-	}
-	if (!search_cache(name, out, size))
+	if (!search_dirs(rpath, name, out, size) ||
+	    !search_dirs(getenv("LD_LIBRARY_PATH"), name, out, size) ||
+	    !search_dirs(runpath, name, out, size) ||
+	    !search_cache(name, out, size))
 		return 0;
 	for (size_t i = 0; i < sizeof(default_dirs) / sizeof(default_dirs[0]);
 	     i++)
@@ -224,7 +233,7 @@ static int resolve_loader(const char *name, char *out, size_t size)
 
 int dc_resolve_library(const char *name, char *out, size_t size)
 {
-	if (!resolve_loader(name, out, size))
+	if (!dc_resolve_needed(name, NULL, NULL, out, size))
 		return 0;
 	if (strchr(name, '/'))
 		return -ENOENT;

@@ -15,6 +15,17 @@
 int dc_resolve_library(const char *name, char *out, size_t size);
 
 /*
+ * Resolve a DT_NEEDED @name as the dynamic loader does for the object
+ * that needs it: the directories of @rpath (DT_RPATH of it and the
+ * objects that loaded it, used only where it has no DT_RUNPATH), then
+ * LD_LIBRARY_PATH, then @runpath (its DT_RUNPATH), the loader cache and
+ * the default directories. Either may be NULL; "$ORIGIN" already
+ * expanded. Returns 0 with the real path in @out, or -ENOENT.
+ */
+int dc_resolve_needed(const char *name, const char *rpath, const char *runpath,
+		      char *out, size_t size);
+
+/*
  * Like dc_resolve_library(), but @name may also be a bare stem ("hdf5",
  * "mpi"): then "lib<stem>.so" and every "lib<stem>.so.N" the loader cache
  * knows are candidates. If they are different files, returns -ENOTUNIQ

@@ -195,31 +195,37 @@ static void reap(struct dc_rt *rt, const struct dc_opts *o)
 
 /* A statically linked command has no shared library for the object's
  * uprobes to sit in: say so, or an empty layer would go unexplained. */
-static void hint_static(const struct dc_rt *rt, const char *cmd)
+/* The executable COMMAND names, found on PATH as execvp() finds it: 0,
+ * or -ENOENT. */
+static int find_command(const char *cmd, char *path, size_t size)
 {
-	char path[PATH_MAX] = "";
-	const char *lib = NULL, *dirs = getenv("PATH");
+	const char *dirs = getenv("PATH");
+
+	if (strchr(cmd, '/')) {
+		snprintf(path, size, "%s", cmd);
+		return 0;
+	}
+	for (const char *d = dirs ? dirs : "/usr/bin:/bin"; *d;) {
+		size_t k = strcspn(d, ":");
+
+		snprintf(path, size, "%.*s/%s", (int)k, d, cmd);
+		if (!access(path, X_OK))
+			return 0;
+		d += k + (d[k] == ':');
+	}
+	return -ENOENT;
+}
+
+static void hint_static(const struct dc_rt *rt, const char *cmd,
+			const char *path)
+{
+	const char *lib = NULL;
 
 	for (size_t i = 0; i < rt->sess.nprobes && !lib; i++)
 		if (rt->sess.probes[i].d->mech == DC_MECH_UPROBE &&
 		    strstr(rt->sess.probes[i].d->path, ".so"))
 			lib = rt->sess.probes[i].d->target;
-	if (!lib)
-		return;
-	if (strchr(cmd, '/')) {
-		snprintf(path, sizeof(path), "%s", cmd);
-	} else {
-		for (const char *d = dirs ? dirs : "/usr/bin:/bin"; *d;) {
-			size_t k = strcspn(d, ":");
-
-			snprintf(path, sizeof(path), "%.*s/%s", (int)k, d, cmd);
-			if (!access(path, X_OK))
-				break;
-			path[0] = '\0';
-			d += k + (d[k] == ':');
-		}
-	}
-	if (path[0] && dc_elf_is_static(path) == 1)
+	if (lib && path && dc_elf_is_static(path) == 1)
 		dc_warn("%s is statically linked: the uprobes on %s and other "
 			"shared libraries never fire in it, only its syscalls "
 			"are traced (datacrumbs-explore %s probes its own "
@@ -365,7 +371,7 @@ static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
 	pid_t child;
 	int err;
 
-	hint_static(rt, cmd[0]);
+	hint_static(rt, cmd[0], rt->sess.opt.command);
 	/* A failure was said; the command runs all the same. */
 	if (!o->no_python_setup)
 		dc_python_env(&rt->sess, o->user.set ? o->user.uid : getuid(),
@@ -483,7 +489,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	struct dc_rt rt = {};
 	struct dc_buf args = {};
 	struct sigaction sa = {};
-	char path[PATH_MAX] = "", sink_dir[PATH_MAX], date[64];
+	char path[PATH_MAX] = "", sink_dir[PATH_MAX], date[64], exe[PATH_MAX];
 	uint64_t deadline = 0, t_load, t_attach, t_ready;
 	int err, fd = -1, status, ret = 1;
 	struct dc_server srv = {};
@@ -502,6 +508,8 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		.min_dur_ns = o->min_dur_ns,
 		.max_procs = o->max_procs,
 		.ringbuf_size = o->ringbuf_size,
+		.command =
+		    cmd && !find_command(cmd[0], exe, sizeof(exe)) ? exe : NULL,
 	};
 	rt.out.dirfd = -1;
 	/* Refused before anything is loaded or started. */

@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "buf.h"
 #include "elfsym.h"
 #include "kfeatures.h"
+#include "ldneeded.h"
 #include "libpath.h"
 #include "log.h"
 #include "placement.h"
@@ -177,8 +179,29 @@ struct dc_uprobes {
 	struct batch all; /* the groups' batches are slices of this */
 	bool *done;	  /* probes already grouped */
 	struct dc_wrappers wrappers;
+	struct dc_needed_set needed; /* what the command maps at start */
 	int err; /* what went wrong in the thread: -ENOMEM, or 0 */
 };
+
+/* The copy of @d's library the command maps at start, if it maps one by
+ * that name (a target may be a pattern: "libhdf5*.so.*") or of the same
+ * file name: a module's or Spack's build, found through LD_LIBRARY_PATH
+ * or an RPATH, rather than the one the object was generated against. */
+static const char *command_copy(const struct dc_uprobes *u,
+				const struct dc_probe_info *d)
+{
+	const char *t = strrchr(d->target, '/'), *f = strrchr(d->path, '/');
+
+	t = t ? t + 1 : d->target;
+	for (size_t i = 0; i < u->needed.n; i++) {
+		const char *p = strrchr(u->needed.v[i].path, '/') + 1;
+
+		if (!fnmatch(t, u->needed.v[i].name, 0) ||
+		    (f && !strcmp(f + 1, p)))
+			return u->needed.v[i].path;
+	}
+	return NULL;
+}
 
 /* Where probe @pj of binary @path goes: a site per syscall instruction
  * of a wrapper, or a uprobe at its probe point, whose offset is
@@ -233,10 +256,14 @@ static void group_target(struct dc_session *sess, size_t i, bool *done,
 	struct dc_elf_syms syms;
 	int err;
 
+	const char *copy = command_copy(sess->uprobes, d);
+
 	for (size_t j = i; j < sess->nprobes; j++)
 		if (!strcmp(sess->probes[j].d->target, d->target))
 			done[j] = true;
-	if (dc_probe_binary(d, g->path, sizeof(g->path))) {
+	if (copy)
+		snprintf(g->path, sizeof(g->path), "%s", copy);
+	else if (dc_probe_binary(d, g->path, sizeof(g->path))) {
 		dc_warn("%s: target %s not found; its probes are not traced",
 			d->layer, d->target);
 		return;
@@ -286,7 +313,15 @@ static void *prepare(void *arg)
 	struct dc_session *sess = arg;
 	struct dc_uprobes *u = sess->uprobes;
 	size_t used = 0;
+	int err;
 
+	/* Not ELF, a script: its interpreter's libraries are not looked
+	 * at; the object's own paths stand. */
+	if (sess->opt.command &&
+	    (err = dc_needed_load(sess->opt.command, &u->needed)) &&
+	    err != -ENOEXEC)
+		dc_warn("%s: cannot read the libraries it loads: %s",
+			sess->opt.command, strerror(-err));
 	for (size_t i = 0; i < sess->nprobes; i++) {
 		struct group *g = &u->groups[u->ngroups];
 
@@ -390,6 +425,7 @@ void dc_uprobes_free(struct dc_session *sess)
 		return;
 	wait_prepared(u);
 	dc_wrappers_free(&u->wrappers);
+	dc_needed_free(&u->needed);
 	free(u->done);
 	free(u->groups);
 	free(u->all.probes);
