@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elfsym.h"
@@ -124,17 +125,20 @@ static int read_dyn(const char *path, struct dyn *d)
 	return err;
 }
 
-static bool known(const struct dc_needed_set *s, const char *name)
+/* Asked for already by this program (from @base on): a soname is mapped
+ * once a process. */
+static bool known(const struct dc_needed_set *s, size_t base, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = base; i < s->n; i++)
 		if (!strcmp(s->v[i].name, name))
 			return true;
 	return false;
 }
 
-/* Breadth first, as the loader maps them; @chain is the DT_RPATH of the
- * objects that led here, the closest first. */
-static int add_needs(const char *obj, const char *chain,
+/* @obj's needs, then theirs; @chain is the DT_RPATH of the objects that
+ * led here, the closest first. (The loader goes breadth first: the two
+ * differ only where two objects would find one name in two places.) */
+static int add_needs(const char *obj, const char *chain, size_t base,
 		     struct dc_needed_set *s)
 {
 	char found[PATH_MAX], *rpath = NULL;
@@ -154,7 +158,7 @@ static int add_needs(const char *obj, const char *chain,
 	for (size_t i = 0; i < d.nneeded && s->n < NEEDED_MAX; i++) {
 		struct dc_needed *grown;
 
-		if (known(s, d.needed[i]) ||
+		if (known(s, base, d.needed[i]) ||
 		    dc_resolve_needed(d.needed[i], rpath, d.runpath, found,
 				      sizeof(found)))
 			continue;
@@ -176,7 +180,8 @@ static int add_needs(const char *obj, const char *chain,
 	}
 	/* Then what those need; one that is not ELF needs nothing. */
 	for (size_t i = first; i < s->n && !err; i++) {
-		err = add_needs(s->v[i].path, d.runpath ? NULL : rpath, s);
+		err =
+		    add_needs(s->v[i].path, d.runpath ? NULL : rpath, base, s);
 		if (err == -ENOEXEC || err == -ENOENT || err == -EACCES)
 			err = 0;
 	}
@@ -186,18 +191,17 @@ cleanup:
 	return err;
 }
 
-int dc_needed_load(const char *exe, struct dc_needed_set *out)
+int dc_needed_add(const char *exe, struct dc_needed_set *s)
 {
 	char real[PATH_MAX];
-	int err;
+	struct stat st;
 
-	memset(out, 0, sizeof(*out));
-	if (!realpath(exe, real))
+	/* Never open a FIFO or a device: it could block. */
+	if (!realpath(exe, real) || stat(real, &st))
 		return -errno;
-	err = add_needs(real, NULL, out);
-	if (err)
-		dc_needed_free(out);
-	return err;
+	if (!S_ISREG(st.st_mode))
+		return -ENOEXEC;
+	return add_needs(real, NULL, s->n, s);
 }
 
 void dc_needed_free(struct dc_needed_set *s)

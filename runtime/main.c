@@ -510,6 +510,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		.ringbuf_size = o->ringbuf_size,
 		.command =
 		    cmd && !find_command(cmd[0], exe, sizeof(exe)) ? exe : NULL,
+		.argv = cmd,
 	};
 	rt.out.dirfd = -1;
 	/* Refused before anything is loaded or started. */

@@ -20,8 +20,9 @@ struct dc_session_opts {
 	uint64_t min_dur_ns; /* --min-duration */
 	uint32_t max_procs;  /* --max-procs: processes traced at once */
 	size_t ringbuf_size; /* --ringbuf-size */
-	const char *command; /* COMMAND's executable: uprobes go on the
-				libraries it maps, or NULL */
+	const char *command; /* COMMAND's executable, or NULL ... */
+	char *const *argv;   /* ... and its argv: uprobes go on the copies
+				of libraries they map (uprobes.c) */
 };
 
 /*

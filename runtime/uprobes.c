@@ -10,12 +10,14 @@
  */
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -154,6 +156,11 @@ static void multi_refused(void *arg, size_t i, int err)
 
 static const struct dc_bisect_ops multi_ops = { multi_attach, multi_refused };
 
+/* Copies of one library probed at most (see find_copies()), and
+ * COMMAND's arguments looked at for executables. */
+#define DC_COPIES_MAX	8
+#define DC_ARGS_SCANNED 64
+
 /* One binary's probes: a view into the shared batch arrays. */
 struct group {
 	char path[DC_TARGET_MAX];
@@ -183,24 +190,84 @@ struct dc_uprobes {
 	int err; /* what went wrong in the thread: -ENOMEM, or 0 */
 };
 
-/* The copy of @d's library the command maps at start, if it maps one by
- * that name (a target may be a pattern: "libhdf5*.so.*") or of the same
- * file name: a module's or Spack's build, found through LD_LIBRARY_PATH
- * or an RPATH, rather than the one the object was generated against. */
-static const char *command_copy(const struct dc_uprobes *u,
-				const struct dc_probe_info *d)
+/* The files one target's probes go on, each a different inode. */
+struct copies {
+	char path[DC_COPIES_MAX][DC_TARGET_MAX];
+	struct stat st[DC_COPIES_MAX];
+	size_t n;
+};
+
+static void add_copy(struct copies *c, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->st[i].st_dev == st.st_dev &&
+		    c->st[i].st_ino == st.st_ino)
+			return;
+	if (c->n == DC_COPIES_MAX) {
+		dc_warn("%s: more than %d copies of one library; not traced",
+			path, DC_COPIES_MAX);
+		return;
+	}
+	snprintf(c->path[c->n], sizeof(c->path[0]), "%s", path);
+	c->st[c->n++] = st;
+}
+
+/* Each file in a directory of LD_LIBRARY_PATH named as @target's file
+ * (a glob: "libhdf5*.so.*"): what a child of COMMAND or a dlopen() may
+ * find there. */
+static void add_ld_path_copies(struct copies *c, const char *target)
+{
+	const char *dirs = getenv("LD_LIBRARY_PATH");
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct dirent *e;
+	DIR *dh;
+
+	while (dirs && *dirs) {
+		size_t n = strcspn(dirs, ":;");
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)n, dirs);
+		dirs += n + (dirs[n] != '\0');
+		if (!n || !(dh = opendir(dir)))
+			continue;
+		while ((e = readdir(dh)))
+			if (!fnmatch(target, e->d_name, 0) &&
+			    snprintf(path, sizeof(path), "%s/%s", dir,
+				     e->d_name) < (int)sizeof(path))
+				add_copy(c, path);
+		closedir(dh);
+	}
+}
+
+/*
+ * Where @d's library is: each copy the traced programs map at start
+ * (COMMAND's libraries, and those of each executable among its
+ * arguments, as for "mpirun ./app") whose soname matches the target's
+ * file name or whose file is named as the generator's; each in a
+ * directory of LD_LIBRARY_PATH; and the file the object was made for.
+ * A module's or Spack's build is probed as Debian's is.
+ */
+static void find_copies(const struct dc_uprobes *u,
+			const struct dc_probe_info *d, struct copies *c)
 {
 	const char *t = strrchr(d->target, '/'), *f = strrchr(d->path, '/');
+	char path[DC_TARGET_MAX];
 
 	t = t ? t + 1 : d->target;
+	c->n = 0;
 	for (size_t i = 0; i < u->needed.n; i++) {
 		const char *p = strrchr(u->needed.v[i].path, '/') + 1;
 
 		if (!fnmatch(t, u->needed.v[i].name, 0) ||
 		    (f && !strcmp(f + 1, p)))
-			return u->needed.v[i].path;
+			add_copy(c, u->needed.v[i].path);
 	}
-	return NULL;
+	add_ld_path_copies(c, t);
+	if (!dc_probe_binary(d, path, sizeof(path)))
+		add_copy(c, path);
 }
 
 /* Where probe @pj of binary @path goes: a site per syscall instruction
@@ -246,28 +313,15 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 	return s->offset + pl.pp.skip;
 }
 
-/* Collect one binary's probes, from probe i on, at offsets computed from
- * the binary on this machine; cookies are probe ids. */
-static void group_target(struct dc_session *sess, size_t i, bool *done,
-			 struct group *g)
+/* Collect the probes of probe i's target, from i on, at offsets computed
+ * from its copy @g->path on this machine; cookies are probe ids. */
+static void group_target(struct dc_session *sess, size_t i, struct group *g)
 {
 	const struct dc_probe_info *d = sess->probes[i].d;
 	struct dc_code code = { 0 };
 	struct dc_elf_syms syms;
 	int err;
 
-	const char *copy = command_copy(sess->uprobes, d);
-
-	for (size_t j = i; j < sess->nprobes; j++)
-		if (!strcmp(sess->probes[j].d->target, d->target))
-			done[j] = true;
-	if (copy)
-		snprintf(g->path, sizeof(g->path), "%s", copy);
-	else if (dc_probe_binary(d, g->path, sizeof(g->path))) {
-		dc_warn("%s: target %s not found; its probes are not traced",
-			d->layer, d->target);
-		return;
-	}
 	err = dc_elf_syms_load(g->path, &syms);
 	if (err) {
 		dc_warn("%s: cannot read symbols: %s; its probes are not "
@@ -308,53 +362,90 @@ static void group_target(struct dc_session *sess, size_t i, bool *done,
 	dc_elf_syms_free(&syms);
 }
 
+/* The libraries COMMAND maps at start, and those of each ELF executable
+ * among its arguments (the program of "mpirun -n 4 ./app"). */
+static void needed_by_command(const struct dc_session *sess,
+			      struct dc_needed_set *s)
+{
+	char *const *argv = sess->opt.argv;
+	int err;
+
+	for (size_t i = 0; argv && argv[i] && i < DC_ARGS_SCANNED; i++) {
+		const char *exe = i ? argv[i] : sess->opt.command;
+
+		/* A script, an option, a data file: not ELF, nothing. */
+		if (!exe || access(exe, X_OK))
+			continue;
+		err = dc_needed_add(exe, s);
+		if (err && err != -ENOEXEC && err != -ENOENT && err != -EACCES)
+			dc_warn("%s: cannot read the libraries it loads: %s",
+				exe, strerror(-err));
+	}
+}
+
 static void *prepare(void *arg)
 {
 	struct dc_session *sess = arg;
 	struct dc_uprobes *u = sess->uprobes;
+	struct copies *c = malloc(sizeof(*c));
 	size_t used = 0;
-	int err;
 
-	/* Not ELF, a script: its interpreter's libraries are not looked
-	 * at; the object's own paths stand. */
-	if (sess->opt.command &&
-	    (err = dc_needed_load(sess->opt.command, &u->needed)) &&
-	    err != -ENOEXEC)
-		dc_warn("%s: cannot read the libraries it loads: %s",
-			sess->opt.command, strerror(-err));
+	if (!c) {
+		u->err = -ENOMEM;
+		return NULL;
+	}
+	needed_by_command(sess, &u->needed);
 	for (size_t i = 0; i < sess->nprobes; i++) {
-		struct group *g = &u->groups[u->ngroups];
+		const struct dc_probe_info *d = sess->probes[i].d;
 
-		if (u->done[i] || sess->probes[i].d->mech != DC_MECH_UPROBE ||
+		if (u->done[i] || d->mech != DC_MECH_UPROBE ||
 		    sess->probes[i].disabled)
 			continue;
-		g->b =
-		    (struct batch){ u->all.probes + used, u->all.offsets + used,
-				    u->all.cookies + used, 0 };
-		group_target(sess, i, u->done, g);
-		used += g->b.n;
-		u->ngroups += g->b.n > 0;
+		for (size_t j = i; j < sess->nprobes; j++)
+			if (!strcmp(sess->probes[j].d->target, d->target))
+				u->done[j] = true;
+		find_copies(u, d, c);
+		if (!c->n)
+			dc_warn("%s: target %s not found; its probes are not "
+				"traced",
+				d->layer, d->target);
+		for (size_t k = 0; k < c->n; k++) {
+			struct group *g = &u->groups[u->ngroups];
+
+			snprintf(g->path, sizeof(g->path), "%s", c->path[k]);
+			g->b = (struct batch){ u->all.probes + used,
+					       u->all.offsets + used,
+					       u->all.cookies + used, 0 };
+			group_target(sess, i, g);
+			used += g->b.n;
+			u->ngroups += g->b.n > 0;
+		}
 	}
+	free(c);
 	return NULL;
 }
 
 int dc_uprobes_prepare(struct dc_session *sess)
 {
 	struct dc_uprobes *u;
-	size_t n = sess->nprobes;
-	bool any = false;
+	size_t n = sess->nprobes, targets = 0;
 
+	/* Probes of one target are listed together: a change of target
+	 * counts one, or more if a target comes back. */
 	for (size_t i = 0; i < n; i++)
-		any |= sess->probes[i].d->mech == DC_MECH_UPROBE &&
-		       !sess->probes[i].disabled;
-	if (!any)
+		targets += sess->probes[i].d->mech == DC_MECH_UPROBE &&
+			   !sess->probes[i].disabled &&
+			   (!i || strcmp(sess->probes[i].d->target,
+					 sess->probes[i - 1].d->target));
+	if (!targets)
 		return 0;
 	u = calloc(1, sizeof(*u));
 	if (!u)
 		return -ENOMEM;
 	sess->uprobes = u;
 	u->done = calloc(n, sizeof(*u->done));
-	u->groups = calloc(n, sizeof(*u->groups));
+	u->groups = calloc(targets * DC_COPIES_MAX, sizeof(*u->groups));
+	n *= DC_COPIES_MAX;
 	u->all.probes = calloc(n, sizeof(*u->all.probes));
 	u->all.offsets = calloc(n, sizeof(*u->all.offsets));
 	u->all.cookies = calloc(n, sizeof(*u->all.cookies));

@@ -6,7 +6,9 @@ LD_LIBRARY_PATH or through its RUNPATH ("$ORIGIN/../lib", as vendor and
 Spack builds do), is traced with the shipped spec, which names Debian's
 soname: each H5Dwrite and H5Dread the workload reports making is in the
 trace, with its bytes. The loader's own answer (LD_TRACE_LOADED_OBJECTS)
-proves the program mapped the copy, not the system's library."""
+proves the program mapped the copy, not the system's library. The same
+holds for a program started by a launcher (a shell, or named in the
+launcher's arguments) and for a copy dlopen()ed after start."""
 import json
 import os
 import shutil
@@ -24,6 +26,42 @@ if not CC:
     skip("no C compiler to link the workload against the copy")
 
 
+# Loads HDF5 with dlopen() once running, then creates and closes a file
+# 5 times through it; says which file the loader took.
+DLOPEN = r'''#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+	void *h = dlopen("%s", RTLD_NOW);
+	int64_t (*create)(const char *, unsigned, int64_t, int64_t);
+	int (*close_)(int64_t);
+	int64_t *fapl;
+	struct link_map *m;
+	int n = 5;
+
+	if (!h || argc < 2 || dlinfo(h, RTLD_DI_LINKMAP, &m))
+		return 1;
+	create = dlsym(h, "H5Fcreate");
+	close_ = dlsym(h, "H5Fclose");
+	fapl = dlsym(h, "H5P_CLS_FILE_ACCESS_ID_g");
+	if (!create || !close_ || !fapl)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		int64_t f = create(argv[1], 2 /* H5F_ACC_TRUNC */, 0, 0);
+
+		if (f < 0 || close_(f) < 0)
+			return 1;
+	}
+	printf("{\"lib\": \"%%s\", \"calls\": %%d}\n", m->l_name, n);
+	return 0;
+}
+'''
+
+
 def mapped(exe, env):
     """{soname: path} as the dynamic loader resolves them for exe."""
     out = subprocess.run([exe], env=dict(env, LD_TRACE_LOADED_OBJECTS="1"),
@@ -36,10 +74,10 @@ def mapped(exe, env):
     return libs
 
 
-def traced(tmp, obj, name, exe, env):
+def traced(tmp, obj, name, exe, env, pre=()):
     h5 = os.path.join(tmp, name + ".h5")
     trace = os.path.join(tmp, name + ".pfw.gz")
-    r = run([RUNTIME, "-o", trace, obj, "--", exe, h5], env=env)
+    r = run([RUNTIME, "-o", trace, obj, "--", exe] + list(pre) + [h5], env=env)
     check(r.returncode == 0, "%s: runtime: %s" % (name, r.stderr[-1500:]))
     truth = json.loads(r.stdout)
     t = Trace(trace)
@@ -88,4 +126,27 @@ with tempfile.TemporaryDirectory() as tmp:
     check(mapped(exe, env0).get(soname) == os.path.realpath(lib),
           "the loader maps the copy through RUNPATH: %s" % mapped(exe, env0).get(soname))
     traced(tmp, obj, "runpath", exe, env0)
+
+    # Started by a launcher that does not load HDF5 itself: a shell
+    # with the module on LD_LIBRARY_PATH, and a program named in the
+    # launcher's arguments (as in "mpirun -n 4 ./app").
+    traced(tmp, obj, "shell_child", "/bin/sh", env, pre=["-c", 'exec "$0" "$1"', WORK])
+    traced(tmp, obj, "launcher_arg", "/usr/bin/env", env0, pre=[exe])
+
+    # dlopen() after start, of the soname, found on LD_LIBRARY_PATH.
+    dl = os.path.join(tmp, "dl_h5")
+    open(dl + ".c", "w").write(DLOPEN % soname)
+    r = subprocess.run([CC, "-o", dl, dl + ".c", "-ldl"], capture_output=True, text=True)
+    check(r.returncode == 0, "building the dlopen workload: " + r.stderr[-1000:])
+    trace = os.path.join(tmp, "dlopen.pfw.gz")
+    h5 = os.path.join(tmp, "dlopen.h5")
+    r = run([RUNTIME, "-o", trace, obj, "--", dl, h5], env=env)
+    check(r.returncode == 0, "dlopen: runtime: " + r.stderr[-1500:])
+    want = json.loads(r.stdout)
+    check(want["lib"] == os.path.realpath(os.path.join(mod, soname)),
+          "dlopen found the module's copy: %s" % want["lib"])
+    t = Trace(trace)
+    for fn in ("H5Fcreate", "H5Fclose"):
+        n = len(t.select(cat="HDF5", name=fn))
+        check(n == want["calls"], "dlopen: %s %d calls traced, made %d" % (fn, n, want["calls"]))
 done()
