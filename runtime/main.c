@@ -141,6 +141,7 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 			(unsigned long long)n);
 	}
 	free(seen);
+	dc_uprobes_say_idle(&rt->sess);
 }
 
 /* A process gone for good: its trace forgets it, and its fds'

@@ -96,5 +96,8 @@ int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
 		      const char *path, const unsigned long *offsets,
 		      const __u64 *cookies, size_t n, bool ret);
 void dc_uprobes_free(struct dc_session *sess);
+/* Name each library whose probes saw no call, and the files probed for
+ * it: no traced program loaded it, or none called it. */
+void dc_uprobes_say_idle(const struct dc_session *sess);
 
 #endif

@@ -525,3 +525,36 @@ void dc_uprobes_free(struct dc_session *sess)
 	free(u);
 	sess->uprobes = NULL;
 }
+
+void dc_uprobes_say_idle(const struct dc_session *sess)
+{
+	const struct dc_uprobes *u = sess->uprobes;
+	struct dc_buf paths = {};
+	size_t k = 0;
+
+	/* A target's groups are consecutive, one a copy. */
+	while (u && k < u->ngroups) {
+		const char *target = u->groups[k].b.probes[0]->d->target;
+		const char *layer = u->groups[k].b.probes[0]->d->layer;
+		uint64_t calls = 0;
+		size_t end = k;
+
+		paths.len = 0;
+		for (; end < u->ngroups &&
+		       !strcmp(u->groups[end].b.probes[0]->d->target, target);
+		     end++)
+			dc_buf_addf(&paths, "%s%s", end > k ? ", " : "",
+				    u->groups[end].path);
+		/* Its wrappers too, seen at their syscalls. */
+		for (size_t j = 0; j < sess->nprobes; j++)
+			if (!strcmp(sess->probes[j].d->target, target))
+				calls += sess->probes[j].calls;
+		if (!calls)
+			dc_info(
+			    "  %s: no call traced: no traced program loaded "
+			    "%s, or none called it (probed at %s)",
+			    layer, target, paths.p ? paths.p : "");
+		k = end;
+	}
+	dc_buf_free(&paths);
+}

@@ -149,4 +149,16 @@ with tempfile.TemporaryDirectory() as tmp:
     for fn in ("H5Fcreate", "H5Fclose"):
         n = len(t.select(cat="HDF5", name=fn))
         check(n == want["calls"], "dlopen: %s %d calls traced, made %d" % (fn, n, want["calls"]))
+
+    # A program that never loads HDF5: the run says so, naming the
+    # library and where it was probed, and says nothing of one it used.
+    r = run([RUNTIME, "-o", os.path.join(tmp, "none.pfw.gz"), obj, "--", "/bin/true"], env=env)
+    idle = [l for l in r.stderr.splitlines() if "HDF5: no call traced" in l]
+    check(r.returncode == 0 and len(idle) == 1 and soname in idle[0]
+          and os.path.realpath(os.path.join(mod, soname)) in idle[0],
+          "HDF5 named once as not called, with its copies: %s" % idle)
+    r = run([RUNTIME, "-o", os.path.join(tmp, "used.pfw.gz"), obj, "--", WORK,
+             os.path.join(tmp, "used.h5")], env=env)
+    check(r.returncode == 0 and "HDF5: no call traced" not in r.stderr,
+          "a run that called HDF5 does not say it did not: %s" % r.stderr[-800:])
 done()
