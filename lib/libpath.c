@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -231,8 +233,78 @@ int dc_resolve_needed(const char *name, const char *rpath, const char *runpath,
 	return -ENOENT;
 }
 
+bool dc_lib_is_glob(const char *name)
+{
+	return strpbrk(name, "*?[(") != NULL;
+}
+
+bool dc_lib_matches(const char *pattern, const char *file)
+{
+	return !fnmatch(pattern, file, FNM_EXTMATCH);
+}
+
+struct glob_first {
+	const char *pattern;
+	char *out;
+	size_t size;
+};
+
+static int first_match(const char *path, void *arg)
+{
+	struct glob_first *g = arg;
+	const char *base = strrchr(path, '/');
+
+	/* Stop (1) at the first file that is there and ELF. */
+	return dc_lib_matches(g->pattern, base ? base + 1 : path) &&
+	       !try_path(path, g->out, g->size);
+}
+
+/* The first file named by @pattern in a colon-separated @dirs. */
+static int glob_dirs(const char *dirs, const char *pattern, char *out,
+		     size_t size)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct dirent *e;
+	int err = -ENOENT;
+	DIR *dh;
+
+	while (err && dirs && *dirs) {
+		size_t n = strcspn(dirs, ":;");
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)n, dirs);
+		dirs += n + (dirs[n] != '\0');
+		if (!n || !(dh = opendir(dir)))
+			continue;
+		while (err && (e = readdir(dh)))
+			if (dc_lib_matches(pattern, e->d_name) &&
+			    snprintf(path, sizeof(path), "%s/%s", dir,
+				     e->d_name) < (int)sizeof(path))
+				err = try_path(path, out, size);
+		closedir(dh);
+	}
+	return err;
+}
+
+/* A glob's first match where the loader would look for a name: the
+ * directories of LD_LIBRARY_PATH, the cache, the default directories. */
+static int resolve_glob(const char *pattern, char *out, size_t size)
+{
+	struct glob_first g = { pattern, out, size };
+
+	if (!glob_dirs(getenv("LD_LIBRARY_PATH"), pattern, out, size) ||
+	    cache_foreach("", 0, NULL, 0, first_match, &g) == 1)
+		return 0;
+	for (size_t i = 0; i < sizeof(default_dirs) / sizeof(default_dirs[0]);
+	     i++)
+		if (!glob_dirs(default_dirs[i], pattern, out, size))
+			return 0;
+	return -ENOENT;
+}
+
 int dc_resolve_library(const char *name, char *out, size_t size)
 {
+	if (!strchr(name, '/') && dc_lib_is_glob(name))
+		return resolve_glob(name, out, size);
 	if (!dc_resolve_needed(name, NULL, NULL, out, size))
 		return 0;
 	if (strchr(name, '/'))

@@ -2,14 +2,21 @@
 #ifndef DC_LIBPATH_H
 #define DC_LIBPATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* A library name may be a glob, with ksh's alternatives:
+ * "libhdf5@(|_serial|_openmpi|_mpich).so.*" (fnmatch's FNM_EXTMATCH). */
+bool dc_lib_is_glob(const char *name);
+bool dc_lib_matches(const char *pattern, const char *file);
 
 /*
  * Resolve a library the way the dynamic loader does: a name with a '/' is
  * a path; otherwise LD_LIBRARY_PATH, then /etc/ld.so.cache, then the
  * default directories; when none has it, the library directories
  * pkg-config knows for its stem ("libhdf5.so" -> hdf5: Debian keeps it in
- * .../hdf5/serial). Writes the real path (symlinks resolved) to @out.
+ * .../hdf5/serial). A name may be a glob (dc_lib_matches()): its first
+ * match in that order. Writes the real path (symlinks resolved) to @out.
  * Returns 0, -ENOENT if nothing matches, or another -errno.
  */
 int dc_resolve_library(const char *name, char *out, size_t size);

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include <unistd.h>
 
 #include "bisect.h"
+#include "buildid.h"
 #include "buf.h"
 #include "elfsym.h"
 #include "kfeatures.h"
@@ -165,6 +165,10 @@ static const struct dc_bisect_ops multi_ops = { multi_attach, multi_refused };
 struct group {
 	char path[DC_TARGET_MAX];
 	struct batch b;
+	/* Not the build the object was made against (its GNU build-id
+	 * differs, or either is unknown): probes reading its private
+	 * structures at the object's offsets stay off it. */
+	bool other_build;
 };
 
 int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size)
@@ -234,7 +238,7 @@ static void add_ld_path_copies(struct copies *c, const char *target)
 		if (!n || !(dh = opendir(dir)))
 			continue;
 		while ((e = readdir(dh)))
-			if (!fnmatch(target, e->d_name, 0) &&
+			if (dc_lib_matches(target, e->d_name) &&
 			    snprintf(path, sizeof(path), "%s/%s", dir,
 				     e->d_name) < (int)sizeof(path))
 				add_copy(c, path);
@@ -261,7 +265,7 @@ static void find_copies(const struct dc_uprobes *u,
 	for (size_t i = 0; i < u->needed.n; i++) {
 		const char *p = strrchr(u->needed.v[i].path, '/') + 1;
 
-		if (!fnmatch(t, u->needed.v[i].name, 0) ||
+		if (dc_lib_matches(t, u->needed.v[i].name) ||
 		    (f && !strcmp(f + 1, p)))
 			add_copy(c, u->needed.v[i].path);
 	}
@@ -320,6 +324,7 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 	const struct dc_probe_info *d = sess->probes[i].d;
 	struct dc_code code = { 0 };
 	struct dc_elf_syms syms;
+	bool any = false;
 	int err;
 
 	err = dc_elf_syms_load(g->path, &syms);
@@ -327,6 +332,15 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 		dc_warn("%s: cannot read symbols: %s; its probes are not "
 			"traced",
 			g->path, strerror(-err));
+		return;
+	}
+	/* A file the target's glob matches with none of its functions
+	 * (libhdf5_hl beside libhdf5) is not a copy of it. */
+	for (size_t j = i; j < sess->nprobes && !any; j++)
+		any = !strcmp(sess->probes[j].d->target, d->target) &&
+		      dc_elf_syms_find(&syms, sess->probes[j].d->symbol);
+	if (!any) {
+		dc_elf_syms_free(&syms);
 		return;
 	}
 	/* Not x86-64 (-ENOTSUP): probes stay on their first instruction. */
@@ -387,8 +401,10 @@ static void *prepare(void *arg)
 {
 	struct dc_session *sess = arg;
 	struct dc_uprobes *u = sess->uprobes;
+	unsigned char ref[DC_BUILD_ID_MAX], id[DC_BUILD_ID_MAX];
 	struct copies *c = malloc(sizeof(*c));
 	size_t used = 0;
+	int ref_len;
 
 	if (!c) {
 		u->err = -ENOMEM;
@@ -409,10 +425,14 @@ static void *prepare(void *arg)
 			dc_warn("%s: target %s not found; its probes are not "
 				"traced",
 				d->layer, d->target);
+		ref_len = dc_build_id(d->path, ref);
 		for (size_t k = 0; k < c->n; k++) {
 			struct group *g = &u->groups[u->ngroups];
+			int len = dc_build_id(c->path[k], id);
 
 			snprintf(g->path, sizeof(g->path), "%s", c->path[k]);
+			g->other_build = ref_len <= 0 || len != ref_len ||
+					 memcmp(id, ref, len);
 			g->b = (struct batch){ u->all.probes + used,
 					       u->all.offsets + used,
 					       u->all.cookies + used, 0 };
@@ -467,6 +487,40 @@ static void wait_prepared(struct dc_uprobes *u)
 	u->running = false;
 }
 
+/* Probes that read a library's private structures at offsets the
+ * generator took for one build (HDF5's type and selection sizes): they
+ * would read another build's memory at the wrong place. */
+static bool reads_structs(const struct dc_session *sess, __u32 id)
+{
+	const struct dc_capture *c = &sess->o.caps[id];
+
+	return id >= sess->o.ncaps || c->deref_entry_mask ||
+	       c->deref_exit_mask || c->feeds;
+}
+
+/* @g without the probes reading private structures, said once. */
+static void keep_off_structs(const struct dc_session *sess, struct group *g,
+			     const char *made_for)
+{
+	size_t kept = 0, n = g->b.n;
+
+	for (size_t j = 0; j < n; j++) {
+		if (reads_structs(sess, g->b.probes[j]->d->id))
+			continue;
+		g->b.probes[kept] = g->b.probes[j];
+		g->b.offsets[kept] = g->b.offsets[j];
+		g->b.cookies[kept++] = g->b.cookies[j];
+	}
+	if (kept < n)
+		dc_warn("%s: another build than %s, whose structure offsets "
+			"the object reads: %zu probes that read them are not "
+			"attached there, so its calls carry no bytes or "
+			"selections from them",
+			g->path, made_for[0] ? made_for : "the generator's",
+			n - kept);
+	g->b.n = kept;
+}
+
 int dc_uprobes_attach(struct dc_session *sess)
 {
 	struct dc_uprobes *u = sess->uprobes;
@@ -502,6 +556,10 @@ int dc_uprobes_attach(struct dc_session *sess)
 	for (size_t k = 0; k < u->ngroups && !err; k++) {
 		struct multi_ctx m = { sess, entry, exit, u->groups[k].path,
 				       &u->groups[k].b };
+
+		if (u->groups[k].other_build)
+			keep_off_structs(sess, &u->groups[k],
+					 u->groups[k].b.probes[0]->d->path);
 
 		err = dc_attach_bisect(&multi_ops, &m, 0, u->groups[k].b.n);
 	}

@@ -150,6 +150,31 @@ with tempfile.TemporaryDirectory() as tmp:
         n = len(t.select(cat="HDF5", name=fn))
         check(n == want["calls"], "dlopen: %s %d calls traced, made %d" % (fn, n, want["calls"]))
 
+    # Another build of the library (its build-id differs): the calls are
+    # traced, but what the object reads at the first build's structure
+    # offsets (bytes, selections) is not, and the run says so.
+    other = os.path.join(tmp, "other", "lib")
+    os.makedirs(other)
+    olib = os.path.join(other, soname)
+    shutil.copy(system[soname], olib)
+    note = subprocess.run(["readelf", "-n", olib], capture_output=True, text=True).stdout
+    bid = bytes.fromhex(next(l.split(":")[1].strip() for l in note.splitlines() if "Build ID" in l))
+    data = open(olib, "rb").read()
+    at = data.index(bid)
+    open(olib, "wb").write(data[:at] + bytes([bid[0] ^ 0xff]) + data[at + 1:])
+    h5 = os.path.join(tmp, "other.h5")
+    trace = os.path.join(tmp, "other.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", WORK, h5], env=dict(env0, LD_LIBRARY_PATH=other))
+    check(r.returncode == 0, "other build: runtime: " + r.stderr[-1500:])
+    truth = json.loads(r.stdout)
+    check("%s: another build" % olib in r.stderr, "other build: the run says so: %s" % r.stderr[-1500:])
+    t = Trace(trace)
+    for fn in ("H5Dwrite", "H5Dread"):
+        ev = [e for e in t.select(cat="HDF5", name=fn) if t.file(e) == h5]
+        check(len(ev) == truth[fn] and not [e for e in ev if e["args"].get("size")],
+              "other build: %s %d calls of %d, none with bytes read at the first build's offsets"
+              % (fn, len(ev), truth[fn]))
+
     # A program that never loads HDF5: the run says so, naming the
     # library and where it was probed, and says nothing of one it used.
     r = run([RUNTIME, "-o", os.path.join(tmp, "none.pfw.gz"), obj, "--", "/bin/true"], env=env)
