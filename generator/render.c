@@ -265,12 +265,16 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 	bool tp = g->mech == DC_MECH_TRACEPOINT;
 	char ids[16], mech[32], ret[32], effect[32], nslots[8], nr[16],
 	    roles[64], args[64], size_slot[16];
-	struct dc_buf str[6] = {}, fields = {}, keys = {};
-	const char *src[6] = {
-		p->name,  p->symbol,
-		g->layer, tp ? p->event : g->target ? g->target : "",
-		g->path,  p->end ? p->end : ""
-	};
+	struct dc_buf str[7] = {}, fields = {}, keys = {};
+	const char *src[7] = { p->name,
+			       p->symbol,
+			       g->layer,
+			       tp	   ? p->event
+			       : g->target ? g->target
+					   : "",
+			       g->path,
+			       p->end ? p->end : "",
+			       g->builds ? g->builds : "" };
 	int err = 0, size = -1;
 
 	for (int i = 0; i < DC_CAPTURE && !err; i++) {
@@ -298,22 +302,35 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		 s->role[2], s->role[3]);
 	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
 		 s->arg[2], s->arg[3]);
-	for (int i = 0; i < 6 && !err; i++)
+	for (int i = 0; i < 7 && !err; i++)
 		err = add_str(&str[i], pool, src[i], "")
 			  ?: dc_buf_add(&str[i], "", 1);
 	if (!err) {
-		const char *kv[] = { "ID",     ids,	 "MECH",      mech,
-				     "RET",    ret,	 "NSLOTS",    nslots,
-				     "NR",     nr,	 "ROLES",     roles,
-				     "ARGS",   args,	 "NAME",      str[0].p,
-				     "SYMBOL", str[1].p, "LAYER",     str[2].p,
-				     "TARGET", str[3].p, "PATH",      str[4].p,
-				     "END",    str[5].p, "FIELDS",    fields.p,
-				     "KEYS",   keys.p,	 "SIZE_SLOT", size_slot,
-				     "EFFECT", effect,	 NULL };
+		const char *kv[] = {
+			"ID",	     ids,
+			"MECH",	     mech,
+			"RET",	     ret,
+			"NSLOTS",    nslots,
+			"NR",	     nr,
+			"ROLES",     roles,
+			"ARGS",	     args,
+			"NAME",	     str[0].p,
+			"SYMBOL",    str[1].p,
+			"LAYER",     str[2].p,
+			"TARGET",    str[3].p,
+			"PATH",	     str[4].p,
+			"END",	     str[5].p,
+			"FIELDS",    fields.p,
+			"KEYS",	     keys.p,
+			"SIZE_SLOT", size_slot,
+			"EFFECT",    effect,
+			"BUILDS",    str[6].p,
+			"FLAGS",     p->optional ? "DC_PROBE_OPTIONAL" : "0",
+			NULL
+		};
 		err = dc_tmpl_expand(out, tmpl, kv);
 	}
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		dc_buf_free(&str[i]);
 	dc_buf_free(&fields);
 	dc_buf_free(&keys);

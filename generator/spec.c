@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "buf.h"
+#include "buildid.h"
 #include "elfsym.h"
 #include "fileio.h"
 #include "hash.h"
@@ -459,6 +460,53 @@ static char *dup_or_fail(struct parse *p, const char *s)
 	return d;
 }
 
+/*
+ * "builds": GNU build-ids (hex) of other builds of the target whose
+ * private structures are laid out as the generator's file's, so the
+ * runtime may read them there too. Joined with commas, or NULL after an
+ * error.
+ */
+static char *build_ids(struct parse *p, yaml_node_t *n)
+{
+	struct dc_loc loc = loc_of(p, n);
+	struct dc_buf ids = {};
+
+	if (n->type != YAML_SEQUENCE_NODE) {
+		spec_error(p->spec, &loc,
+			   "'builds' must be a list of GNU build-ids, not %s",
+			   node_kind(n));
+		return NULL;
+	}
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *e = yaml_document_get_node(p->doc, *it);
+		struct dc_loc eloc = loc_of(p, e);
+		const char *v = scalar(p, e, "a build-id");
+		size_t len = v ? strlen(v) : 0;
+
+		if (!v)
+			continue;
+		if (len < 2 || len % 2 || len > 2 * DC_BUILD_ID_MAX ||
+		    strspn(v, "0123456789abcdef") != len) {
+			spec_error(
+			    p->spec, &eloc,
+			    "build-id '%s' must be an even number (2-%d) "
+			    "of lowercase hex digits, as readelf -n "
+			    "prints it",
+			    v, 2 * DC_BUILD_ID_MAX);
+			continue;
+		}
+		if (dc_buf_addf(&ids, "%s%s", ids.len ? "," : "", v))
+			p->spec->nerrors++;
+	}
+	if (ids.len >= DC_BUILDS_MAX) {
+		spec_error(p->spec, &loc, "'builds' is longer than %d bytes",
+			   DC_BUILDS_MAX - 1);
+		dc_buf_free(&ids);
+	}
+	return ids.p;
+}
+
 static bool has_role(const struct dc_spec_probe *pr, int role)
 {
 	for (int i = 0; i < pr->nargs; i++)
@@ -527,6 +575,17 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 		} else if (!strcmp(key, "aliases")) {
 			if (parse_aliases(p, val, &pr) == -ENOMEM)
 				spec->nerrors++;
+		} else if (!tp && !usdt && !strcmp(key, "optional")) {
+			struct dc_loc vloc = loc_of(p, val);
+
+			if (!(v = scalar(p, val, "'optional'")))
+				continue;
+			if (strcmp(v, "true") && strcmp(v, "false"))
+				spec_error(spec, &vloc,
+					   "'optional' must be true or false, "
+					   "not '%s'",
+					   v);
+			pr.optional = !strcmp(v, "true");
 		} else if (!tp && !strcmp(key, "feeds")) {
 			pr.feeds_loc = loc_of(p, val);
 			if ((v = scalar(p, val, "'feeds'")))
@@ -589,7 +648,7 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 				   : usdt ? "name, symbol, end, aliases, args, "
 					    "ret, effect, feeds, proto"
 					  : "name, symbol, aliases, args, ret, "
-					    "effect, feeds, proto");
+					    "effect, feeds, optional, proto");
 		}
 	}
 	if (!name_node)
@@ -685,12 +744,15 @@ static int add_group(struct parse *p, yaml_node_t *root)
 			g.target_loc = vloc;
 			if ((v = scalar(p, val, "'target'")))
 				g.target = dup_or_fail(p, v);
+		} else if (!strcmp(key, "builds")) {
+			g.builds_loc = vloc;
+			g.builds = build_ids(p, val);
 		} else if (!strcmp(key, "probes")) {
 			probes = val;
 		} else {
 			spec_error(spec, &kloc,
 				   "unknown key '%s' (known: layer, "
-				   "mechanism, target, probes)",
+				   "mechanism, target, builds, probes)",
 				   key);
 		}
 	}
@@ -711,6 +773,9 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		spec_error(spec, &g.target_loc,
 			   "mechanism '%s' takes no 'target'",
 			   dc_mech_name(g.mech));
+	if (g.builds && g.mech != DC_MECH_UPROBE)
+		spec_error(spec, &g.builds_loc,
+			   "'builds' is for mechanism 'uprobe' only");
 	if (g.target && strlen(g.target) >= DC_TARGET_MAX)
 		spec_error(spec, &g.target_loc,
 			   "target is longer than %d bytes", DC_TARGET_MAX - 1);
@@ -728,6 +793,7 @@ static int add_group(struct parse *p, yaml_node_t *root)
 		    sizeof(*spec->groups), 16)) {
 		free(g.layer);
 		free(g.target);
+		free(g.builds);
 		return -ENOMEM;
 	}
 	spec->groups[spec->ngroups++] = g;
@@ -1158,6 +1224,10 @@ static int check_uprobes(struct dc_spec *spec)
 			if (pr->group != gi || pr->pattern)
 				continue;
 			s = dc_elf_syms_find(&syms, pr->symbol);
+			/* Defined in some builds only (HDF5's parallel
+			 * I/O): the runtime probes it where a copy has it. */
+			if (!s && pr->optional)
+				continue;
 			if (!s) {
 				spec_error(
 				    spec, &pr->symbol_loc,
@@ -1605,6 +1675,7 @@ void dc_spec_free(struct dc_spec *spec)
 	for (size_t i = 0; i < spec->ngroups; i++) {
 		free(spec->groups[i].layer);
 		free(spec->groups[i].target);
+		free(spec->groups[i].builds);
 	}
 	for (size_t i = 0; i < spec->nfiles; i++)
 		free(spec->files[i]);

@@ -60,6 +60,7 @@ struct dc_spec_probe {
 	int nr;		 /* syscalls: number, set by dc_spec_check() */
 	int alias_of;	 /* index of the probe at the same address, or -1 */
 	bool pattern;	 /* a glob standing for the probes it was expanded to */
+	bool optional;	 /* "optional": a function some builds lack */
 	/* mechanism tracepoint */
 	char *event;		  /* "group/name" */
 	char *end;		  /* completing event, or NULL */
@@ -76,8 +77,9 @@ struct dc_spec_group {
 	int mech;
 	char *target;
 	char path[DC_TARGET_MAX]; /* resolved target */
+	char *builds; /* "builds": build-ids in hex, comma-separated */
 	struct dc_loc loc;
-	struct dc_loc target_loc;
+	struct dc_loc target_loc, builds_loc;
 	bool skipped; /* target not installed, and skip_missing was set */
 };
 

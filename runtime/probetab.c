@@ -31,6 +31,7 @@ static int decode(const struct dc_probe_desc *d, size_t i, const char *pool,
 				     .nslots = d->nslots,
 				     .size_slot = d->size_slot,
 				     .effect = d->effect,
+				     .flags = d->flags,
 				     .nr = d->nr };
 	ok &= d->effect < DC_EFFECT_NR;
 	memcpy(v->slot_role, d->slot_role, sizeof(v->slot_role));
@@ -41,6 +42,7 @@ static int decode(const struct dc_probe_desc *d, size_t i, const char *pool,
 	ok &= !!(v->layer = pool_str(pool, size, d->layer, DC_LAYER_MAX));
 	ok &= !!(v->target = pool_str(pool, size, d->target, DC_TARGET_MAX));
 	ok &= !!(v->path = pool_str(pool, size, d->path, DC_TARGET_MAX));
+	ok &= !!(v->builds = pool_str(pool, size, d->builds, DC_BUILDS_MAX));
 	ok &= !!(v->end = pool_str(pool, size, d->end, DC_NAME_MAX));
 	for (int k = 0; k < DC_CAPTURE; k++)
 		ok &= !!(v->field[k] =

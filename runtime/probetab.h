@@ -16,6 +16,7 @@ struct dc_probe_info {
 	__s8 size_slot;
 	__s32 nr;
 	__u8 effect; /* enum dc_effect */
+	__u8 flags;  /* DC_PROBE_* */
 	__u8 slot_role[DC_CAPTURE];
 	__u8 slot_arg[DC_CAPTURE];
 	const char *name;
@@ -23,6 +24,7 @@ struct dc_probe_info {
 	const char *layer;
 	const char *target;
 	const char *path;
+	const char *builds; /* struct dc_probe_desc's */
 	const char *end;
 	const char *field[DC_CAPTURE];
 	const char *key[DC_TP_KEYS];

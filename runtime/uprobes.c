@@ -358,6 +358,8 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 		    strcmp(pj->d->target, d->target))
 			continue;
 		s = dc_elf_syms_find(&syms, pj->d->symbol);
+		if (!s && (pj->d->flags & DC_PROBE_OPTIONAL))
+			continue;
 		if (!s) {
 			dc_warn("%s %s: %s has no function %s; not traced",
 				pj->d->layer, pj->d->name, g->path,
@@ -374,6 +376,25 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 	}
 	dc_code_close(&code);
 	dc_elf_syms_free(&syms);
+}
+
+/* Build-id @id (@len bytes) is among @builds (the spec's "builds"). */
+static bool listed(const char *builds, const unsigned char *id, int len)
+{
+	char hex[2 * DC_BUILD_ID_MAX + 1];
+
+	if (len <= 0)
+		return false;
+	for (int i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	for (const char *b = builds; *b;) {
+		size_t n = strcspn(b, ",");
+
+		if (n == (size_t)2 * len && !strncmp(b, hex, n))
+			return true;
+		b += n + (b[n] == ',');
+	}
+	return false;
 }
 
 /* The libraries COMMAND maps at start, and those of each ELF executable
@@ -431,8 +452,9 @@ static void *prepare(void *arg)
 			int len = dc_build_id(c->path[k], id);
 
 			snprintf(g->path, sizeof(g->path), "%s", c->path[k]);
-			g->other_build = ref_len <= 0 || len != ref_len ||
-					 memcmp(id, ref, len);
+			g->other_build = !((len > 0 && len == ref_len &&
+					    !memcmp(id, ref, len)) ||
+					   listed(d->builds, id, len));
 			g->b = (struct batch){ u->all.probes + used,
 					       u->all.offsets + used,
 					       u->all.cookies + used, 0 };

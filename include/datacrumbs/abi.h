@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     13 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     14 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -30,6 +30,7 @@
 #define DC_SYMBOL_MAX 4096
 #define DC_LAYER_MAX  16
 #define DC_TARGET_MAX 256
+#define DC_BUILDS_MAX 1024 /* a group's "builds", as the table holds it */
 
 /* How a probe is attached. */
 enum dc_mech {
@@ -492,18 +493,24 @@ struct dc_probe_desc {
 	__u8 slot_role[DC_CAPTURE]; /* enum dc_role of each slot */
 	__u8 slot_arg[DC_CAPTURE];  /* argument position of each slot */
 	__u8 effect;		    /* enum dc_effect */
-	__u8 pad[3];
+	__u8 flags;		    /* DC_PROBE_* */
+	__u8 pad[2];
 	__u32 name;   /* as the user knows it */
 	__u32 symbol; /* what is attached: syscall or ELF symbol */
 	__u32 layer;  /* becomes "cat" */
 	__u32 target; /* library as the spec named it */
 	__u32 path;   /* library as the generator resolved it */
+	__u32 builds; /* other builds of it laid out as that one: GNU
+			 build-ids in hex, comma-separated, or "" */
 	/* DC_MECH_TRACEPOINT: target is "group/event"; end, if set, the event
 	 * that completes it, matched on the key fields. */
 	__u32 end;
 	__u32 field[DC_CAPTURE]; /* captured field of each slot */
 	__u32 key[DC_TP_KEYS];
 };
+
+/* struct dc_probe_desc's flags. */
+#define DC_PROBE_OPTIONAL 1 /* a function some builds of the target lack */
 
 /* Where a tracepoint's fields are in its record, filled by the runtime
  * from tracefs for each probe and side (index probe * 2 + side). */
