@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -792,6 +793,22 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep)
 
 	for (size_t i = 0; i < d->ncalls && !err; i++)
 		err = dc_map_put(&ix, d->calls[i].key, &d->calls[i]);
+	/* Children are listed before their parents (a call is written as
+	 * it returns): what each HDF5 call did through MPI-IO is marked on
+	 * it before the loop below counts it. */
+	for (size_t i = 0; i < d->ncalls && !err; i++) {
+		const struct dc_dcall *c = &d->calls[i];
+		struct dc_dcall *p =
+		    c->parent ? dc_map_get(&ix, c->parent) : NULL;
+
+		if (p && c->module == MOD_MPIIO &&
+		    (p->module == MOD_H5F || p->module == MOD_H5D))
+			p->via |= c->op == DC_MOP_OPEN ? DC_VIA_MPIIO_OPEN
+				  : c->op == DC_MOP_COLL_READ ||
+					  c->op == DC_MOP_COLL_WRITE
+				      ? DC_VIA_MPIIO_COLL
+				      : 0;
+	}
 	for (size_t i = 0; i < d->ncalls && !err; i++) {
 		const struct dc_dcall *c = &d->calls[i];
 		const struct dc_dcall *p =
@@ -889,6 +906,7 @@ static bool needs_calls(int m, int k, bool time)
 		       k == P_MAX_WRITE_TIME_SIZE ||
 		       (k >= P_STRIDE && k < P_FASTEST_RANK);
 	case MOD_MPIIO: return dc_mpiio_needs_calls(k);
+	case MOD_H5F: return dc_h5f_needs_calls(k);
 	case MOD_H5D: return dc_h5d_needs_calls(k);
 	default: return false;
 	}
@@ -932,8 +950,7 @@ static void print_rec(FILE *out, int m, const struct rec_cols *rc,
 
 static bool is_max(bool posix, int k)
 {
-	return posix ? k == P_MAX_BYTE_READ || k == P_MAX_BYTE_WRITTEN ||
-			   k == P_MODE
+	return posix ? k == P_MAX_BYTE_READ || k == P_MAX_BYTE_WRITTEN
 		     : k == S_MAX_BYTE_READ || k == S_MAX_BYTE_WRITTEN;
 }
 
@@ -946,6 +963,7 @@ static void reduce_ps(const struct drec *first, int module, int64_t *c,
 	bool posix = module == MOD_POSIX;
 	/* Sums and maxima come before these. */
 	int end = posix ? P_STRIDE : S_FASTEST_RANK;
+	int mode_rank = INT_MIN;
 
 	memset(c, 0, sizeof(int64_t) * DC_DREC_MAX);
 	for (const struct drec *x = first; x; x = x->next) {
@@ -955,6 +973,16 @@ static void reduce_ps(const struct drec *first, int module, int64_t *c,
 			if (posix && (k == P_MAX_READ_TIME_SIZE ||
 				      k == P_MAX_WRITE_TIME_SIZE))
 				continue;
+			/* Darshan's reduction keeps the mode of the record
+			 * it merges in last: under MPI's binomial tree, the
+			 * highest rank's (0 for a file only rank 0 made). */
+			if (posix && k == P_MODE) {
+				if (x->rank >= mode_rank) {
+					c[k] = x->c[k];
+					mode_rank = x->rank;
+				}
+				continue;
+			}
 			/* Darshan keeps one rank's; all agree (one file). */
 			if (posix && k == P_FILE_ALIGNMENT) {
 				c[k] = x->c[k];

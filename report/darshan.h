@@ -24,11 +24,17 @@ struct dc_dcall {
 	uint64_t ohash; /* args.object's name hash, 0 if none */
 	uint32_t pid;
 	uint8_t op, module;
+	uint8_t via; /* HDF5: DC_VIA_* its MPI-IO calls under it showed */
 	int64_t size, offset, ret, whence, flags, mode, ts, dur;
 	int64_t selection, regular; /* H5D: args.selection, args.regular */
 	int64_t ndims, npoints, typesize; /* H5D: the dataset's shape */
 	uint32_t has;
 };
+
+/* What an HDF5 call did through MPI-IO, as Darshan asks HDF5's property
+ * lists: opened its file with MPI_File_open (H5F_USE_MPIIO), or made a
+ * collective transfer (H5D_USE_MPIIO_COLLECTIVE). */
+enum { DC_VIA_MPIIO_OPEN = 1, DC_VIA_MPIIO_COLL = 2 };
 
 /* A profile-mode counter record of one function, process and file (and
  * HDF5 dataset). */

@@ -7,18 +7,21 @@
  * switches, size buckets and common access sizes, the kinds of the file
  * selections read and written (the trace's args.selection and
  * args.regular) and the dataset's rank, elements and type size (args.ndims,
- * npoints and typesize, which H5Dclose carries). What else Darshan learns
- * by asking HDF5 (chunk shapes, access lengths and strides, MPI-IO
- * property lists) the trace does not hold; those counters are left out.
+ * npoints and typesize, which H5Dclose carries). Whether a file was
+ * opened through MPI-IO and a dataset transferred collectively, which
+ * Darshan asks HDF5's property lists, is what the MPI-IO calls nested
+ * under the HDF5 call did (so it needs the MPI-IO layer traced). What
+ * else Darshan learns by asking HDF5 (chunk shapes, access lengths and
+ * strides) the trace does not hold; those counters are left out.
  */
 #include <string.h>
 
 #include "darshan_ops.h"
 #include "darshan_rec.h"
 
-const char *const dc_h5f_names[DC_H5F_N] = { "OPENS", "FLUSHES" };
+const char *const dc_h5f_names[DC_H5F_N] = { "OPENS", "FLUSHES", "USE_MPIIO" };
 
-enum { F_OPENS, F_FLUSHES };
+enum { F_OPENS, F_FLUSHES, F_USE_MPIIO };
 
 enum {
 	D_OPENS,
@@ -40,6 +43,7 @@ enum {
 	D_DATASPACE_NDIMS = D_ACCESS_COUNT + 4,
 	D_DATASPACE_NPOINTS,
 	D_DATATYPE_SIZE,
+	D_USE_MPIIO_COLLECTIVE,
 	D_USE_DEPRECATED,
 	D_FASTEST_RANK,
 	D_FASTEST_RANK_BYTES,
@@ -70,6 +74,7 @@ const char *const dc_h5d_names[DC_H5D_N] = {
 	"DATASPACE_NDIMS",
 	"DATASPACE_NPOINTS",
 	"DATATYPE_SIZE",
+	"USE_MPIIO_COLLECTIVE",
 	"USE_DEPRECATED",
 	"FASTEST_RANK",
 	"FASTEST_RANK_BYTES",
@@ -170,14 +175,20 @@ void dc_hdf5_call(struct drec *r, const struct dc_dcall *c, double t1,
 		      dc_hdf5_kind(c->op), t1, t2,
 		      (c->has & DC_EV_SIZE) ? c->size : 0);
 	switch (c->op) {
-	case DC_HOP_FOPEN: r->c[F_OPENS]++; break;
+	case DC_HOP_FOPEN:
+		r->c[F_OPENS]++;
+		r->c[F_USE_MPIIO] |= !!(c->via & DC_VIA_MPIIO_OPEN);
+		break;
 	case DC_HOP_FFLUSH: r->c[F_FLUSHES]++; break;
 	case DC_HOP_DOPEN_DEPRECATED:
 		r->c[D_USE_DEPRECATED] = 1;
 		__attribute__((fallthrough));
 	case DC_HOP_DOPEN: r->c[D_OPENS]++; break;
-	case DC_HOP_DREAD: io(r, c, false); break;
-	case DC_HOP_DWRITE: io(r, c, true); break;
+	case DC_HOP_DREAD:
+	case DC_HOP_DWRITE:
+		io(r, c, c->op == DC_HOP_DWRITE);
+		r->c[D_USE_MPIIO_COLLECTIVE] |= !!(c->via & DC_VIA_MPIIO_COLL);
+		break;
 	case DC_HOP_DFLUSH: r->c[D_FLUSHES]++; break;
 	default: break;
 	}
@@ -209,7 +220,13 @@ bool dc_h5d_needs_calls(int k)
 {
 	return dc_dio_needs_calls(&layout, k) ||
 	       (k >= D_REGULAR_HYPERSLAB_SELECTS && k <= D_POINT_SELECTS) ||
-	       (k >= D_DATASPACE_NDIMS && k <= D_DATATYPE_SIZE);
+	       (k >= D_DATASPACE_NDIMS && k <= D_USE_MPIIO_COLLECTIVE);
+}
+
+/* Whether the file was opened through MPI-IO: the nesting of calls. */
+bool dc_h5f_needs_calls(int k)
+{
+	return k == F_USE_MPIIO;
 }
 
 void dc_h5f_reduce(const struct drec *first, int64_t *c, double *f)
@@ -217,7 +234,8 @@ void dc_h5f_reduce(const struct drec *first, int64_t *c, double *f)
 	memset(c, 0, sizeof(int64_t) * DC_H5F_N);
 	for (const struct drec *r = first; r; r = r->next)
 		for (int k = 0; r->module == MOD_H5F && k < DC_H5F_N; k++)
-			c[k] += r->c[k];
+			c[k] =
+			    k == F_USE_MPIIO ? c[k] | r->c[k] : c[k] + r->c[k];
 	dc_dtime_reduce(first, MOD_H5F, 0, &h5f_layout, c, f);
 }
 
@@ -231,6 +249,7 @@ void dc_h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c,
 		if (r->module != MOD_H5D || r->ohash != ohash)
 			continue;
 		c[D_USE_DEPRECATED] |= r->c[D_USE_DEPRECATED];
+		c[D_USE_MPIIO_COLLECTIVE] |= r->c[D_USE_MPIIO_COLLECTIVE];
 		for (int k = D_DATASPACE_NDIMS; k <= D_DATATYPE_SIZE; k++)
 			c[k] = r == first ? r->c[k] : dc_max64(c[k], r->c[k]);
 		for (int k = D_REGULAR_HYPERSLAB_SELECTS;

@@ -179,10 +179,11 @@ void dc_mpiio_finish(struct drec *r);
 void dc_mpiio_reduce(const struct drec *first, int64_t *c, double *f);
 
 /* The HDF5 modules (report/darshan_hdf5.c). */
-#define DC_H5F_N 2
-#define DC_H5D_N 48
+#define DC_H5F_N 3
+#define DC_H5D_N 49
 extern const char *const dc_h5f_names[DC_H5F_N];
 extern const char *const dc_h5d_names[DC_H5D_N];
+bool dc_h5f_needs_calls(int k);
 /* Which module, MOD_H5F or MOD_H5D, counts op @op; 0: none. */
 int dc_hdf5_module(int op);
 int dc_hdf5_kind(int op);

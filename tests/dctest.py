@@ -153,6 +153,17 @@ def darshan_hdf5_prefix():
                     tarball, [os.path.join(SRC, "scripts", "build-darshan-hdf5"), "PREFIX", tarball])
 
 
+def darshan_phdf5_prefix():
+    """Darshan 3.4.7 with MPI and its HDF5 module against Debian's
+    parallel HDF5 for OpenMPI: $DARSHAN_PHDF5_PREFIX, else
+    BUILD/darshan-phdf5-peer, built by scripts/build-darshan-hdf5."""
+    tarball = os.path.join(SRC, "..", "shared", "peers", "darshan-3.4.7.tar.gz")
+    return _darshan("DARSHAN_PHDF5_PREFIX", "darshan-phdf5-peer",
+                    "Darshan 3.4.7 with parallel HDF5", tarball,
+                    [os.path.join(SRC, "scripts", "build-darshan-hdf5"), "--flavour", "openmpi",
+                     "PREFIX", tarball])
+
+
 def darshan_lines(text):
     """(module, rank, counter, value, record name) of each counter line of
     darshan-parser's output or of datacrumbs-report --darshan's (module,
