@@ -19,6 +19,9 @@ struct dcr_report {
 	struct dc_darshan dsh;
 	struct dc_read_opts ro;
 	char *pattern;
+	/* The paths added: files and messages name them to the end. */
+	char **paths;
+	size_t npaths;
 	uint64_t problems;
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -47,6 +50,11 @@ const char *dcr_version(void)
 void dcr_set_prog(const char *prog)
 {
 	dc_log_init(prog);
+}
+
+void dcr_set_log(void (*cb)(void *ctx, const char *msg), void *ctx)
+{
+	dc_log_sink(cb, ctx);
 }
 
 int dcr_const(const char *name, int64_t *value)
@@ -100,6 +108,9 @@ void dcr_report_free(struct dcr_report *d)
 	dc_report_free(&d->r);
 	dc_darshan_free(&d->dsh);
 	free(d->pattern);
+	for (size_t i = 0; i < d->npaths; i++)
+		free(d->paths[i]);
+	free(d->paths);
 	free(d);
 }
 
@@ -146,14 +157,24 @@ int dcr_report_set_progress(struct dcr_report *d,
 
 int dcr_report_add(struct dcr_report *d, const char *path)
 {
+	uint64_t records = d->r.records;
 	struct dc_read_stats st;
 	struct stat sb;
+	char **paths;
 	int err;
 
 	if (d->finished)
 		return -EBUSY;
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
 		return -EISDIR;
+	paths = realloc(d->paths, (d->npaths + 1) * sizeof(*paths));
+	if (!paths)
+		return -ENOMEM;
+	d->paths = paths;
+	paths[d->npaths] = strdup(path);
+	if (!paths[d->npaths])
+		return -ENOMEM;
+	path = paths[d->npaths++];
 	d->added = 1;
 	d->r.trace = path;
 	err = dc_trace_read(path, &d->ro, &st);
@@ -164,6 +185,11 @@ int dcr_report_add(struct dcr_report *d, const char *path)
 		dc_err("%s: empty: not a trace", path);
 		d->r.empty_traces++;
 		d->problems++;
+	} else if (d->r.records == records) {
+		/* Damaged lines are counted already: this only says why. */
+		dc_err("%s: not a trace: none of its %llu lines is a trace "
+		       "record",
+		       path, (unsigned long long)st.lines);
 	}
 	d->r.bad_members += st.bad_members;
 	d->r.bytes_skipped += st.bytes_skipped;

@@ -58,6 +58,10 @@ DCR_API const char *dcr_version(void);
  * @prog's last path component is kept, not the string. */
 DCR_API void dcr_set_prog(const char *prog);
 
+/* Messages (the damage in traces) to @cb, without the program's name,
+ * instead of stderr; NULL: stderr again. For the whole process. */
+DCR_API void dcr_set_log(void (*cb)(void *ctx, const char *msg), void *ctx);
+
 /* The value of a constant of the summary ("HIST_N", "MAX_LAYERS",
  * "BINS", "SLOWEST", "LINE_MAX", ...), so that bindings hold no copy:
  * 0 or -ENOENT. */
