@@ -12,6 +12,7 @@
 #include "datacrumbs/report.h"
 #include "log.h"
 #include "report.h"
+#include "tmpldir.h"
 #include "traceread.h"
 
 struct dcr_report {
@@ -276,7 +277,8 @@ int dcr_report_html(const struct dcr_report *d, const char *tmpl_dir,
 {
 	if (!d->finished)
 		return -EINVAL;
-	return dc_html_report(&d->r, tmpl_dir, path);
+	return dc_html_report(&d->r, dc_template_dir(tmpl_dir, "report.html"),
+			      path);
 }
 
 void dcr_free(void *p)

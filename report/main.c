@@ -13,7 +13,6 @@
 #include "datacrumbs/report.h"
 #include "fileio.h"
 #include "log.h"
-#include "tmpldir.h"
 
 static const char usage[] =
     "Usage: datacrumbs-report [OPTIONS] TRACE...\n"
@@ -224,8 +223,7 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	if (html && (err = dcr_report_html(
-			 r, dc_template_dir(tmpl, "report.html"), html))) {
+	if (html && (err = dcr_report_html(r, tmpl, html))) {
 		dc_err("%s: %s", html, strerror(-err));
 		goto cleanup;
 	}

@@ -104,7 +104,8 @@ DCR_API uint64_t dcr_report_problems(const struct dcr_report *r);
  * DCR_DARSHAN or DCR_SUMMARY without dcr_report_set_darshan(). */
 DCR_API int dcr_report_render(const struct dcr_report *r, enum dcr_format fmt,
 			      int top, char **out, size_t *len);
-/* The self-contained HTML page, from @tmpl_dir's report.html, to @path. */
+/* The self-contained HTML page to @path, from @tmpl_dir's report.html;
+ * NULL: the installed templates (or the checkout's, for a build). */
 DCR_API int dcr_report_html(const struct dcr_report *r, const char *tmpl_dir,
 			    const char *path);
 

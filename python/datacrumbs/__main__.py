@@ -91,10 +91,6 @@ def main(argv=None):
         sys.stderr.write(message(miss, argv) + "\n")
         return 2
 
-    from concurrent.futures.process import BrokenProcessPool
-
-    from distributed.scheduler import KilledWorker
-
     from . import cluster, graph
     from .core import CoreError
 
@@ -115,7 +111,7 @@ def main(argv=None):
     except OSError as e:
         _say("%s: %s%s" % (e.filename or "reading the traces", e.strerror or e, where))
         return 2
-    except (KilledWorker, BrokenProcessPool):
+    except graph.WorkerDied:
         _say("a Dask worker died reading the traces")
         return 2
     finally:

@@ -161,7 +161,28 @@ class Report:
         finally:
             L.dcr_free(out)
 
-    def html(self, path, templates):
-        """The HTML page to @path, from @templates (the directory of
-        report.html)."""
-        _check(lib().dcr_report_html(self._h, _path(templates), _path(path)), path)
+    def json(self):
+        """The summary, parsed: datacrumbs-report --json's."""
+        import json
+
+        return json.loads(self.render("JSON"))
+
+    def frames(self):
+        """{layers, functions, files, processes, slowest}: DataFrames of
+        the summary (tables.frames())."""
+        from .tables import frames
+
+        return frames(self.render("JSON"))
+
+    def darshan_frame(self):
+        """Darshan's counters (darshan=True), one row per counter of a
+        record, as datacrumbs-report --darshan prints them."""
+        from .tables import darshan
+
+        return darshan(self.render("DARSHAN"))
+
+    def html(self, path, templates=None):
+        """The HTML page (datacrumbs-report --html) to @path; @templates:
+        the directory of report.html (default: the installed one)."""
+        _check(lib().dcr_report_html(self._h, _path(templates) if templates else None,
+                                     _path(path)), path)

@@ -3,10 +3,12 @@
 and returns its outputs as text, with the messages about damage it
 would have printed and their count, so the client shows them whichever
 worker did the reading."""
-import dask
-
-from .cluster import run_on
+from .cluster import Local, run_on
 from .core import Report
+
+
+class WorkerDied(Exception):
+    pass
 
 
 def outputs(paths, formats, top=10, file=None, darshan=False):
@@ -19,6 +21,18 @@ def outputs(paths, formats, top=10, file=None, darshan=False):
 
 
 def summarize(paths, client, formats=("JSON",), top=10, file=None, darshan=False):
-    """outputs() computed on @client (see cluster.run_on)."""
-    task = dask.delayed(outputs, pure=True)(list(paths), tuple(formats), top, file, darshan)
-    return run_on(client, [task])[0]
+    """outputs() computed on @client (see cluster.run_on); WorkerDied if
+    the worker running it died. A Local client without worker processes
+    runs it here, without Dask, which would only add its import."""
+    args = (list(paths), tuple(formats), top, file, darshan)
+    if isinstance(client, Local) and not client.workers:
+        return outputs(*args)
+    from concurrent.futures.process import BrokenProcessPool
+
+    import dask
+    from distributed.scheduler import KilledWorker
+
+    try:
+        return run_on(client, [dask.delayed(outputs, pure=False)(*args)])[0]
+    except (KilledWorker, BrokenProcessPool):
+        raise WorkerDied() from None
