@@ -4,6 +4,7 @@ install). The report is the library's: its parser, aggregation, Darshan
 counters and outputs; this module only calls it. The standard library
 only, so the CLI can say what is missing before it imports pandas."""
 import ctypes
+import errno
 import os
 
 SONAME = "libdatacrumbs-report.so.1"
@@ -109,6 +110,7 @@ class Report:
     raises OSError naming it."""
 
     def __init__(self, paths, file=None, darshan=False, threads=0):
+        self._h = None
         L = lib()
         self.messages = []
         h = ctypes.c_void_p()
@@ -125,16 +127,15 @@ class Report:
             _check(L.dcr_report_set_threads(h, threads), "threads")
             for p in paths:
                 err = L.dcr_report_add(h, _path(p))
-                if err == -21:  # EISDIR
-                    raise OSError(21, "a directory, not a trace (give its files: %s/*.pfw.gz)"
-                                  % p, p)
+                if err == -errno.EISDIR:
+                    raise OSError(errno.EISDIR, "a directory, not a trace (give its files: "
+                                  "%s/*.pfw.gz)" % p, p)
                 _check(err, p)
             _check(L.dcr_report_finish(h), "computing the report")
         finally:
             L.dcr_set_log(_LOG(), None)
         self.problems = L.dcr_report_problems(h)
         self.events = L.dcr_report_events(h)
-        self.darshan = darshan
 
     def close(self):
         if self._h:
