@@ -13,12 +13,10 @@ built on). Needs pandas and Dask from the distribution (Debian's
 /usr/bin/python3).
 """
 
-from .index import PART_SIZE  # the standard library only
-
 __all__ = ["load", "report", "summary", "ship"]
 
 
-def load(paths, partition_size=PART_SIZE):
+def load(paths, partition_size=None):
     """The events of the traces at @paths (names or glob patterns) as a
     Dask DataFrame: one row per event (ph X or C), in file order, with
     the file and host hashes resolved to their names. See docs/python.md."""

@@ -5,7 +5,7 @@ import os
 import sys
 
 from ._deps import message, missing
-from .index import PART_SIZE, TraceError, check  # the standard library only
+from .tracefile import TraceError, check  # the standard library only
 
 USAGE = """\
 usage: python3 -m datacrumbs summary [OPTIONS] TRACE...
@@ -70,7 +70,7 @@ def parse_args(argv):
     p.add_argument("--json", action="store_true")
     p.add_argument("--scheduler")
     p.add_argument("--workers", type=_count)
-    p.add_argument("--partition-size", type=_size, default=PART_SIZE)
+    p.add_argument("--partition-size", type=_size)
     p.add_argument("--top", type=_count, default=10)
     p.add_argument("traces", nargs="+", metavar="TRACE")
     return p.parse_args(argv)

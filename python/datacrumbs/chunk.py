@@ -6,6 +6,7 @@ import pandas as pd
 
 from . import gzstream
 from ._keys import M64, hash_ref
+from .core import const
 from .parse import MAX_LINE, TOO_LONG, event
 
 # The call columns, in the order rows are built.
@@ -41,7 +42,7 @@ def _ints(col, dtype=np.int64):
 def _thread(tid):
     """A kernel request's lane track (tid + 2**30 + lane * 2**24) is its
     thread's, as datacrumbs-report reads it."""
-    return np.where(tid & (1 << 30), tid & 0x3FFFFF, tid)
+    return np.where(tid & const("LANE_BIT"), tid & const("TID_MASK"), tid)
 
 
 def _frame(rows):
