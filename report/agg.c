@@ -740,6 +740,7 @@ int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 			       ev->err_col + 1);
 		return 0;
 	}
+	r->records++;
 	switch (ev->ph) {
 	case 'M': return meta(r, ev);
 	case 'X':

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,13 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "darshan.h"
+#include "datacrumbs/report.h"
 #include "fileio.h"
 #include "log.h"
-#include "tmpldir.h"
-#include "report.h"
-#include "traceread.h"
 
 static const char usage[] =
     "Usage: datacrumbs-report [OPTIONS] TRACE...\n"
@@ -45,9 +42,9 @@ static const char usage[] =
 
 struct progress {
 	bool on;
-	uint64_t base, total, events;
+	uint64_t base, total;
 	struct timespec start, last;
-	const struct dc_report *r;
+	const struct dcr_report *r;
 };
 
 static double since(const struct timespec *a, const struct timespec *b)
@@ -59,7 +56,7 @@ static void progress_show(void *ctx, uint64_t done, uint64_t total)
 {
 	struct progress *p = ctx;
 	struct timespec now;
-	double frac, el;
+	double frac, el, events;
 	int fill;
 
 	if (!p->on)
@@ -73,26 +70,26 @@ static void progress_show(void *ctx, uint64_t done, uint64_t total)
 	if (frac > 1)
 		frac = 1;
 	fill = (int)(frac * 30);
+	events = (double)dcr_report_events(p->r);
 	fprintf(stderr, "\r[%.*s%*s] %3.0f%% %.1fM events, %.2fM/s ", fill,
 		"##############################", 30 - fill, "", frac * 100,
-		(p->r->events + p->r->counters) / 1e6,
-		el > 0 ? (p->r->events + p->r->counters) / el / 1e6 : 0.0);
+		events / 1e6, el > 0 ? events / el / 1e6 : 0.0);
 }
 
-struct prog_ctx {
-	struct dc_report *r;
-	struct progress *p;
-};
-
-static int line_cb(void *ctx, const struct dc_line *l)
+/* Write @fmt of @r to stdout. */
+static int print(const struct dcr_report *r, enum dcr_format fmt, int top)
 {
-	return dc_report_line(((struct prog_ctx *)ctx)->r, l->lineno, l->status,
-			      &l->ev);
-}
+	char *text;
+	size_t len;
+	int err;
 
-static void progress_cb(void *ctx, uint64_t done, uint64_t total)
-{
-	progress_show(((struct prog_ctx *)ctx)->p, done, total);
+	err = dcr_report_render(r, fmt, top, &text, &len);
+	if (err)
+		return err;
+	if (fwrite(text, 1, len, stdout) != len)
+		err = -EIO;
+	dcr_free(text);
+	return err;
 }
 
 int main(int argc, char **argv)
@@ -113,20 +110,16 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{},
 	};
-	const char *flame = NULL, *html = NULL, *tmpl = NULL;
+	const char *flame = NULL, *html = NULL, *tmpl = NULL, *pattern = NULL;
 	bool json = false, folded = false, quiet = false, darshan = false,
 	     summary = false;
-	struct dc_darshan dsh;
-	struct dc_read_opts ro = {};
 	struct progress prog = {};
-	struct prog_ctx pc;
-	struct dc_report r;
-	unsigned problems = 0;
-	int top = 10, c, ret = 2, err;
+	struct dcr_report *r = NULL;
+	int top = 10, threads = 0, c, ret = 2, err;
+	enum dcr_format fmt;
 
 	dc_log_init(argv[0]);
-	dc_report_init(&r);
-	dc_darshan_init(&dsh);
+	dcr_set_prog(argv[0]);
 	while ((c = getopt_long(argc, argv, "jFdSg:H:f:n:t:qT:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
@@ -136,9 +129,9 @@ int main(int argc, char **argv)
 		case 'S': summary = true; break;
 		case 'g': flame = optarg; break;
 		case 'H': html = optarg; break;
-		case 'f': r.file_pattern = optarg; break;
+		case 'f': pattern = optarg; break;
 		case 'n': top = atoi(optarg); break;
-		case 't': ro.threads = atoi(optarg); break;
+		case 't': threads = atoi(optarg); break;
 		case 'q': quiet = true; break;
 		case 'T': tmpl = optarg; break;
 		case 'V':
@@ -157,6 +150,19 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		goto cleanup;
 	}
+	err = dcr_report_new(&r);
+	if (!err)
+		err = dcr_report_set_file(r, pattern);
+	if (!err)
+		err = dcr_report_set_darshan(r, darshan || summary);
+	if (!err)
+		err = dcr_report_set_threads(r, threads > 0 ? threads : 0);
+	if (!err)
+		err = dcr_report_set_progress(r, progress_show, &prog);
+	if (err) {
+		dc_err("%s", strerror(-err));
+		goto cleanup;
+	}
 	prog.on = !quiet && isatty(STDERR_FILENO);
 	for (int i = optind; i < argc; i++) {
 		struct stat sb;
@@ -166,83 +172,65 @@ int main(int argc, char **argv)
 	}
 	/* Small inputs finish before a bar would be read. */
 	prog.on = prog.on && prog.total >= (16u << 20);
-	prog.r = &r;
-	r.darshan = darshan || summary ? &dsh : NULL;
+	prog.r = r;
 	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	pc = (struct prog_ctx){ &r, &prog };
-	ro.line = line_cb;
-	ro.progress = progress_cb;
-	ro.ctx = &pc;
 	for (int i = optind; i < argc; i++) {
-		struct dc_read_stats st;
 		struct stat sb;
 
-		r.trace = argv[i];
-		if (!stat(argv[i], &sb) && S_ISDIR(sb.st_mode)) {
+		err = dcr_report_add(r, argv[i]);
+		if (err == -EISDIR) {
 			dc_err("%s: a directory, not a trace (give its files: "
 			       "%s/*.pfw.gz)",
 			       argv[i], argv[i]);
 			goto cleanup;
 		}
-		err = dc_trace_read(argv[i], &ro, &st);
 		if (err) {
 			dc_err("%s: %s", argv[i], strerror(-err));
 			goto cleanup;
 		}
-		dc_report_trace_done(&r);
-		if (!st.lines) {
-			dc_err("%s: empty: not a trace", argv[i]);
-			r.empty_traces++;
-			problems++;
-		}
-		r.bad_members += st.bad_members;
-		r.bytes_skipped += st.bytes_skipped;
-		problems += st.problems;
-		prog.base += st.bytes_in;
+		if (!stat(argv[i], &sb))
+			prog.base += sb.st_size;
 	}
 	if (prog.on)
 		fputs("\r\033[K", stderr);
-	dc_report_finish(&r);
-	problems += r.bad_lines + r.unknown_hashes;
-	err = r.darshan ? dc_darshan_finish(&dsh, &r) : 0;
-	if (err)
+	err = dcr_report_finish(r);
+	if (err) {
 		dc_err("computing Darshan's counters: %s", strerror(-err));
-	else if (darshan && !json)
-		err = dc_darshan_text(&dsh, &r, stdout);
-	else if (json)
-		err = dc_json_report(&r, stdout);
-	else if (folded)
-		err = dc_folded_report(&r, stdout);
-	else
-		err = dc_text_report(&r, stdout, top);
+		goto cleanup;
+	}
+	fmt = darshan && !json ? DCR_DARSHAN
+	      : json	       ? DCR_JSON
+	      : folded	       ? DCR_FOLDED
+			       : DCR_TEXT;
+	err = print(r, fmt, top);
 	if (!err && summary)
-		err = dc_darshan_summary_text(&dsh, stdout);
+		err = print(r, DCR_SUMMARY, 0);
 	if (err) {
 		dc_err("writing the report failed: %s", strerror(-err));
 		goto cleanup;
 	}
 	if (flame) {
-		struct dc_buf b = {};
+		char *svg;
+		size_t len;
 
-		err = dc_flame_svg(&r, &b, 1200);
-		if (!err)
-			err = dc_write_atomic(flame, b.p, b.len);
-		dc_buf_free(&b);
+		err = dcr_report_render(r, DCR_FLAME, 1200, &svg, &len);
+		if (!err) {
+			err = dc_write_atomic(flame, svg, len);
+			dcr_free(svg);
+		}
 		if (err) {
 			dc_err("%s: %s", flame, strerror(-err));
 			goto cleanup;
 		}
 	}
-	if (html && (err = dc_html_report(
-			 &r, dc_template_dir(tmpl, "report.html"), html))) {
+	if (html && (err = dcr_report_html(r, tmpl, html))) {
 		dc_err("%s: %s", html, strerror(-err));
 		goto cleanup;
 	}
-	ret = problems ? 1 : 0;
+	ret = dcr_report_problems(r) ? 1 : 0;
 cleanup:
 	if (fflush(stdout) && !ret)
 		ret = 2;
-	dc_report_free(&r);
-	dc_darshan_free(&dsh);
+	dcr_report_free(r);
 	return ret;
 }

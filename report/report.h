@@ -146,6 +146,7 @@ struct dc_report {
 	int64_t t_min, t_max, run_start, run_end;
 	/* Totals. */
 	uint64_t events, counters, meta, lines, bad_lines, orphans;
+	uint64_t records; /* lines that are records, not damaged or blank */
 	uint64_t ntraces, unknown_hashes;
 	char *cmd;
 	/* The file systems the start records name (the first of each). */

@@ -19,7 +19,6 @@
 
 #define WINDOW	     8		 /* tasks in flight */
 #define TEXT_CHUNK   (4u << 20)	 /* plain text is cut in pieces this big */
-#define MEMBER_CAP   (64u << 20) /* bigger members stream on one thread */
 #define STREAM_OUT   (4u << 20)	 /* output piece when streaming */
 #define RELEASE_STEP (64u << 20) /* read pages given back this many at once */
 static const char gz_magic[] = "\x1f\x8b\x08";
@@ -124,7 +123,7 @@ static int reserve(struct task *t, size_t n)
 	return 0;
 }
 
-/* Inflate one member with zlib into a buffer of at most MEMBER_CAP. */
+/* Inflate one member with zlib into a buffer of at most DC_MEMBER_CAP. */
 static enum result inflate_zlib(const unsigned char *in, size_t avail,
 				struct task *t)
 {
@@ -140,7 +139,7 @@ static enum result inflate_zlib(const unsigned char *in, size_t avail,
 	zs.avail_in = avail > UINT32_MAX ? UINT32_MAX : avail;
 	for (;;) {
 		if (zs.total_out == t->cap) {
-			if (t->cap >= MEMBER_CAP) {
+			if (t->cap >= DC_MEMBER_CAP) {
 				res = RES_BIG;
 				goto out;
 			}
@@ -195,7 +194,7 @@ static bool inflate_fast(struct reader *r, struct task *t)
 	if (next - in < 18 || avail > UINT32_MAX)
 		return false;
 	memcpy(&isize, next - 4, 4);
-	if (isize > MEMBER_CAP || reserve(t, (size_t)isize + 1))
+	if (isize > DC_MEMBER_CAP || reserve(t, (size_t)isize + 1))
 		return false;
 	isal_inflate_init(st);
 	st->crc_flag = ISAL_GZIP;

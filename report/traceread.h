@@ -9,6 +9,8 @@
 
 /* A line longer than this is damaged: status -EINVAL, never held whole. */
 #define DC_LINE_MAX (1u << 20)
+/* A gzip member inflating to more is streamed on one thread. */
+#define DC_MEMBER_CAP (64u << 20)
 
 /* One line of a trace, parsed. */
 struct dc_line {

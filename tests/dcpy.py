@@ -14,10 +14,31 @@ PKG = os.path.join(SRC, "python")
 REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 
 
+def _sanitized(build):
+    try:
+        with open(os.path.join(build, "meson-info", "intro-buildoptions.json")) as f:
+            opts = json.load(f)
+    except (OSError, ValueError):
+        return False
+    v = next((o["value"] for o in opts if o["name"] == "b_sanitize"), "none")
+    return v not in ("none", "", [], ["none"])
+
+
+# The library the package loads. /usr/bin/python3 is not built with ASan:
+# a sanitized library loads into it only with libasan preloaded, whose
+# shadow memory does not fit the address-space bound of
+# test_python_hostile.py. So the sanitized build's Python tests use the
+# plain build's library (scripts/test builds it first); the sanitized
+# one is tested by the C tests, through datacrumbs-report.
+PLAIN_BUILD = os.path.join(SRC, "build") if _sanitized(BUILD) else BUILD
+REPORT_LIB = os.path.join(PLAIN_BUILD, "report", "libdatacrumbs-report.so.1")
+
+
 def env(**extra):
     """The environment to run the package from the checkout."""
     e = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     e["PYTHONPATH"] = PKG
+    e["DATACRUMBS_REPORT_LIB"] = REPORT_LIB
     e["PYTHONDONTWRITEBYTECODE"] = "1"
     e.update(extra)
     return e
@@ -26,6 +47,9 @@ def env(**extra):
 def need_pandas():
     if not os.access(PY, os.X_OK):
         skip("needs Debian's %s" % PY)
+    if not os.path.exists(REPORT_LIB) or _sanitized(PLAIN_BUILD):
+        skip("needs a build without sanitizers of libdatacrumbs-report in %s (python3 "
+             "cannot load a sanitized one)" % PLAIN_BUILD)
     r = subprocess.run([PY, "-c", "import pandas, dask.dataframe, distributed"],
                        capture_output=True, text=True)
     if r.returncode:

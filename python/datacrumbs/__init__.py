@@ -4,17 +4,19 @@
     import datacrumbs
     df = datacrumbs.load(["run/*.pfw.gz"])   # a Dask DataFrame, one row per event
 
+    r = datacrumbs.report(["run/*.pfw.gz"])  # datacrumbs-report's numbers
+
 and ``python3 -m datacrumbs summary [--json] TRACE...`` for the summary
-of datacrumbs-report --json, on a local or a site's Dask cluster. Needs
-pandas and Dask from the distribution (Debian's /usr/bin/python3).
+of datacrumbs-report --json, on a local or a site's Dask cluster. The
+summaries are libdatacrumbs-report's (the library datacrumbs-report is
+built on). Needs pandas and Dask from the distribution (Debian's
+/usr/bin/python3).
 """
 
-from .index import PART_SIZE  # the standard library only
-
-__all__ = ["load", "summary", "ship"]
+__all__ = ["load", "report", "summary", "ship"]
 
 
-def load(paths, partition_size=PART_SIZE):
+def load(paths, partition_size=None):
     """The events of the traces at @paths (names or glob patterns) as a
     Dask DataFrame: one row per event (ph X or C), in file order, with
     the file and host hashes resolved to their names. See docs/python.md."""
@@ -26,7 +28,17 @@ def load(paths, partition_size=PART_SIZE):
     return _load(paths, partition_size)
 
 
-def summary(paths, client, partition_size=PART_SIZE):
+def report(paths, file=None, darshan=False):
+    """libdatacrumbs-report's report of the traces at @paths, read in this
+    process: a core.Report, whose render("JSON"), render("TEXT"),
+    render("DARSHAN"), render("SUMMARY") (with @darshan), ... are
+    datacrumbs-report's outputs. @file: its --file pattern."""
+    from .core import Report
+
+    return Report(paths, file=file, darshan=darshan)
+
+
+def summary(paths, client):
     """The summary of datacrumbs-report --json for @paths, computed on the
     dask.distributed @client, as the JSON text."""
     from ._deps import require
@@ -34,7 +46,7 @@ def summary(paths, client, partition_size=PART_SIZE):
     require(with_distributed=True)
     from .graph import summarize
 
-    return summarize(paths, client, partition_size)[0].json()
+    return summarize(paths, client)["out"]["JSON"]
 
 
 def ship(client):

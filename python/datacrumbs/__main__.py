@@ -1,23 +1,25 @@
 # SPDX-License-Identifier: MIT
 """python3 -m datacrumbs summary [--json] [--scheduler ADDRESS] TRACE..."""
 import argparse
+import os
 import sys
 
 from ._deps import message, missing
-from .index import PART_SIZE, TraceError, check  # the standard library only
+from .tracefile import TraceError, check  # the standard library only
 
 USAGE = """\
 usage: python3 -m datacrumbs summary [OPTIONS] TRACE...
 
-The summary of datacrumbs-report --json (the same layers, functions,
-files, processes and losses, the same numbers), computed with Dask.
+The summary of datacrumbs-report (its library, libdatacrumbs-report,
+computes it), run with Dask: here, or on a Dask cluster.
 
   --json                  the summary as JSON (docs/report.md's schema)
   --scheduler ADDRESS     a running Dask scheduler (tls://host:8786);
                           its workers must see the traces at these paths
   --workers N             local worker processes (0: threads in this
                           process; default: processes for traces > 8 MiB)
-  --partition-size BYTES  text per partition (default 16M; K, M, G)
+  --partition-size BYTES  accepted for older scripts: each trace is now
+                          read whole, by the library's threads
   --top N                 rows per table in the text summary (default 10)
   -h, --help              show this help
 
@@ -68,7 +70,7 @@ def parse_args(argv):
     p.add_argument("--json", action="store_true")
     p.add_argument("--scheduler")
     p.add_argument("--workers", type=_count)
-    p.add_argument("--partition-size", type=_size, default=PART_SIZE)
+    p.add_argument("--partition-size", type=_size)
     p.add_argument("--top", type=_count, default=10)
     p.add_argument("traces", nargs="+", metavar="TRACE")
     return p.parse_args(argv)
@@ -88,51 +90,43 @@ def main(argv=None):
     if miss:
         sys.stderr.write(message(miss, argv) + "\n")
         return 2
-    import os
 
-    from concurrent.futures.process import BrokenProcessPool
-
-    from distributed.scheduler import KilledWorker
-
-    from . import cluster, graph, text
+    from . import cluster, graph
+    from .core import CoreError
 
     try:
         runner = cluster.connect(args.scheduler, args.workers, check(args.traces))
     except (TraceError, cluster.ClusterError) as e:
         _say(str(e))
         return 2
+    # Workers elsewhere may run in another directory.
+    paths = [os.path.abspath(p) for p in args.traces] if args.scheduler else args.traces
     where = " (the workers must see the traces at the same paths)" if args.scheduler else ""
+    fmt = "JSON" if args.json else "TEXT"
     try:
-        report, ixs = graph.summarize(args.traces, runner, args.partition_size)
-    except TraceError as e:
+        res = graph.summarize(paths, runner, [fmt], args.top)
+    except CoreError as e:
         _say(str(e) + where)
         return 2
     except OSError as e:
         _say("%s: %s%s" % (e.filename or "reading the traces", e.strerror or e, where))
         return 2
-    except (KilledWorker, BrokenProcessPool):
-        _say("a Dask worker died reading the traces (out of memory? a smaller "
-             "--partition-size needs less)")
+    except graph.WorkerDied:
+        _say("a Dask worker died reading the traces")
         return 2
     finally:
         runner.close()
-    n = graph.problems(report, ixs, args.traces, _say)
-    for t, (path, ix) in enumerate(zip(args.traces, ixs)):
-        if not ix.lines:
-            _say("%s: empty: not a trace" % path)
-            n += 1
-        elif not text.has_records(report, t):
-            _say("%s: not a trace: none of its %d lines is a trace record" % (path, ix.lines))
-    out = report.json() if args.json else text.render(report, args.top)
+    for m in res["messages"]:
+        _say(m)
     try:
-        sys.stdout.write(out)
+        sys.stdout.write(res["out"][fmt])
         sys.stdout.flush()
     except OSError as e:
         # Nothing more can be written there, not even at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         _say("writing the summary failed: %s" % e.strerror)
         return 2
-    return 1 if n else 0
+    return 1 if res["problems"] else 0
 
 
 if __name__ == "__main__":

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""The keys datacrumbs-report files things under, computed the same way:
-FNV-1a hashes (lib/hash.c), hash values of metadata (report/event.c) and
-the visiting order of its open-addressing map (lib/map.c), which is the
-order the report lists hosts in and closes threads' calls in."""
+"""The file and host hashes of load()'s rows, computed as
+datacrumbs-report computes them: FNV-1a hashes (lib/hash.c) and hash
+values of metadata (report/event.c)."""
 import re
 
 M64 = (1 << 64) - 1
@@ -50,50 +49,3 @@ def hash_value(v):
     if type(v) is int:
         return v & M64 if v >= 0 else 0
     return 0
-
-
-def func_key(cat, name):
-    """The key of a (layer, function) pair: two pairs with the same key
-    are one function, as in report/agg.c."""
-    return key_of(((fnv(raw(cat)) * 31) & M64) ^ fnv(raw(name)))
-
-
-def proc_key(hhash, pid):
-    return key_of(((hhash * 1000003) & M64) ^ pid)
-
-
-def thread_key(pid, tid):
-    return ((pid << 32) | tid) + 1
-
-
-def _slot(key, cap):
-    key ^= key >> 33
-    key = (key * 0xFF51AFD7ED558CCD) & M64
-    key ^= key >> 33
-    return key & (cap - 1)
-
-
-def map_order(keys):
-    """The order dc_map_foreach visits @keys, put in this order (non-zero;
-    repeats are ignored)."""
-    cap, n, table = 0, 0, []
-
-    def place(tab, k):
-        i = _slot(k, len(tab))
-        while tab[i] and tab[i] != k:
-            i = (i + 1) & (len(tab) - 1)
-        return i
-
-    for k in keys:
-        if (n + 1) * 4 > cap * 3:
-            cap = cap * 2 if cap else 64
-            new = [0] * cap
-            for old in table:
-                if old:
-                    new[place(new, old)] = old
-            table = new
-        i = place(table, k)
-        if not table[i]:
-            table[i] = k
-            n += 1
-    return [k for k in table if k]

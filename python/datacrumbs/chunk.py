@@ -1,15 +1,13 @@
 # SPDX-License-Identifier: MIT
-"""One partition of a trace, read and parsed: its calls as columns, and
-the few other records the summary needs (process names and ranks, the
-start and end records), with its count of lines and bad lines."""
+"""One partition of a trace, read and parsed: its calls as columns
+(load()'s rows)."""
 import numpy as np
 import pandas as pd
 
 from . import gzstream
-from ._keys import INT64_MAX, M64, hash_ref, raw
-from .parse import MAX_LINE, SKIP, TOO_LONG, event, text_value
-
-MAX_ERRORS = 10  # bad lines named; the rest are counted (as the report)
+from ._keys import M64, hash_ref
+from .core import const
+from .parse import MAX_LINE, TOO_LONG, event
 
 # The call columns, in the order rows are built.
 COLUMNS = ("line", "counter", "cat", "name", "id", "pid", "tid", "ts", "dur",
@@ -25,45 +23,6 @@ class Chunk:
     def __init__(self, trace, path):
         self.trace, self.path = trace, path
         self.calls = None
-        self.procs = []  # (line, "name" or "rank", hhash or 0, pid, text)
-        self.markers = []  # (line, "start", ts, cmd) or (line, "end", ts, [(k, v)])
-        self.lines = 0
-        self.bad = 0
-        self.good = 0  # lines that are records
-        self.errors = []  # (line, reason) of the first bad lines
-
-
-def trunc(s, n):
-    """@s cut to @n bytes, as the report copies names into fixed buffers."""
-    b = raw(s)
-    return s if len(b) <= n else b[:n].decode("utf-8", "surrogateescape")
-
-
-def _marker(ch, line, o):
-    a = o.get("args")
-    a = a if type(a) is dict else {}
-    if o["name"] == "start":
-        cmd = text_value(a["cmd"]) if "cmd" in a else None
-        ch.markers.append((line, "start", o["ts"], cmd))
-    elif o["name"] == "end":
-        # Numeric members that do not start with a sign: the loss counts.
-        vals = [(trunc(k, 127), min(v, INT64_MAX)) for k, v in a.items()
-                if type(v) is int and v >= 0]
-        ch.markers.append((line, "end", o["ts"], vals))
-
-
-def _meta(ch, line, o):
-    a = o.get("args")
-    if type(a) is not dict or "name" not in a:
-        return
-    if o["name"] == "process_name":
-        kind, text = "name", text_value(a["name"])
-    elif o["name"] == "PR" and a["name"] == "rank":
-        kind, text = "rank", text_value(a["value"]) if "value" in a else ""
-    else:
-        return
-    hh = hash_ref(a["hhash"]) if "hhash" in a else 0
-    ch.procs.append((line, kind, hh, o.get("pid", 0) & 0xFFFFFFFF, text))
 
 
 def _hashes(col):
@@ -83,7 +42,7 @@ def _ints(col, dtype=np.int64):
 def _thread(tid):
     """A kernel request's lane track (tid + 2**30 + lane * 2**24) is its
     thread's, as datacrumbs-report reads it."""
-    return np.where(tid & (1 << 30), tid & 0x3FFFFF, tid)
+    return np.where(tid & const("LANE_BIT"), tid & const("TID_MASK"), tid)
 
 
 def _frame(rows):
@@ -148,24 +107,16 @@ def parse(ch, text, first_line):
     line is line @first_line, into @ch."""
     rows = []
     line = first_line - 1
-    n = 0
     for b in lines_of([text] if isinstance(text, (bytes, bytearray)) else text):
-        n += 1
         line += 1
         o = TOO_LONG if b is None else event(b.decode("utf-8", "surrogateescape"))
         if type(o) is not dict:
-            if o is not SKIP:
-                ch.bad += 1
-                if len(ch.errors) < MAX_ERRORS:
-                    ch.errors.append((line, o))
-            continue
-        ch.good += 1
+            continue  # damaged or blank: the summary names it, load() has no row
         ph = o["ph"]
         if ph == "X" or ph == "C":
             cat = o.get("cat", "")
             if ph == "X" and cat == "dftracer":
-                _marker(ch, line, o)
-                continue
+                continue  # start and end records
             a = o.get("args")
             if type(a) is not dict:
                 a = {}
@@ -174,9 +125,6 @@ def parse(ch, text, first_line):
                          o.get("tid", 0), o["ts"], o.get("dur", 0), g("p_idx"), g("fhash"),
                          g("hhash"), g("size"), g("ret"), g("count", 0), g("dur_sum", 0),
                          g("size_sum"), g("level"), g("offset")))
-        elif ph == "M":
-            _meta(ch, line, o)
-    ch.lines = n
     ch.calls = _frame(rows)
     return ch
 

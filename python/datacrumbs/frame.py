@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from . import chunk, index
+from .tracefile import TraceError, check
 from .index import PART_SIZE
 from ._keys import key_of
 
@@ -34,10 +35,10 @@ def _paths(paths):
     for p in paths:
         hits = sorted(glob.glob(p)) if glob.has_magic(p) else [p]
         if not hits:
-            raise index.TraceError("%s: no trace matches" % p)
+            raise TraceError("%s: no trace matches" % p)
         out += hits
     if not out:
-        raise index.TraceError("no traces given")
+        raise TraceError("no traces given")
     return out
 
 
@@ -104,9 +105,10 @@ def _part(trace, name, path, gz, part, names, hh):
     return out
 
 
-def load(paths, partition_size=PART_SIZE):
+def load(paths, partition_size=None):
     paths = _paths(paths)
-    index.check(paths)
+    check(paths)
+    partition_size = partition_size or PART_SIZE
     ixs = dask.compute(*[dask.delayed(index.index, pure=True)(os.path.abspath(p),
                                                               partition_size)
                          for p in paths])

@@ -4,17 +4,19 @@
 A .pfw.gz is a sequence of gzip members. Members are found by their
 headers; a header-like pattern inside a member already read is ignored;
 a truncated member gives the text it has except its cut last line, and
-ends the file; a corrupt member gives nothing (or, past 64 MiB of text,
+ends the file; a corrupt member gives nothing (or, past MEMBER_CAP of text,
 what came before the damage) and the reader looks for the next member
 that inflates. Damage is reported, never fatal. Memory stays bounded: a
-member is held whole only up to 64 MiB; bigger ones stream, in pieces
-of at most OUT_MAX bytes of text.
+member is held whole only up to MEMBER_CAP (the report's); bigger ones
+stream, in pieces of at most OUT_MAX bytes of text.
 """
 import os
 import zlib
 
+from .core import const
+
 MAGIC = b"\x1f\x8b\x08"
-MEMBER_CAP = 64 << 20  # report/traceread.c: bigger members stream
+MEMBER_CAP = const("MEMBER_CAP")  # bigger members stream, as the report's
 FEED = 16 << 10  # compressed bytes read at a time
 # Text per inflate call: a bound whatever the ratio (16 KiB of deflate
 # can hold 16 MiB of text), and small pieces inflate faster.

@@ -4,19 +4,15 @@ to cut it into partitions of whole lines, how many lines it has, its
 damage, and its FH/HH records (the names every partition needs)."""
 import os
 import re
-import stat
 
 from . import gzstream
 from ._keys import hash_value, key_of
 from .parse import MAX_LINE, event, text_value
+from .tracefile import open_trace
 
 _META = re.compile(rb'"[FH]H"')
 # Text per partition: a task parsing one holds about ten times as much.
 PART_SIZE = 16 << 20
-
-
-class TraceError(Exception):
-    """A trace that cannot be read at all (missing, a directory, ...)."""
 
 
 class Part:
@@ -137,32 +133,6 @@ class _Indexer:
             if ix.parts[-1].length <= 0:
                 ix.parts.pop()
         ix.lines = self.newlines
-
-
-def open_trace(path):
-    """(fd, size) of a trace, or TraceError saying why not."""
-    try:
-        # O_NONBLOCK: a FIFO is refused below, not waited on.
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
-    except OSError as e:
-        raise TraceError("%s: %s" % (path, e.strerror)) from None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        what = "is a directory" if stat.S_ISDIR(st.st_mode) else "is not a regular file"
-        raise TraceError("%s: %s, not a trace" % (path, what))
-    return fd, st.st_size
-
-
-def check(paths):
-    """The total size of the traces at @paths, or TraceError for the first
-    that cannot be read."""
-    total = 0
-    for p in paths:
-        fd, size = open_trace(p)
-        os.close(fd)
-        total += size
-    return total
 
 
 def index(path, part_size=PART_SIZE):

@@ -8,11 +8,12 @@ import json
 import re
 
 from ._keys import INT64_MAX
+from .core import const
 
 SKIP, BAD = "skip", "bad"
 # A longer line is damaged: readers skip it in bounded pieces, never
 # holding it whole (a 4 GiB line fits in a 4 MB gzip).
-MAX_LINE = 1 << 20
+MAX_LINE = const("LINE_MAX")
 TOO_LONG = "line longer than %d bytes" % MAX_LINE
 _WS = " \t\r\n"
 _LEAD = re.compile(r"-?\d+")
@@ -56,10 +57,10 @@ def _clamp(v):
 
 
 _TOP_INTS = ("ts", "dur", "id", "pid", "tid")
-# Times (us) a trace can hold: 0 up to, not including, 2^62, the bound
-# datacrumbs-report takes (DC_TIME_MAX). Past it sums and bin arithmetic
-# would overflow; no clock gives such a time, so the line is damaged.
-MAX_TIME_US = 1 << 62
+# Times (us) a trace can hold: 0 up to, not including, the bound
+# datacrumbs-report takes (2^62). Past it sums and bin arithmetic would
+# overflow; no clock gives such a time, so the line is damaged.
+MAX_TIME_US = const("TIME_MAX")
 _ARG_INTS = ("size", "ret", "level", "p_idx", "count", "dur_sum", "size_sum")
 
 

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DATACRUMBS_REPORT_H
+#define DATACRUMBS_REPORT_H
+
+/*
+ * libdatacrumbs-report: the summary of DFTracer traces (.pfw, .pfw.gz;
+ * DataCrumbs' or DFTracer's own) that datacrumbs-report prints, as a
+ * library. One report reads any number of traces, then renders its
+ * summary as JSON (docs/report.md's schema), text, folded stacks,
+ * Darshan's counters and job summary, a flame graph or an HTML page.
+ *
+ *	struct dcr_report *r;
+ *	char *json;
+ *	size_t len;
+ *
+ *	if (!dcr_report_new(&r)) {
+ *		dcr_report_add(r, "run/app.pfw.gz");
+ *		dcr_report_finish(r);
+ *		if (!dcr_report_render(r, DCR_JSON, 0, &json, &len))
+ *			... json[0..len) ...
+ *		dcr_free(json);
+ *		dcr_report_free(r);
+ *	}
+ *
+ * Every function returning int returns 0 or a negative errno. Damage in a
+ * trace (bad lines, truncated gzip, undefined hashes) is not an error: it
+ * is named on stderr, with the file and line, and counted by
+ * dcr_report_problems(); the rest of the trace is still summarized.
+ * A report is used by one thread at a time; reading uses threads of its
+ * own (dcr_report_set_threads()).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DCR_API __attribute__((visibility("default")))
+
+struct dcr_report;
+
+/* What dcr_report_render() produces. */
+enum dcr_format {
+	DCR_JSON,    /* datacrumbs-report --json */
+	DCR_TEXT,    /* the text summary, @top rows per table */
+	DCR_FOLDED,  /* --folded: call stacks weighted by time (us) */
+	DCR_DARSHAN, /* --darshan: darshan-parser's rows */
+	DCR_SUMMARY, /* -S: Darshan's job summary per module */
+	DCR_FLAME,   /* --flamegraph: SVG, @top pixels wide */
+};
+
+/* The library's version, "0.1.0", as datacrumbs-report --version's. */
+DCR_API const char *dcr_version(void);
+
+/* The name messages on stderr start with ("datacrumbs-report: ...");
+ * @prog's last path component is kept, not the string. */
+DCR_API void dcr_set_prog(const char *prog);
+
+/* Messages (the damage in traces) to @cb, without the program's name,
+ * instead of stderr; NULL: stderr again. For the whole process. */
+DCR_API void dcr_set_log(void (*cb)(void *ctx, const char *msg), void *ctx);
+
+/* The value of a constant of the summary ("HIST_N", "MAX_LAYERS",
+ * "BINS", "SLOWEST", "LINE_MAX", ...), so that bindings hold no copy:
+ * 0 or -ENOENT. */
+DCR_API int dcr_const(const char *name, int64_t *value);
+
+DCR_API int dcr_report_new(struct dcr_report **out);
+DCR_API void dcr_report_free(struct dcr_report *r);
+
+/* Options, before the first dcr_report_add(). */
+/* --file: everything about the files matching @pattern (a glob on the
+ * whole path, or a substring); NULL for none. */
+DCR_API int dcr_report_set_file(struct dcr_report *r, const char *pattern);
+/* Compute Darshan's counters (DCR_DARSHAN, DCR_SUMMARY, the JSON's
+ * "darshan" members): @on 1, or 0. */
+DCR_API int dcr_report_set_darshan(struct dcr_report *r, int on);
+/* Inflating and parsing threads; 0: one per CPU. */
+DCR_API int dcr_report_set_threads(struct dcr_report *r, int threads);
+/* Called as a trace is read: @done of its @total bytes. */
+DCR_API int dcr_report_set_progress(struct dcr_report *r,
+				    void (*cb)(void *ctx, uint64_t done,
+					       uint64_t total),
+				    void *ctx);
+
+/* Read the trace at @path into the report. -EISDIR for a directory;
+ * other errors are the file's (-ENOENT, -EACCES) or -ENOMEM. */
+DCR_API int dcr_report_add(struct dcr_report *r, const char *path);
+/* After the last dcr_report_add(): names hashes never defined and
+ * computes what needs every trace. */
+DCR_API int dcr_report_finish(struct dcr_report *r);
+
+/* Events read so far (calls and counter records). */
+DCR_API uint64_t dcr_report_events(const struct dcr_report *r);
+/* Places where the traces were damaged, as reported on stderr: nonzero
+ * makes datacrumbs-report exit 1. */
+DCR_API uint64_t dcr_report_problems(const struct dcr_report *r);
+
+/* The finished report as @fmt into a new buffer (*@out, *@len bytes and
+ * a '\0'; release it with dcr_free()). @top: rows per table (DCR_TEXT)
+ * or width in pixels (DCR_FLAME); ignored otherwise. -EINVAL for
+ * DCR_DARSHAN or DCR_SUMMARY without dcr_report_set_darshan(). */
+DCR_API int dcr_report_render(const struct dcr_report *r, enum dcr_format fmt,
+			      int top, char **out, size_t *len);
+/* The self-contained HTML page to @path, from @tmpl_dir's report.html;
+ * NULL: the installed templates (or the checkout's, for a build). */
+DCR_API int dcr_report_html(const struct dcr_report *r, const char *tmpl_dir,
+			    const char *path);
+
+DCR_API void dcr_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

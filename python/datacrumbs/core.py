@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: MIT
+"""libdatacrumbs-report through ctypes (ABI mode: nothing is compiled at
+install). The report is the library's: its parser, aggregation, Darshan
+counters and outputs; this module only calls it. The standard library
+only, so the CLI can say what is missing before it imports pandas."""
+import ctypes
+import errno
+import os
+
+SONAME = "libdatacrumbs-report.so.1"
+
+
+class CoreError(Exception):
+    pass
+
+
+def _candidates():
+    env = os.environ.get("DATACRUMBS_REPORT_LIB")
+    if env:
+        return [env]
+    out = []
+    try:
+        from ._libdir import LIBDIR  # written by meson install
+
+        out.append(os.path.join(LIBDIR, SONAME))
+    except ImportError:
+        pass
+    return out + [SONAME]
+
+
+_lib = None
+_LOG = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p)
+_PROGRESS = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64)
+
+
+def _declare(lib):
+    P, I, S, U64 = ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint64
+    for name, res, args in (
+            ("dcr_version", S, []),
+            ("dcr_set_prog", None, [S]),
+            ("dcr_set_log", None, [_LOG, P]),
+            ("dcr_const", I, [S, ctypes.POINTER(ctypes.c_int64)]),
+            ("dcr_report_new", I, [ctypes.POINTER(P)]),
+            ("dcr_report_free", None, [P]),
+            ("dcr_report_set_file", I, [P, S]),
+            ("dcr_report_set_darshan", I, [P, I]),
+            ("dcr_report_set_threads", I, [P, I]),
+            ("dcr_report_add", I, [P, S]),
+            ("dcr_report_finish", I, [P]),
+            ("dcr_report_events", U64, [P]),
+            ("dcr_report_problems", U64, [P]),
+            ("dcr_report_render", I, [P, I, I, ctypes.POINTER(P),
+                                      ctypes.POINTER(ctypes.c_size_t)]),
+            ("dcr_report_html", I, [P, S, S]),
+            ("dcr_free", None, [P])):
+        f = getattr(lib, name)
+        f.restype, f.argtypes = res, args
+
+
+def lib():
+    """The loaded library (CoreError naming where it was looked for)."""
+    global _lib
+    if _lib is None:
+        tried = []
+        for path in _candidates():
+            try:
+                cand = ctypes.CDLL(path)
+            except OSError as e:
+                tried.append(str(e))
+                continue
+            _declare(cand)
+            cand.dcr_set_prog(b"datacrumbs")
+            _lib = cand
+            break
+        else:
+            raise CoreError("cannot load %s (%s): install DataCrumbs (meson install), or "
+                            "point DATACRUMBS_REPORT_LIB at the library"
+                            % (SONAME, "; ".join(tried)))
+    return _lib
+
+
+def const(name):
+    """A constant of the report (HIST_N, BINS, MAX_LAYERS, LINE_MAX, ...),
+    read from the library: there is no copy here."""
+    v = ctypes.c_int64()
+    if lib().dcr_const(name.encode(), ctypes.byref(v)):
+        raise KeyError(name)
+    return v.value
+
+
+def _path(p):
+    return os.fsencode(p)
+
+
+def _check(err, what):
+    if err < 0:
+        raise OSError(-err, os.strerror(-err), what)
+
+
+# Formats of dcr_report_render(), by the library's numbers.
+FORMATS = ("JSON", "TEXT", "FOLDED", "DARSHAN", "SUMMARY", "FLAME")
+
+
+class Report:
+    """One report of the library over @paths, finished: render() any of
+    its outputs. @file: --file's pattern; @darshan: Darshan's counters
+    and job summary too; @threads: inflating threads (0: one per CPU).
+    Damage in the traces is counted (problems) and its messages kept
+    (messages), as datacrumbs-report prints them; an unreadable trace
+    raises OSError naming it."""
+
+    def __init__(self, paths, file=None, darshan=False, threads=0):
+        self._h = None
+        L = lib()
+        self.messages = []
+        h = ctypes.c_void_p()
+        _check(L.dcr_report_new(ctypes.byref(h)), "libdatacrumbs-report")
+        self._h = h
+        sink = _LOG(lambda ctx, msg: self.messages.append(
+            msg.decode("utf-8", "surrogateescape")))
+        L.dcr_set_log(sink, None)
+        try:
+            if file is not None:
+                _check(L.dcr_report_set_file(h, file.encode("utf-8", "surrogateescape")),
+                       "--file")
+            _check(L.dcr_report_set_darshan(h, 1 if darshan else 0), "darshan")
+            _check(L.dcr_report_set_threads(h, threads), "threads")
+            for p in paths:
+                err = L.dcr_report_add(h, _path(p))
+                if err == -errno.EISDIR:
+                    raise OSError(errno.EISDIR, "a directory, not a trace (give its files: "
+                                  "%s/*.pfw.gz)" % p, p)
+                _check(err, p)
+            _check(L.dcr_report_finish(h), "computing the report")
+        finally:
+            L.dcr_set_log(_LOG(), None)
+        self.problems = L.dcr_report_problems(h)
+        self.events = L.dcr_report_events(h)
+
+    def close(self):
+        if self._h:
+            lib().dcr_report_free(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def render(self, fmt, top=10):
+        """The report as @fmt (a name of FORMATS), as text."""
+        L = lib()
+        out, n = ctypes.c_void_p(), ctypes.c_size_t()
+        _check(L.dcr_report_render(self._h, const("FORMAT_" + fmt), top, ctypes.byref(out),
+                                   ctypes.byref(n)), "rendering the report as " + fmt)
+        try:
+            return ctypes.string_at(out, n.value).decode("utf-8", "surrogateescape")
+        finally:
+            L.dcr_free(out)
+
+    def json(self):
+        """The summary, parsed: datacrumbs-report --json's."""
+        import json
+
+        return json.loads(self.render("JSON"))
+
+    def frames(self):
+        """{layers, functions, files, processes, slowest}: DataFrames of
+        the summary (tables.frames())."""
+        from .tables import frames
+
+        return frames(self.render("JSON"))
+
+    def darshan_frame(self):
+        """Darshan's counters (darshan=True), one row per counter of a
+        record, as datacrumbs-report --darshan prints them."""
+        from .tables import darshan
+
+        return darshan(self.render("DARSHAN"))
+
+    def html(self, path, templates=None):
+        """The HTML page (datacrumbs-report --html) to @path; @templates:
+        the directory of report.html (default: the installed one)."""
+        _check(lib().dcr_report_html(self._h, _path(templates) if templates else None,
+                                     _path(path)), path)
