@@ -340,6 +340,9 @@ static bool uprobe_multi_supported(void)
 
 	if (links && !strcmp(links, "perf"))
 		return false;
+	/* Kernels without cookies have no uprobe_multi links either. */
+	if (dc_kernel_fallbacks() & DC_FB_COOKIES)
+		return false;
 	return dc_kernel_has_uprobe_multi();
 }
 
@@ -432,6 +435,64 @@ static int size_wrap_maps(struct dc_session *sess)
 		   ?: bpf_map__set_max_entries(sess->o.maps.wrap_byoff, n);
 }
 
+static void swap_progs(struct bpf_program **a, struct bpf_program **b)
+{
+	struct bpf_program *t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * What the kernel lacks takes its fallback (kfeatures.c): the programs
+ * read the choice from dc_cfg, only the maps it uses are created, and
+ * programs that call bpf_find_vma give way to their twins without it.
+ */
+static void choose_fallbacks(struct dc_session *sess)
+{
+	struct dc_obj_progs *p = &sess->o.progs;
+	const struct dc_obj_maps *m = &sess->o.maps;
+	__u32 fb = dc_kernel_fallbacks();
+	bool tid = fb & DC_FB_THREADS, cookies = !(fb & DC_FB_COOKIES);
+
+	sess->o.cfg->fallbacks = fb;
+	if (fb & DC_FB_FIND_VMA) {
+		swap_progs(&p->sys_enter, &p->sys_enter_compat);
+		swap_progs(&p->sys_exit, &p->sys_exit_compat);
+		swap_progs(&p->uprobe_entry, &p->uprobe_entry_compat);
+		swap_progs(&p->uprobe_exit, &p->uprobe_exit_compat);
+	}
+	bpf_program__set_autoload(p->sys_enter_compat, false);
+	bpf_program__set_autoload(p->sys_exit_compat, false);
+	bpf_program__set_autoload(p->uprobe_entry_compat, false);
+	bpf_program__set_autoload(p->uprobe_exit_compat, false);
+	bpf_program__set_autoload(p->set_traced, !(fb & DC_FB_SYSCALL_PROG));
+	bpf_map__set_autocreate(m->threads, !tid);
+	bpf_map__set_autocreate(m->threads_tid, tid);
+	bpf_map__set_autocreate(m->thread_zero, tid);
+	bpf_map__set_autocreate(m->uprobe_ids, !cookies);
+	bpf_map__set_autocreate(m->uprobe_ips, !cookies);
+}
+
+/* State by tid has room for a thread of each process --max-procs
+ * allows; places of uprobes for every uprobe. */
+static int size_fallback_maps(struct dc_session *sess)
+{
+	const struct dc_obj_maps *m = &sess->o.maps;
+	__u32 fb = sess->o.cfg->fallbacks;
+	size_t n = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < sess->nprobes; i++)
+		n += sess->probes[i].d->mech == DC_MECH_UPROBE;
+	if (fb & DC_FB_THREADS)
+		err = bpf_map__set_max_entries(m->threads_tid,
+					       bpf_map__max_entries(m->pids));
+	if (!err && fb & DC_FB_COOKIES)
+		err = bpf_map__set_max_entries(m->uprobe_ids, n ? n : 1);
+	return err;
+}
+
 int dc_load(struct dc_session *sess, const char *path)
 {
 	const struct dc_session_opts *opt = &sess->opt;
@@ -480,6 +541,10 @@ int dc_load(struct dc_session *sess, const char *path)
 	if (!has_mech(sess, DC_MECH_TRACEPOINT) &&
 	    (err = shrink_map(m->tpcfg) ?: shrink_map(m->tp_pending)))
 		return err;
+	err = dc_kernel_check();
+	if (err)
+		return err;
+	choose_fallbacks(sess);
 	choose_programs(sess);
 	err = size_wrap_maps(sess) ?: size_traced_bits(m->traced_bits);
 	if (err)
@@ -496,7 +561,7 @@ int dc_load(struct dc_session *sess, const char *path)
 		       strerror(-err));
 		return err;
 	}
-	err = dc_kernel_check();
+	err = size_fallback_maps(sess);
 	if (err)
 		return err;
 	err = bpf_object__load(o->obj);
@@ -509,12 +574,45 @@ int dc_load(struct dc_session *sess, const char *path)
 	return 0;
 }
 
+/*
+ * dc_mark() from user space, for kernels without syscall programs
+ * (DC_FB_SYSCALL_PROG): the bit's word is rewritten whole, so a fork in
+ * another process of the same 64 tgids at that instant may lose its bit.
+ */
+static int set_traced_maps(struct dc_session *sess, __u32 tgid, __u32 job,
+			   bool if_new)
+{
+	const struct dc_obj_maps *m = &sess->o.maps;
+	__u32 k = tgid >> 6;
+	__u64 w = 0, bit = 1ull << (tgid & 63);
+
+	if (bpf_map_lookup_elem(bpf_map__fd(m->traced_bits), &k, &w))
+		return -errno;
+	if (if_new && w & bit)
+		return 0;
+	if (!job) {
+		w &= ~bit;
+		bpf_map_delete_elem(bpf_map__fd(m->pids), &tgid);
+	} else {
+		if (bpf_map_update_elem(bpf_map__fd(m->pids), &tgid, &job,
+					BPF_ANY))
+			return -ENOSPC;
+		w |= bit;
+	}
+	return bpf_map_update_elem(bpf_map__fd(m->traced_bits), &k, &w, BPF_ANY)
+		   ? -errno
+		   : 0;
+}
+
 int dc_set_traced(struct dc_session *sess, int pid, __u32 job, bool if_new)
 {
 	struct dc_mark_args a = { .tgid = pid, .job = job, .if_new = if_new };
 	/* A syscall program's context is copied back into ctx_in. */
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &a,
 		    .ctx_size_in = sizeof(a));
+
+	if (sess->o.cfg->fallbacks & DC_FB_SYSCALL_PROG)
+		return set_traced_maps(sess, pid, job, if_new);
 
 	if (bpf_prog_test_run_opts(bpf_program__fd(sess->o.progs.set_traced),
 				   &opts))

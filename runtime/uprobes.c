@@ -36,6 +36,42 @@ struct batch {
 	size_t n;
 };
 
+/*
+ * Kernels without BPF cookies (DC_FB_COOKIES): the entry program finds
+ * each probe by its file's build id and offset. Its return program takes
+ * the thread's innermost call, so a feeder, which pushes none, gets no
+ * return probe (it has nothing to do there).
+ */
+static int place_probes(struct dc_session *sess, const char *path,
+			const unsigned long *offsets, const __u64 *ids,
+			size_t n)
+{
+	struct dc_uprobe_key k = { 0 };
+	int err = dc_elf_build_id(path, k.build_id);
+
+	if (err) {
+		dc_warn("%s: no build id (%s): this kernel has no BPF cookies "
+			"(Linux 5.15 or newer has them), so its uprobes are "
+			"not traced",
+			path, strerror(-err));
+		return err;
+	}
+	for (size_t i = 0; i < n; i++) {
+		__u32 id = ids[i];
+
+		k.offset = offsets[i];
+		if (bpf_map_update_elem(bpf_map__fd(sess->o.maps.uprobe_ids),
+					&k, &id, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+static bool is_feeder(const struct dc_session *sess, __u64 id)
+{
+	return id < sess->o.ncaps && sess->o.caps[id].feeds;
+}
+
 /* One perf-event uprobe a function (kernels before 6.6), each with its
  * cookie (5.15+). All or none: on failure those made are destroyed. */
 static int attach_perf(struct dc_session *sess, struct bpf_program *p,
@@ -43,23 +79,31 @@ static int attach_perf(struct dc_session *sess, struct bpf_program *p,
 		       const __u64 *cookies, size_t n, bool ret)
 {
 	struct bpf_link **made = calloc(n, sizeof(*made));
+	bool by_place = sess->o.cfg->fallbacks & DC_FB_COOKIES;
 	size_t i;
 	int err = 0;
 
 	if (!made)
 		return -ENOMEM;
+	if (by_place && !ret)
+		err = place_probes(sess, path, offsets, cookies, n);
 	for (i = 0; i < n && !err; i++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = cookies[i],
+		LIBBPF_OPTS(bpf_uprobe_opts, o,
+			    .bpf_cookie = by_place ? 0 : cookies[i],
 			    .retprobe = ret);
 
+		if (by_place && ret && is_feeder(sess, cookies[i]))
+			continue;
 		made[i] = bpf_program__attach_uprobe_opts(p, -1, path,
 							  offsets[i], &o);
 		if (!made[i])
 			err = -errno;
 	}
 	/* dc_links_add() destroys the link it cannot hold. */
-	for (size_t j = 0; j < n && made[j]; j++)
-		if (err)
+	for (size_t j = 0; j < n; j++)
+		if (!made[j])
+			continue;
+		else if (err)
 			bpf_link__destroy(made[j]);
 		else
 			err = dc_links_add(&sess->links, made[j], false);
