@@ -395,7 +395,9 @@ static void choose_programs(struct dc_session *sess)
 			     (has[DC_MECH_UPROBE] && sess->opt.wrappers));
 	bpf_program__set_autoload(p->kprobe_entry, has[DC_MECH_KFUNC]);
 	bpf_program__set_autoload(p->kprobe_exit, has[DC_MECH_KFUNC]);
-	bpf_program__set_autoload(p->tracepoint, has[DC_MECH_TRACEPOINT]);
+	bpf_program__set_autoload(
+	    p->tracepoint, has[DC_MECH_TRACEPOINT] &&
+			       !(sess->o.cfg->fallbacks & DC_FB_COOKIES));
 	bpf_program__set_autoload(p->usdt, has[DC_MECH_USDT]);
 	bpf_program__set_autoload(p->uring_submit, has[DC_MECH_IO_URING]);
 	bpf_program__set_autoload(p->uring_complete, has[DC_MECH_IO_URING]);
@@ -435,6 +437,26 @@ static int size_wrap_maps(struct dc_session *sess)
 		   ?: bpf_map__set_max_entries(sess->o.maps.wrap_byoff, n);
 }
 
+/* Kernels without cookies: the program of each tracepoint side of an
+ * enabled probe (dc_tp_COOKIE), instead of dc_tracepoint. */
+static void tracepoints_by_side(struct dc_session *sess, bool by_side)
+{
+	struct bpf_program *prog;
+	unsigned int cookie;
+
+	bpf_object__for_each_program (prog, sess->o.obj) {
+		bool use = false;
+
+		if (sscanf(bpf_program__name(prog), "dc_tp_%u", &cookie) != 1)
+			continue;
+		for (size_t i = 0; i < sess->nprobes && by_side; i++)
+			use |= sess->probes[i].d->id == cookie / 2 &&
+			       sess->probes[i].d->mech == DC_MECH_TRACEPOINT &&
+			       !sess->probes[i].disabled;
+		bpf_program__set_autoload(prog, use);
+	}
+}
+
 static void swap_progs(struct bpf_program **a, struct bpf_program **b)
 {
 	struct bpf_program *t = *a;
@@ -467,6 +489,7 @@ static void choose_fallbacks(struct dc_session *sess)
 	bpf_program__set_autoload(p->uprobe_entry_compat, false);
 	bpf_program__set_autoload(p->uprobe_exit_compat, false);
 	bpf_program__set_autoload(p->set_traced, !(fb & DC_FB_SYSCALL_PROG));
+	tracepoints_by_side(sess, !cookies);
 	bpf_map__set_autocreate(m->threads, !tid);
 	bpf_map__set_autocreate(m->threads_tid, tid);
 	bpf_map__set_autocreate(m->thread_zero, tid);

@@ -656,10 +656,9 @@ static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
  * traced call it runs in; the end of a pair may run anywhere (an
  * interrupt completing a block request) and takes the begin's task.
  */
-SEC("tracepoint")
-int dc_tracepoint(void *ctx)
+static __always_inline int dc_tracepoint_as(void *ctx, __u32 cookie)
 {
-	__u32 cookie = bpf_get_attach_cookie(ctx), probe = cookie / 2;
+	__u32 probe = cookie / 2;
 	struct dc_tp_key key = { .probe = probe };
 	struct dc_tp_open o = {}, *open;
 	const struct dc_tp_cfg *cfg;
@@ -693,6 +692,21 @@ int dc_tracepoint(void *ctx)
 		dc_lose(probe, DC_LOSS_STATE);
 	return 0;
 }
+
+SEC("tracepoint")
+int dc_tracepoint(void *ctx)
+{
+	return dc_tracepoint_as(ctx, bpf_get_attach_cookie(ctx));
+}
+
+/* Kernels without BPF cookies (DC_FB_COOKIES): the generator makes one of
+ * these a tracepoint side, and the loader takes them instead. */
+#define DC_TRACEPOINT_AS(cookie)                                               \
+	SEC("tracepoint")                                                      \
+	int dc_tp_##cookie(void *ctx)                                          \
+	{                                                                      \
+		return dc_tracepoint_as(ctx, cookie);                          \
+	}
 
 #include "uring.bpf.h"
 #include "libaio.bpf.h"
