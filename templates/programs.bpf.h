@@ -229,8 +229,10 @@ struct {
 	__type(value, __u32);
 } dc_uprobe_ids SEC(".maps");
 
+/* An exec keeps the tgid but makes a new memory map. */
 struct dc_uprobe_ip {
 	__u64 tgid;
+	__u64 mm;
 	__u64 ip;
 };
 
@@ -242,16 +244,21 @@ struct {
 } dc_uprobe_ips SEC(".maps");
 
 /* The probe of the uprobe that fired, without a cookie: the first time in
- * a process by its place in its file, the user frame's build id and
+ * a memory map by its place in its file, the user frame's build id and
  * offset, which the kernel resolves as bpf_find_vma would; then by
  * address. DC_NPROBES when not found. */
 static __always_inline __u32 dc_uprobe_by_place(struct pt_regs *ctx)
 {
-	struct dc_uprobe_ip at = { bpf_get_current_pid_tgid() >> 32, ctx->ip };
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct dc_uprobe_ip at = { bpf_get_current_pid_tgid() >> 32, 0,
+				   ctx->ip };
 	struct bpf_stack_build_id s;
 	struct dc_uprobe_key k = {};
-	__u32 *p = bpf_map_lookup_elem(&dc_uprobe_ips, &at);
+	__u32 *p;
 
+	bpf_probe_read_kernel(&at.mm, sizeof(at.mm),
+			      __builtin_preserve_access_index(&task->mm));
+	p = bpf_map_lookup_elem(&dc_uprobe_ips, &at);
 	if (p)
 		return *p;
 	if (bpf_get_stack(ctx, &s, sizeof(s),
