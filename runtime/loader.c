@@ -349,9 +349,45 @@ static bool uprobe_multi_supported(void)
 static bool has_mech(const struct dc_session *sess, enum dc_mech mech)
 {
 	for (size_t i = 0; i < sess->nprobes; i++)
-		if (sess->probes[i].d->mech == mech)
+		if (sess->probes[i].d->mech == mech &&
+		    !sess->probes[i].disabled)
 			return true;
 	return false;
+}
+
+/* Leave out the probes of @mech, saying once why: what the kernel lacks,
+ * and the first Linux that has it. */
+static void drop_mech(struct dc_session *sess, enum dc_mech mech,
+		      const char *name, const char *what, const char *needs,
+		      const char *since)
+{
+	size_t len = strlen(sess->unsupported);
+
+	if (!has_mech(sess, mech))
+		return;
+	snprintf(sess->unsupported + len, sizeof(sess->unsupported) - len,
+		 "%s%s", len ? "," : "", name);
+	dc_warn("%s need %s (Linux %s or newer has it); not traced on this "
+		"kernel",
+		what, needs, since);
+	for (size_t i = 0; i < sess->nprobes; i++)
+		if (sess->probes[i].d->mech == mech)
+			sess->probes[i].disabled = true;
+}
+
+/* Mechanisms with no fallback on this kernel. */
+static void drop_unsupported(struct dc_session *sess)
+{
+	__u32 fb = dc_kernel_fallbacks();
+
+	if (libbpf_find_vmlinux_btf_id("io_uring_submit_req",
+				       BPF_TRACE_RAW_TP) < 0)
+		drop_mech(sess, DC_MECH_IO_URING, "io_uring",
+			  "io_uring requests",
+			  "the io_uring_submit_req tracepoint with BTF", "6.0");
+	if (fb & (DC_FB_COOKIES | DC_FB_SYSCALL_PROG))
+		drop_mech(sess, DC_MECH_POSIXAIO, "posixaio",
+			  "POSIX AIO requests", "BPF cookies", "5.15");
 }
 
 /*
@@ -567,6 +603,7 @@ int dc_load(struct dc_session *sess, const char *path)
 	err = dc_kernel_check();
 	if (err)
 		return err;
+	drop_unsupported(sess);
 	choose_fallbacks(sess);
 	choose_programs(sess);
 	err = size_wrap_maps(sess) ?: size_traced_bits(m->traced_bits);

@@ -40,6 +40,8 @@ struct dc_session {
 	bool uprobe_multi;    /* ... else uprobe_multi links, else one perf
 				 event a function (Linux < 6.6) */
 	size_t nwrap_sites;   /* wrappers traced at this many syscall sites */
+	char unsupported[64]; /* mechanisms this kernel cannot trace, named
+				 in the start record ("io_uring,...") */
 	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
 };
 
