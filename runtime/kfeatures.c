@@ -121,12 +121,39 @@ static bool forced(const char *name)
 	return false;
 }
 
+/* A name in DATACRUMBS_FALLBACKS that names no fallback is a typo the
+ * user would not otherwise notice. */
+static void check_forced(void)
+{
+	const char *e = getenv("DATACRUMBS_FALLBACKS"), *p, *end;
+
+	if (!e || !strcmp(e, "all"))
+		return;
+	for (p = e; *p; p = *end ? end + 1 : end) {
+		size_t i, n;
+
+		end = strchrnul(p, ',');
+		n = end - p;
+		for (i = 0; i < sizeof(fallbacks) / sizeof(*fallbacks); i++)
+			if (strlen(fallbacks[i].name) == n &&
+			    !strncmp(p, fallbacks[i].name, n))
+				break;
+		if (i == sizeof(fallbacks) / sizeof(*fallbacks))
+			dc_warn(
+			    "DATACRUMBS_FALLBACKS: no fallback named '%.*s' "
+			    "(threads, syscall_prog, cookies, find_vma, "
+			    "all)",
+			    (int)n, p);
+	}
+}
+
 __u32 dc_kernel_fallbacks(void)
 {
 	static __u32 fb, known;
 
 	if (known)
 		return fb;
+	check_forced();
 	for (size_t i = 0; i < sizeof(fallbacks) / sizeof(*fallbacks); i++)
 		if (forced(fallbacks[i].name) || lacks(fallbacks[i].bit))
 			fb |= fallbacks[i].bit;
