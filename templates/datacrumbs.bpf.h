@@ -622,9 +622,8 @@ static __always_inline __u64 dc_read_hops(const volatile struct dc_capture *c,
 
 /* The pointers the call's feeders passed it, read through as it returns:
  * it has settled what they point to. Only calls of a library (uprobes)
- * are fed. A function of its own: its paths meet as it returns, where
- * the verifier prunes them (Linux 5.10's gives up on them inlined). */
-static __noinline int dc_read_passed_on(__u32 probe, struct dc_frame *f)
+ * are fed. */
+static __always_inline int dc_read_passed_on(__u32 probe, struct dc_frame *f)
 {
 	const volatile struct dc_capture *c;
 
