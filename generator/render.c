@@ -360,7 +360,7 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 {
 	struct dc_tmpl t_obj = {}, t_cap = {}, t_desc = {};
 	struct dc_buf caps = {}, descs = {}, sysnr = {}, uring = {},
-		      libaio = {}, paio = {}, strings = {};
+		      libaio = {}, paio = {}, strings = {}, tps = {};
 	char nprobes_s[16], caps_size_s[16], strings_size_s[16];
 	struct dc_strpool pool = {};
 	int nprobes = 0, caps_size = 1, err;
@@ -424,6 +424,14 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 		if (!err && table)
 			err = dc_buf_addf(table, "\t[%d] = %d, /* %s */\n",
 					  p->nr, nprobes + 1, p->name);
+		/* Kernels without BPF cookies: a program a tracepoint
+		 * side, its cookie (probe * 2 + side) built in. */
+		for (int side = 0; !err && mech == DC_MECH_TRACEPOINT &&
+				   side < (p->end ? 2 : 1);
+		     side++)
+			err =
+			    dc_buf_addf(&tps, "DC_TRACEPOINT_AS(%d) /* %s */\n",
+					nprobes * 2 + side, p->name);
 		nprobes++;
 	}
 	if (err)
@@ -439,7 +447,8 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	snprintf(caps_size_s, sizeof(caps_size_s), "%d", caps_size);
 	if (dc_buf_add(&caps, "", 1) || dc_buf_add(&descs, "", 1) ||
 	    dc_buf_add(&sysnr, "", 1) || dc_buf_add(&uring, "", 1) ||
-	    dc_buf_add(&libaio, "", 1) || dc_buf_add(&paio, "", 1)) {
+	    dc_buf_add(&libaio, "", 1) || dc_buf_add(&paio, "", 1) ||
+	    dc_buf_add(&tps, "", 1)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -447,14 +456,15 @@ int dc_render(const struct dc_spec *spec, const char *tmpl_dir,
 	if (err)
 		goto cleanup;
 	snprintf(strings_size_s, sizeof(strings_size_s), "%zu", pool.s.len);
-	const char *kv[] = { "CAPS_SIZE",    caps_size_s, "SOURCES",
-			     sources,	     "NPROBES",	  nprobes_s,
-			     "CAPTURES",     caps.p,	  "SYSNR",
-			     sysnr.p,	     "PROBES",	  descs.p,
-			     "STRINGS",	     strings.p,	  "STRINGS_SIZE",
-			     strings_size_s, "URING",	  uring.p,
-			     "LIBAIO",	     libaio.p,	  "POSIXAIO",
-			     paio.p,	     NULL };
+	const char *kv[] = {
+		"CAPS_SIZE", caps_size_s, "SOURCES",	  sources,
+		"NPROBES",   nprobes_s,	  "CAPTURES",	  caps.p,
+		"SYSNR",     sysnr.p,	  "PROBES",	  descs.p,
+		"STRINGS",   strings.p,	  "STRINGS_SIZE", strings_size_s,
+		"URING",     uring.p,	  "LIBAIO",	  libaio.p,
+		"POSIXAIO",  paio.p,	  "TRACEPOINTS",  tps.p,
+		NULL
+	};
 	err = dc_tmpl_expand(out, &t_obj, kv);
 cleanup:
 	free(ids);
@@ -467,6 +477,7 @@ cleanup:
 	dc_buf_free(&uring);
 	dc_buf_free(&libaio);
 	dc_buf_free(&paio);
+	dc_buf_free(&tps);
 	dc_buf_free(&strings);
 	dc_strpool_free(&pool);
 	return err;

@@ -10,7 +10,6 @@
 #include <yaml.h>
 
 #include "buf.h"
-#include "buildid.h"
 #include "elfsym.h"
 #include "fileio.h"
 #include "hash.h"
@@ -486,14 +485,14 @@ static char *build_ids(struct parse *p, yaml_node_t *n)
 
 		if (!v)
 			continue;
-		if (len < 2 || len % 2 || len > 2 * DC_BUILD_ID_MAX ||
+		if (len < 2 || len % 2 || len > 2 * DC_BUILD_ID_SIZE ||
 		    strspn(v, "0123456789abcdef") != len) {
 			spec_error(
 			    p->spec, &eloc,
 			    "build-id '%s' must be an even number (2-%d) "
 			    "of lowercase hex digits, as readelf -n "
 			    "prints it",
-			    v, 2 * DC_BUILD_ID_MAX);
+			    v, 2 * DC_BUILD_ID_SIZE);
 			continue;
 		}
 		if (dc_buf_addf(&ids, "%s%s", ids.len ? "," : "", v))

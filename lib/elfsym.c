@@ -338,3 +338,43 @@ cleanup:
 	close(fd);
 	return err;
 }
+
+int dc_elf_build_id(const char *path, uint8_t id[DC_BUILD_ID_SIZE])
+{
+	int fd = -1, err = -ENOENT;
+	Elf_Scn *scn = NULL;
+	Elf *e;
+
+	e = dc_elf_open(path, &fd, &err);
+	if (!e)
+		return err;
+	err = -ENOENT;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		GElf_Nhdr nh;
+		Elf_Data *d;
+		size_t off = 0, name, desc;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name, &desc)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)d->d_buf + name, "GNU", 4))
+				continue;
+			/* The kernel compares the first 20 bytes, zero
+			 * padded: shorter ids are padded alike. */
+			memset(id, 0, DC_BUILD_ID_SIZE);
+			memcpy(id, (char *)d->d_buf + desc,
+			       nh.n_descsz < DC_BUILD_ID_SIZE
+				   ? nh.n_descsz
+				   : DC_BUILD_ID_SIZE);
+			err = 0;
+			goto cleanup;
+		}
+	}
+cleanup:
+	elf_end(e);
+	close(fd);
+	return err;
+}

@@ -53,4 +53,10 @@ int dc_elf_is_static(const char *path);
 int dc_elf_read_sym(const char *path, const char *name, size_t at, void *buf,
 		    size_t n);
 
+/* Bytes of a GNU build id the kernel reports (BPF_BUILD_ID_SIZE). */
+#define DC_BUILD_ID_SIZE 20
+/* @path's GNU build id, zero padded: 0, -ENOENT if it has none, or
+ * another -errno. */
+int dc_elf_build_id(const char *path, uint8_t id[DC_BUILD_ID_SIZE]);
+
 #endif

@@ -2,6 +2,7 @@
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -360,8 +361,19 @@ bad:
 	return -ENOENT;
 }
 
+/* Kernels without BPF cookies (DC_FB_COOKIES): the program of probe side
+ * @key, its cookie built in (DC_TRACEPOINT_AS). */
+static struct bpf_program *tp_program(struct dc_session *sess, __u32 key)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "dc_tp_%u", key);
+	return bpf_object__find_program_by_name(sess->o.obj, name);
+}
+
 /* Every tracepoint probe shares one program; the cookie (probe * 2 +
- * side) selects its field layout in dc_tpcfg. */
+ * side) selects its field layout in dc_tpcfg. Without cookies, each side
+ * has its own. */
 static int attach_tracepoints(struct dc_session *sess)
 {
 	struct bpf_map *cfgmap = sess->o.maps.tpcfg;
@@ -378,8 +390,9 @@ static int attach_tracepoints(struct dc_session *sess)
 		/* The end first: a request seen starting is then seen ending.
 		 */
 		for (int side = d->end[0] ? 1 : 0; side >= 0 && ok; side--) {
+			bool by_id = sess->o.cfg->fallbacks & DC_FB_COOKIES;
 			LIBBPF_OPTS(bpf_tracepoint_opts, opts,
-				    .bpf_cookie = d->id * 2 + side);
+				    .bpf_cookie = by_id ? 0 : d->id * 2 + side);
 			const char *event = side ? d->end : d->target, *slash;
 			char group[DC_NAME_MAX];
 			struct dc_tp_cfg cfg;
@@ -396,7 +409,8 @@ static int attach_tracepoints(struct dc_session *sess)
 			snprintf(group, sizeof(group), "%.*s",
 				 slash ? (int)(slash - event) : 0, event);
 			links[side] = bpf_program__attach_tracepoint_opts(
-			    p, group, slash ? slash + 1 : event, &opts);
+			    by_id ? tp_program(sess, key) : p, group,
+			    slash ? slash + 1 : event, &opts);
 			if (!links[side]) {
 				dc_warn(
 				    "%s %s: cannot attach %s: %s; not traced",

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+
+#include <datacrumbs/abi.h>
 
 #include "kfeatures.h"
 #include "log.h"
@@ -67,6 +71,107 @@ bool dc_kernel_has_uprobe_multi(void)
 	return uprobe_multi() == 1;
 }
 
+/* A feature and its fallback: DC_FB_* of abi.h. */
+static const struct fallback {
+	__u32 bit;
+	const char *name; /* in DATACRUMBS_FALLBACKS and the start record */
+} fallbacks[] = {
+	{ DC_FB_THREADS, "threads" },
+	{ DC_FB_SYSCALL_PROG, "syscall_prog" },
+	{ DC_FB_COOKIES, "cookies" },
+	{ DC_FB_FIND_VMA, "find_vma" },
+};
+
+/* Does the kernel lack @bit's feature? Asked of the kernel: a helper
+ * or program type it does not know is refused with EINVAL. */
+static bool lacks(__u32 bit)
+{
+	switch (bit) {
+	case DC_FB_THREADS:
+		return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE,
+						 NULL) == 0;
+	case DC_FB_SYSCALL_PROG:
+		return libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_SYSCALL,
+						  NULL) == 0;
+	case DC_FB_COOKIES:
+		return libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
+					       BPF_FUNC_get_attach_cookie,
+					       NULL) == 0;
+	case DC_FB_FIND_VMA:
+		return libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
+					       BPF_FUNC_find_vma, NULL) == 0;
+	}
+	return false;
+}
+
+/* DATACRUMBS_FALLBACKS=threads,... (or "all") asks for fallbacks this
+ * kernel does not need: how the tests try them on a new kernel. */
+static bool forced(const char *name)
+{
+	const char *e = getenv("DATACRUMBS_FALLBACKS"), *p;
+	size_t n = strlen(name);
+
+	if (!e)
+		return false;
+	if (!strcmp(e, "all"))
+		return true;
+	for (p = e; (p = strstr(p, name)); p += n)
+		if ((p == e || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/* A name in DATACRUMBS_FALLBACKS that names no fallback is a typo the
+ * user would not otherwise notice. */
+static void check_forced(void)
+{
+	const char *e = getenv("DATACRUMBS_FALLBACKS"), *p, *end;
+
+	if (!e || !strcmp(e, "all"))
+		return;
+	for (p = e; *p; p = *end ? end + 1 : end) {
+		size_t i, n;
+
+		end = strchrnul(p, ',');
+		n = end - p;
+		for (i = 0; i < sizeof(fallbacks) / sizeof(*fallbacks); i++)
+			if (strlen(fallbacks[i].name) == n &&
+			    !strncmp(p, fallbacks[i].name, n))
+				break;
+		if (i == sizeof(fallbacks) / sizeof(*fallbacks))
+			dc_warn(
+			    "DATACRUMBS_FALLBACKS: no fallback named '%.*s' "
+			    "(threads, syscall_prog, cookies, find_vma, "
+			    "all)",
+			    (int)n, p);
+	}
+}
+
+__u32 dc_kernel_fallbacks(void)
+{
+	static __u32 fb, known;
+
+	if (known)
+		return fb;
+	check_forced();
+	for (size_t i = 0; i < sizeof(fallbacks) / sizeof(*fallbacks); i++)
+		if (forced(fallbacks[i].name) || lacks(fallbacks[i].bit))
+			fb |= fallbacks[i].bit;
+	known = 1;
+	return fb;
+}
+
+void dc_kernel_fallback_names(__u32 fb, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(fallbacks) / sizeof(*fallbacks); i++)
+		if (fb & fallbacks[i].bit && len < size)
+			len += snprintf(buf + len, size - len, "%s%s",
+					len ? "," : "", fallbacks[i].name);
+}
+
 static int missing(const char *what, const char *since)
 {
 	dc_err("this kernel has no %s (Linux %s or newer has it)", what, since);
@@ -82,9 +187,8 @@ int dc_kernel_check(void)
 			       "5.5 with CONFIG_DEBUG_INFO_BTF");
 	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) == 0)
 		return missing("BPF ring buffer", "5.8");
-	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 0)
-		return missing("BPF task storage", "5.11");
 	/* Without uprobe_multi links (Linux < 6.6), one perf-event uprobe
-	 * a function: uprobes.c. */
+	 * a function: uprobes.c; what else is missing has its fallback in
+	 * dc_kernel_fallbacks(). */
 	return 0;
 }

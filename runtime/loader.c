@@ -340,15 +340,54 @@ static bool uprobe_multi_supported(void)
 
 	if (links && !strcmp(links, "perf"))
 		return false;
+	/* Kernels without cookies have no uprobe_multi links either. */
+	if (dc_kernel_fallbacks() & DC_FB_COOKIES)
+		return false;
 	return dc_kernel_has_uprobe_multi();
 }
 
 static bool has_mech(const struct dc_session *sess, enum dc_mech mech)
 {
 	for (size_t i = 0; i < sess->nprobes; i++)
-		if (sess->probes[i].d->mech == mech)
+		if (sess->probes[i].d->mech == mech &&
+		    !sess->probes[i].disabled)
 			return true;
 	return false;
+}
+
+/* Leave out the probes of @mech, saying once why: what the kernel lacks,
+ * and the first Linux that has it. */
+static void drop_mech(struct dc_session *sess, enum dc_mech mech,
+		      const char *name, const char *what, const char *needs,
+		      const char *since)
+{
+	size_t len = strlen(sess->unsupported);
+
+	if (!has_mech(sess, mech))
+		return;
+	snprintf(sess->unsupported + len, sizeof(sess->unsupported) - len,
+		 "%s%s", len ? "," : "", name);
+	dc_warn("%s need %s (Linux %s or newer has it); not traced on this "
+		"kernel",
+		what, needs, since);
+	for (size_t i = 0; i < sess->nprobes; i++)
+		if (sess->probes[i].d->mech == mech)
+			sess->probes[i].disabled = true;
+}
+
+/* Mechanisms with no fallback on this kernel. */
+static void drop_unsupported(struct dc_session *sess)
+{
+	__u32 fb = dc_kernel_fallbacks();
+
+	if (libbpf_find_vmlinux_btf_id("io_uring_submit_req",
+				       BPF_TRACE_RAW_TP) < 0)
+		drop_mech(sess, DC_MECH_IO_URING, "io_uring",
+			  "io_uring requests",
+			  "the io_uring_submit_req tracepoint with BTF", "6.0");
+	if (fb & (DC_FB_COOKIES | DC_FB_SYSCALL_PROG))
+		drop_mech(sess, DC_MECH_POSIXAIO, "posixaio",
+			  "POSIX AIO requests", "BPF cookies", "5.15");
 }
 
 /*
@@ -392,7 +431,9 @@ static void choose_programs(struct dc_session *sess)
 			     (has[DC_MECH_UPROBE] && sess->opt.wrappers));
 	bpf_program__set_autoload(p->kprobe_entry, has[DC_MECH_KFUNC]);
 	bpf_program__set_autoload(p->kprobe_exit, has[DC_MECH_KFUNC]);
-	bpf_program__set_autoload(p->tracepoint, has[DC_MECH_TRACEPOINT]);
+	bpf_program__set_autoload(
+	    p->tracepoint, has[DC_MECH_TRACEPOINT] &&
+			       !(sess->o.cfg->fallbacks & DC_FB_COOKIES));
 	bpf_program__set_autoload(p->usdt, has[DC_MECH_USDT]);
 	bpf_program__set_autoload(p->uring_submit, has[DC_MECH_IO_URING]);
 	bpf_program__set_autoload(p->uring_complete, has[DC_MECH_IO_URING]);
@@ -430,6 +471,86 @@ static int size_wrap_maps(struct dc_session *sess)
 	n = sess->opt.wrappers && n ? n * DC_STUB_SITES : 1;
 	return bpf_map__set_max_entries(sess->o.maps.wrap_sites, n)
 		   ?: bpf_map__set_max_entries(sess->o.maps.wrap_byoff, n);
+}
+
+/* Kernels without cookies: the program of each tracepoint side of an
+ * enabled probe (dc_tp_COOKIE), instead of dc_tracepoint. */
+static void tracepoints_by_side(struct dc_session *sess, bool by_side)
+{
+	struct bpf_program *prog;
+	unsigned int cookie;
+
+	bpf_object__for_each_program (prog, sess->o.obj) {
+		bool use = false;
+
+		if (sscanf(bpf_program__name(prog), "dc_tp_%u", &cookie) != 1)
+			continue;
+		for (size_t i = 0; i < sess->nprobes && by_side; i++)
+			use |= sess->probes[i].d->id == cookie / 2 &&
+			       sess->probes[i].d->mech == DC_MECH_TRACEPOINT &&
+			       !sess->probes[i].disabled;
+		bpf_program__set_autoload(prog, use);
+	}
+}
+
+static void swap_progs(struct bpf_program **a, struct bpf_program **b)
+{
+	struct bpf_program *t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * What the kernel lacks takes its fallback (kfeatures.c): the programs
+ * read the choice from dc_cfg, only the maps it uses are created, and
+ * programs that call bpf_find_vma give way to their twins without it.
+ */
+static void choose_fallbacks(struct dc_session *sess)
+{
+	struct dc_obj_progs *p = &sess->o.progs;
+	const struct dc_obj_maps *m = &sess->o.maps;
+	__u32 fb = dc_kernel_fallbacks();
+	bool tid = fb & DC_FB_THREADS, cookies = !(fb & DC_FB_COOKIES);
+
+	sess->o.cfg->fallbacks = fb;
+	if (fb & DC_FB_FIND_VMA) {
+		swap_progs(&p->sys_enter, &p->sys_enter_compat);
+		swap_progs(&p->sys_exit, &p->sys_exit_compat);
+		swap_progs(&p->uprobe_entry, &p->uprobe_entry_compat);
+		swap_progs(&p->uprobe_exit, &p->uprobe_exit_compat);
+	}
+	bpf_program__set_autoload(p->sys_enter_compat, false);
+	bpf_program__set_autoload(p->sys_exit_compat, false);
+	bpf_program__set_autoload(p->uprobe_entry_compat, false);
+	bpf_program__set_autoload(p->uprobe_exit_compat, false);
+	bpf_program__set_autoload(p->set_traced, !(fb & DC_FB_SYSCALL_PROG));
+	tracepoints_by_side(sess, !cookies);
+	bpf_map__set_autocreate(m->threads, !tid);
+	bpf_map__set_autocreate(m->threads_tid, tid);
+	bpf_map__set_autocreate(m->thread_zero, tid);
+	bpf_map__set_autocreate(m->uprobe_ids, !cookies);
+	bpf_map__set_autocreate(m->uprobe_ips, !cookies);
+}
+
+/* State by tid has room for a thread of each process --max-procs
+ * allows; places of uprobes for every uprobe. */
+static int size_fallback_maps(struct dc_session *sess)
+{
+	const struct dc_obj_maps *m = &sess->o.maps;
+	__u32 fb = sess->o.cfg->fallbacks;
+	size_t n = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < sess->nprobes; i++)
+		n += sess->probes[i].d->mech == DC_MECH_UPROBE;
+	if (fb & DC_FB_THREADS)
+		err = bpf_map__set_max_entries(m->threads_tid,
+					       bpf_map__max_entries(m->pids));
+	if (!err && fb & DC_FB_COOKIES)
+		err = bpf_map__set_max_entries(m->uprobe_ids,
+					       n ? n * DC_COPIES_MAX : 1);
+	return err;
 }
 
 int dc_load(struct dc_session *sess, const char *path)
@@ -480,6 +601,11 @@ int dc_load(struct dc_session *sess, const char *path)
 	if (!has_mech(sess, DC_MECH_TRACEPOINT) &&
 	    (err = shrink_map(m->tpcfg) ?: shrink_map(m->tp_pending)))
 		return err;
+	err = dc_kernel_check();
+	if (err)
+		return err;
+	drop_unsupported(sess);
+	choose_fallbacks(sess);
 	choose_programs(sess);
 	err = size_wrap_maps(sess) ?: size_traced_bits(m->traced_bits);
 	if (err)
@@ -496,7 +622,7 @@ int dc_load(struct dc_session *sess, const char *path)
 		       strerror(-err));
 		return err;
 	}
-	err = dc_kernel_check();
+	err = size_fallback_maps(sess);
 	if (err)
 		return err;
 	err = bpf_object__load(o->obj);
@@ -509,12 +635,45 @@ int dc_load(struct dc_session *sess, const char *path)
 	return 0;
 }
 
+/*
+ * dc_mark() from user space, for kernels without syscall programs
+ * (DC_FB_SYSCALL_PROG): the bit's word is rewritten whole, so a fork in
+ * another process of the same 64 tgids at that instant may lose its bit.
+ */
+static int set_traced_maps(struct dc_session *sess, __u32 tgid, __u32 job,
+			   bool if_new)
+{
+	const struct dc_obj_maps *m = &sess->o.maps;
+	__u32 k = tgid >> 6;
+	__u64 w = 0, bit = 1ull << (tgid & 63);
+
+	if (bpf_map_lookup_elem(bpf_map__fd(m->traced_bits), &k, &w))
+		return -errno;
+	if (if_new && w & bit)
+		return 0;
+	if (!job) {
+		w &= ~bit;
+		bpf_map_delete_elem(bpf_map__fd(m->pids), &tgid);
+	} else {
+		if (bpf_map_update_elem(bpf_map__fd(m->pids), &tgid, &job,
+					BPF_ANY))
+			return -ENOSPC;
+		w |= bit;
+	}
+	return bpf_map_update_elem(bpf_map__fd(m->traced_bits), &k, &w, BPF_ANY)
+		   ? -errno
+		   : 0;
+}
+
 int dc_set_traced(struct dc_session *sess, int pid, __u32 job, bool if_new)
 {
 	struct dc_mark_args a = { .tgid = pid, .job = job, .if_new = if_new };
 	/* A syscall program's context is copied back into ctx_in. */
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &a,
 		    .ctx_size_in = sizeof(a));
+
+	if (sess->o.cfg->fallbacks & DC_FB_SYSCALL_PROG)
+		return set_traced_maps(sess, pid, job, if_new);
 
 	if (bpf_prog_test_run_opts(bpf_program__fd(sess->o.progs.set_traced),
 				   &opts))

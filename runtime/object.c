@@ -24,6 +24,10 @@ static const struct part {
 	PROG(sys_enter, "dc_sys_enter"),
 	PROG(sys_exit, "dc_sys_exit"),
 	PROG(uprobe_entry, "dc_uprobe_entry"),
+	PROG(sys_enter_compat, "dc_sys_enter_compat"),
+	PROG(sys_exit_compat, "dc_sys_exit_compat"),
+	PROG(uprobe_entry_compat, "dc_uprobe_entry_compat"),
+	PROG(uprobe_exit_compat, "dc_uprobe_exit_compat"),
 	PROG(uprobe_exit, "dc_uprobe_exit"),
 	PROG(uprobe_session, "dc_uprobe_session"),
 	PROG(kprobe_entry, "dc_kprobe_entry"),
@@ -69,6 +73,11 @@ static const struct part {
 	MAP(paio_pending, "dc_paio_pending"),
 	MAP(wrap_sites, "dc_wrap_sites"),
 	MAP(wrap_byoff, "dc_wrap_byoff"),
+	MAP(threads, "dc_threads"),
+	MAP(threads_tid, "dc_threads_tid"),
+	MAP(thread_zero, "dc_thread_zero"),
+	MAP(uprobe_ids, "dc_uprobe_ids"),
+	MAP(uprobe_ips, "dc_uprobe_ips"),
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -31,6 +31,11 @@ struct dc_obj {
 		struct bpf_program *paio_sweep; /* ... and its unreturned */
 		struct bpf_program *fork, *exec, *exit_task, *cgroup_attach;
 		struct bpf_program *client_join, *set_traced, *agg_iter;
+		/* The same for kernels without bpf_find_vma (Linux 5.17)
+		 * and global functions taking pointers (5.12): the loader
+		 * swaps them in above and loads only the ones there. */
+		struct bpf_program *sys_enter_compat, *sys_exit_compat,
+		    *uprobe_entry_compat, *uprobe_exit_compat;
 	} progs;
 	struct dc_obj_maps {
 		struct bpf_map *events; /* the ring buffer */
@@ -44,6 +49,9 @@ struct dc_obj {
 		struct bpf_map *uring_pending, *aio_pending, *aio_reaping;
 		struct bpf_map *paio_pending;
 		struct bpf_map *wrap_sites, *wrap_byoff; /* syscall wrappers */
+		struct bpf_map *threads, *threads_tid,
+		    *thread_zero; /* per-thread state, one of two ways */
+		struct bpf_map *uprobe_ids, *uprobe_ips; /* no cookies */
 	} maps;
 	/* .rodata tables, written before load: what the programs see. */
 	struct dc_config *cfg;

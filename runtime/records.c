@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "json.h"
+#include "kfeatures.h"
 #include "log.h"
 #include "records.h"
 #include "roles.h"
@@ -36,6 +37,7 @@ void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
 		  const struct dc_opts *o, const char *date)
 {
 	size_t attached = 0;
+	char fb[128];
 
 	/* A server attaches them with its first job: it counts those it
 	 * will attach. */
@@ -65,6 +67,9 @@ void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
 		    rt->sess.uprobe_session ? "session"
 		    : rt->sess.uprobe_multi ? "pairs"
 					    : "perf");
+	dc_kernel_fallback_names(dc_kernel_fallbacks(), fb, sizeof(fb));
+	dc_buf_addf(b, ",\"fallbacks\":\"%s\",\"unsupported\":\"%s\"", fb,
+		    rt->sess.unsupported);
 	dc_buf_addf(b, ",\"wrappers_at_syscalls\":%zu,\"slow_uprobes\":%zu",
 		    count_probes(rt, true), count_probes(rt, false));
 	if (rt->out.mounts)

@@ -43,6 +43,8 @@ struct dc_session {
 	bool uprobe_multi;    /* ... else uprobe_multi links, else one perf
 				 event a function (Linux < 6.6) */
 	size_t nwrap_sites;   /* wrappers traced at this many syscall sites */
+	char unsupported[64]; /* mechanisms this kernel cannot trace, named
+				 in the start record ("io_uring,...") */
 	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
 };
 
@@ -83,6 +85,9 @@ void dc_detach_probes(struct dc_session *sess);
 void dc_detach_all(struct dc_session *sess);
 
 /* uprobes.c */
+/* Copies of one library probed at most (a module's, Spack's, Debian's):
+ * each probe is attached up to this many times. */
+#define DC_COPIES_MAX 8
 /* Where a probe's binary is on this machine: 0 or -errno. */
 int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
 /* Start finding every uprobe's offset, in a thread: 0 or -ENOMEM. */

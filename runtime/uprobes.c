@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "bisect.h"
-#include "buildid.h"
 #include "buf.h"
 #include "elfsym.h"
 #include "kfeatures.h"
@@ -40,6 +39,42 @@ struct batch {
 	size_t n;
 };
 
+/*
+ * Kernels without BPF cookies (DC_FB_COOKIES): the entry program finds
+ * each probe by its file's build id and offset. Its return program takes
+ * the thread's innermost call, so a feeder, which pushes none, gets no
+ * return probe (it has nothing to do there).
+ */
+static int place_probes(struct dc_session *sess, const char *path,
+			const unsigned long *offsets, const __u64 *ids,
+			size_t n)
+{
+	struct dc_uprobe_key k = { 0 };
+	int err = dc_elf_build_id(path, k.build_id);
+
+	if (err) {
+		dc_warn("%s: no build id (%s): this kernel has no BPF cookies "
+			"(Linux 5.15 or newer has them), so its uprobes are "
+			"not traced",
+			path, strerror(-err));
+		return err;
+	}
+	for (size_t i = 0; i < n; i++) {
+		__u32 id = ids[i];
+
+		k.offset = offsets[i];
+		if (bpf_map_update_elem(bpf_map__fd(sess->o.maps.uprobe_ids),
+					&k, &id, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+static bool is_feeder(const struct dc_session *sess, __u64 id)
+{
+	return id < sess->o.ncaps && sess->o.caps[id].feeds;
+}
+
 /* One perf-event uprobe a function (kernels before 6.6), each with its
  * cookie (5.15+). All or none: on failure those made are destroyed. */
 static int attach_perf(struct dc_session *sess, struct bpf_program *p,
@@ -47,23 +82,31 @@ static int attach_perf(struct dc_session *sess, struct bpf_program *p,
 		       const __u64 *cookies, size_t n, bool ret)
 {
 	struct bpf_link **made = calloc(n, sizeof(*made));
+	bool by_place = sess->o.cfg->fallbacks & DC_FB_COOKIES;
 	size_t i;
 	int err = 0;
 
 	if (!made)
 		return -ENOMEM;
+	if (by_place && !ret)
+		err = place_probes(sess, path, offsets, cookies, n);
 	for (i = 0; i < n && !err; i++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = cookies[i],
+		LIBBPF_OPTS(bpf_uprobe_opts, o,
+			    .bpf_cookie = by_place ? 0 : cookies[i],
 			    .retprobe = ret);
 
+		if (by_place && ret && is_feeder(sess, cookies[i]))
+			continue;
 		made[i] = bpf_program__attach_uprobe_opts(p, -1, path,
 							  offsets[i], &o);
 		if (!made[i])
 			err = -errno;
 	}
 	/* dc_links_add() destroys the link it cannot hold. */
-	for (size_t j = 0; j < n && made[j]; j++)
-		if (err)
+	for (size_t j = 0; j < n; j++)
+		if (!made[j])
+			continue;
+		else if (err)
 			bpf_link__destroy(made[j]);
 		else
 			err = dc_links_add(&sess->links, made[j], false);
@@ -156,9 +199,7 @@ static void multi_refused(void *arg, size_t i, int err)
 
 static const struct dc_bisect_ops multi_ops = { multi_attach, multi_refused };
 
-/* Copies of one library probed at most (see find_copies()), and
- * COMMAND's arguments looked at for executables. */
-#define DC_COPIES_MAX	8
+/* COMMAND's arguments looked at for executables (find_copies()). */
 #define DC_ARGS_SCANNED 64
 
 /* One binary's probes: a view into the shared batch arrays. */
@@ -378,19 +419,19 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 	dc_elf_syms_free(&syms);
 }
 
-/* Build-id @id (@len bytes) is among @builds (the spec's "builds"). */
-static bool listed(const char *builds, const unsigned char *id, int len)
+/* Build id @id (zero padded) is among @builds (the spec's "builds"). */
+static bool listed(const char *builds, const uint8_t id[DC_BUILD_ID_SIZE])
 {
-	char hex[2 * DC_BUILD_ID_MAX + 1];
+	char hex[2 * DC_BUILD_ID_SIZE + 1];
 
-	if (len <= 0)
-		return false;
-	for (int i = 0; i < len; i++)
+	for (int i = 0; i < DC_BUILD_ID_SIZE; i++)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
 	for (const char *b = builds; *b;) {
 		size_t n = strcspn(b, ",");
 
-		if (n == (size_t)2 * len && !strncmp(b, hex, n))
+		/* A shorter id is padded with zeros. */
+		if (!strncmp(b, hex, n) &&
+		    strspn(hex + n, "0") == strlen(hex + n))
 			return true;
 		b += n + (b[n] == ',');
 	}
@@ -422,10 +463,10 @@ static void *prepare(void *arg)
 {
 	struct dc_session *sess = arg;
 	struct dc_uprobes *u = sess->uprobes;
-	unsigned char ref[DC_BUILD_ID_MAX], id[DC_BUILD_ID_MAX];
+	uint8_t ref[DC_BUILD_ID_SIZE], id[DC_BUILD_ID_SIZE];
 	struct copies *c = malloc(sizeof(*c));
 	size_t used = 0;
-	int ref_len;
+	int ref_err;
 
 	if (!c) {
 		u->err = -ENOMEM;
@@ -446,15 +487,16 @@ static void *prepare(void *arg)
 			dc_warn("%s: target %s not found; its probes are not "
 				"traced",
 				d->layer, d->target);
-		ref_len = dc_build_id(d->path, ref);
+		ref_err = dc_elf_build_id(d->path, ref);
 		for (size_t k = 0; k < c->n; k++) {
 			struct group *g = &u->groups[u->ngroups];
-			int len = dc_build_id(c->path[k], id);
+			int err = dc_elf_build_id(c->path[k], id);
 
 			snprintf(g->path, sizeof(g->path), "%s", c->path[k]);
-			g->other_build = !((len > 0 && len == ref_len &&
-					    !memcmp(id, ref, len)) ||
-					   listed(d->builds, id, len));
+			g->other_build =
+			    err ||
+			    !((!ref_err && !memcmp(id, ref, sizeof(id))) ||
+			      listed(d->builds, id));
 			g->b = (struct batch){ u->all.probes + used,
 					       u->all.offsets + used,
 					       u->all.cookies + used, 0 };
@@ -471,14 +513,18 @@ int dc_uprobes_prepare(struct dc_session *sess)
 {
 	struct dc_uprobes *u;
 	size_t n = sess->nprobes, targets = 0;
+	const char *last = NULL;
 
 	/* Probes of one target are listed together: a change of target
-	 * counts one, or more if a target comes back. */
-	for (size_t i = 0; i < n; i++)
-		targets += sess->probes[i].d->mech == DC_MECH_UPROBE &&
-			   !sess->probes[i].disabled &&
-			   (!i || strcmp(sess->probes[i].d->target,
-					 sess->probes[i - 1].d->target));
+	 * among the uprobes counts one, or more if a target comes back. */
+	for (size_t i = 0; i < n; i++) {
+		const struct dc_probe_info *d = sess->probes[i].d;
+
+		if (d->mech != DC_MECH_UPROBE || sess->probes[i].disabled)
+			continue;
+		targets += !last || strcmp(d->target, last);
+		last = d->target;
+	}
 	if (!targets)
 		return 0;
 	u = calloc(1, sizeof(*u));

@@ -137,6 +137,25 @@ struct {
 	__type(value, struct dc_thread);
 } dc_threads SEC(".maps");
 
+/* Kernels without task storage (Linux < 5.11, DC_FB_THREADS): the same
+ * state by thread id, removed when the thread exits; sized by the
+ * loader. Only one of the two maps is created. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dc_thread);
+} dc_threads_tid SEC(".maps");
+
+/* A new thread's state by tid starts as this, never written. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dc_thread);
+} dc_thread_zero SEC(".maps");
+
 /* Room to assemble an event with a path before bpf_ringbuf_output(). */
 struct dc_path_event {
 	struct dc_event ev;
@@ -356,23 +375,64 @@ static __always_inline int dc_mark(__u32 tgid, __u32 job)
 
 	if (!w)
 		return -1;
+	/* Atomic adds, not and/or (Linux 5.12): only this tgid's fork,
+	 * exit or the runtime changes its bit, never two at once. */
 	if (!job) {
-		__sync_fetch_and_and(w, ~bit);
+		if (*w & bit)
+			__sync_fetch_and_add(w, -bit);
 		bpf_map_delete_elem(&dc_pids, &tgid);
 		return 0;
 	}
 	if (bpf_map_update_elem(&dc_pids, &tgid, &job, BPF_ANY))
 		return -1;
-	__sync_fetch_and_or(w, bit);
+	if (!(*w & bit))
+		__sync_fetch_and_add(w, bit);
 	return 0;
+}
+
+/* Thread @tid's state by tid (DC_FB_THREADS), made if @create. */
+static __always_inline struct dc_thread *dc_thread_by_tid(__u32 tid,
+							  bool create)
+{
+	struct dc_thread *t = bpf_map_lookup_elem(&dc_threads_tid, &tid);
+	__u32 k = 0;
+	void *zero;
+
+	if (t || !create)
+		return t;
+	zero = bpf_map_lookup_elem(&dc_thread_zero, &k);
+	if (!zero)
+		return 0;
+	bpf_map_update_elem(&dc_threads_tid, &tid, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&dc_threads_tid, &tid);
+}
+
+/* @task's state, made if @create: @task is a BTF pointer, @tid its id. */
+static __always_inline struct dc_thread *dc_thread_of(struct task_struct *task,
+						      __u32 tid, bool create)
+{
+	if (dc_cfg.fallbacks & DC_FB_THREADS)
+		return dc_thread_by_tid(tid, create);
+	return bpf_task_storage_get(
+	    &dc_threads, task, 0, create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
+
+/* The calling thread's state; bpf_get_current_task_btf() is as new as
+ * task storage, so the fallback does without it too. */
+static __always_inline struct dc_thread *dc_thread_cur(bool create)
+{
+	if (dc_cfg.fallbacks & DC_FB_THREADS)
+		return dc_thread_by_tid((__u32)bpf_get_current_pid_tgid(),
+					create);
+	return bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE
+					   : 0);
 }
 
 /* The calling thread's state, made on its first traced call. */
 static __always_inline struct dc_thread *dc_thread_new(__u32 tgid)
 {
-	struct dc_thread *t =
-	    bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct dc_thread *t = dc_thread_cur(true);
 
 	if (t && !t->job)
 		t->job = dc_job_of(tgid);
@@ -381,8 +441,7 @@ static __always_inline struct dc_thread *dc_thread_new(__u32 tgid)
 
 static __always_inline struct dc_thread *dc_thread_get(void)
 {
-	return bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0,
-				    0);
+	return dc_thread_cur(false);
 }
 
 /* A call of a traced thread enters: push its frame. */
@@ -563,9 +622,8 @@ static __always_inline __u64 dc_read_hops(const volatile struct dc_capture *c,
 
 /* The pointers the call's feeders passed it, read through as it returns:
  * it has settled what they point to. Only calls of a library (uprobes)
- * are fed. A global function, which the verifier walks once, not once
- * for every way a program reaches it. */
-__noinline int dc_read_passed(__u32 probe, struct dc_frame *f)
+ * are fed. */
+static __always_inline int dc_read_passed_on(__u32 probe, struct dc_frame *f)
 {
 	const volatile struct dc_capture *c;
 
@@ -582,6 +640,13 @@ __noinline int dc_read_passed(__u32 probe, struct dc_frame *f)
 			f->val[i] = (__u64)(__s64)(int)f->val[i];
 	}
 	return 0;
+}
+
+/* A global function, which the verifier walks once, not once for every
+ * way a program reaches it; one taking a pointer needs Linux 5.12. */
+__noinline int dc_read_passed(__u32 probe, struct dc_frame *f)
+{
+	return dc_read_passed_on(probe, f);
 }
 
 /* Out parameters are read at return: the call has filled them in. */
@@ -1068,8 +1133,10 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 	return 0;
 }
 
-static __always_inline int dc_exit(__u32 probe, long ret,
-				   const volatile struct dc_capture *c)
+/* @modern: the program may call a global function taking a pointer
+ * (Linux 5.12): the _compat programs of older kernels may not. */
+static __always_inline int
+dc_exit(__u32 probe, long ret, const volatile struct dc_capture *c, bool modern)
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u64 id = bpf_get_current_pid_tgid();
@@ -1084,8 +1151,10 @@ static __always_inline int dc_exit(__u32 probe, long ret,
 	f = dc_pop(t, probe);
 	if (!f)
 		return 0;
-	if (c->pass_mask)
+	if (c->pass_mask && modern)
 		dc_read_passed(probe, f);
+	else if (c->pass_mask)
+		dc_read_passed_on(probe, f);
 	return dc_emit(t, f, probe, ret, c, t->job, id, now);
 }
 
@@ -1094,7 +1163,8 @@ static __always_inline int dc_exit(__u32 probe, long ret,
  * user namespace of its own give nothing over the host's files). */
 static __always_inline void dc_proc_creds(struct dc_proc_event *e)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	/* Only read through: a plain pointer serves every kernel. */
+	struct task_struct *task = (void *)bpf_get_current_task();
 	struct user_namespace *ns = 0;
 	const struct cred *cred = 0;
 	struct group_info *gi = 0;

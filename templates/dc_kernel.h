@@ -61,6 +61,7 @@ struct task_struct {
 	char comm[16];
 	struct signal_struct *signal;
 	const struct cred *cred;
+	struct mm_struct *mm;
 } __attribute__((preserve_access_index));
 
 /* A task iterator's context (profile mode's dc_agg_iter). */

@@ -166,8 +166,7 @@ static __always_inline void dc_paio_helper(struct task_struct *child)
 
 	if (!t || !t->in_paio)
 		return;
-	h = bpf_task_storage_get(&dc_threads, child, 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	h = dc_thread_of(child, child->pid, true);
 	if (h)
 		h->aio_helper = 1;
 }

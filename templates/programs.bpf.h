@@ -220,22 +220,104 @@ static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
 
 #include "syswrap.bpf.h"
 
-static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced)
-{
-	__u32 probe = bpf_get_attach_cookie(ctx);
-	__u64 a[6] = { ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9 };
+/* Kernels without BPF cookies (DC_FB_COOKIES): uprobes by place, sized
+ * by the runtime; and what each process's addresses resolved to. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, struct dc_uprobe_key);
+	__type(value, __u32);
+} dc_uprobe_ids SEC(".maps");
 
-	if (probe >= DC_NPROBES)
-		return 0;
-	return dc_capture_enter(probe, a, ctx->ip, traced);
+/* An exec keeps the tgid but makes a new memory map. */
+struct dc_uprobe_ip {
+	__u64 tgid;
+	__u64 mm;
+	__u64 ip;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct dc_uprobe_ip);
+	__type(value, __u32);
+} dc_uprobe_ips SEC(".maps");
+
+/* The probe of the uprobe that fired, without a cookie: the first time in
+ * a memory map by its place in its file, the user frame's build id and
+ * offset, which the kernel resolves as bpf_find_vma would; then by
+ * address. DC_NPROBES when not found. */
+static __always_inline __u32 dc_uprobe_by_place(struct pt_regs *ctx)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct dc_uprobe_ip at = { bpf_get_current_pid_tgid() >> 32, 0,
+				   ctx->ip };
+	struct bpf_stack_build_id s;
+	struct dc_uprobe_key k = {};
+	__u32 *p;
+
+	bpf_probe_read_kernel(&at.mm, sizeof(at.mm),
+			      __builtin_preserve_access_index(&task->mm));
+	p = bpf_map_lookup_elem(&dc_uprobe_ips, &at);
+	if (p)
+		return *p;
+	if (bpf_get_stack(ctx, &s, sizeof(s),
+			  BPF_F_USER_STACK | BPF_F_USER_BUILD_ID) !=
+		sizeof(s) ||
+	    s.status != BPF_STACK_BUILD_ID_VALID)
+		return DC_NPROBES;
+	__builtin_memcpy(k.build_id, s.build_id, sizeof(k.build_id));
+	k.offset = s.offset;
+	p = bpf_map_lookup_elem(&dc_uprobe_ids, &k);
+	if (!p)
+		return DC_NPROBES;
+	bpf_map_update_elem(&dc_uprobe_ips, &at, p, BPF_ANY);
+	return *p;
 }
 
-static __always_inline int dc_regs_exit(struct pt_regs *ctx)
+/* The probe of the innermost call of the thread: a uretprobe without a
+ * cookie returns from it, as the runtime attaches no return probes to
+ * feeders (which push no frame). */
+static __always_inline __u32 dc_uprobe_top(void)
 {
-	__u32 probe = bpf_get_attach_cookie(ctx);
+	struct dc_thread *t = dc_thread_get();
+	__u32 d;
+
+	if (!t)
+		return DC_NPROBES;
+	d = t->depth;
+	if (d == 0 || d > DC_MAX_DEPTH)
+		return DC_NPROBES;
+	return t->f[dc_frame_slot(d - 1)].probe;
+}
+
+/* @vma: this program may call bpf_find_vma (Linux 5.17), which it may
+ * only contain where the kernel has it. */
+static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
+					 bool vma)
+{
+	__u64 a[6] = { ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9 };
+	__u32 probe;
+
+	if (dc_cfg.fallbacks & DC_FB_COOKIES)
+		probe = dc_uprobe_by_place(ctx);
+	else
+		probe = bpf_get_attach_cookie(ctx);
+	if (probe >= DC_NPROBES)
+		return 0;
+	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced);
+}
+
+static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
+{
 	const volatile struct dc_capture *c;
 	long ret = ctx->ax;
+	__u32 probe;
 
+	if (dc_cfg.fallbacks & DC_FB_COOKIES)
+		probe = dc_uprobe_top();
+	else
+		probe = bpf_get_attach_cookie(ctx);
 	if (probe >= DC_NPROBES)
 		return 0;
 	c = dc_cap(probe);
@@ -243,7 +325,7 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx)
 		return 0;
 	if (c->ret_int)
 		ret = (int)ret;
-	return dc_exit(probe, ret, c);
+	return dc_exit(probe, ret, c, modern);
 }
 
 /* Functions in user space (uprobes) and in the kernel (kprobes) pass
@@ -252,14 +334,28 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx)
 SEC("uprobe.multi")
 int dc_uprobe_entry(struct pt_regs *ctx)
 {
-	dc_regs_entry(ctx, false);
+	dc_regs_entry(ctx, false, true);
+	return 0;
+}
+
+/* The same for kernels without bpf_find_vma (DC_FB_FIND_VMA). */
+SEC("uprobe.multi")
+int dc_uprobe_entry_compat(struct pt_regs *ctx)
+{
+	dc_regs_entry(ctx, false, false);
 	return 0;
 }
 
 SEC("uretprobe.multi")
 int dc_uprobe_exit(struct pt_regs *ctx)
 {
-	return dc_regs_exit(ctx);
+	return dc_regs_exit(ctx, true);
+}
+
+SEC("uretprobe.multi")
+int dc_uprobe_exit_compat(struct pt_regs *ctx)
+{
+	return dc_regs_exit(ctx, false);
 }
 
 /*
@@ -275,22 +371,22 @@ SEC("uprobe.multi")
 int dc_uprobe_session(struct pt_regs *ctx)
 {
 	if (bpf_session_is_return())
-		return dc_regs_exit(ctx);
+		return dc_regs_exit(ctx, true);
 	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
 		return 1;
-	return dc_regs_entry(ctx, true);
+	return dc_regs_entry(ctx, true, true);
 }
 
 SEC("kprobe.multi")
 int dc_kprobe_entry(struct pt_regs *ctx)
 {
-	return dc_regs_entry(ctx, false);
+	return dc_regs_entry(ctx, false, true);
 }
 
 SEC("kretprobe.multi")
 int dc_kprobe_exit(struct pt_regs *ctx)
 {
-	return dc_regs_exit(ctx);
+	return dc_regs_exit(ctx, true);
 }
 
 static __always_inline __u32 dc_sys_probe(long nr)
@@ -309,8 +405,7 @@ static __always_inline __u32 dc_sys_probe(long nr)
  * wrapper's (recognised from where it was made), or both: the wrapper's
  * call is pushed first, so the syscall nests under it.
  */
-SEC("tp_btf/sys_enter")
-int dc_sys_enter(unsigned long long *ctx)
+static __always_inline int dc_sys_enter_on(unsigned long long *ctx, bool vma)
 {
 	struct pt_regs *regs = (void *)ctx[0];
 	__u32 probe = dc_sys_probe(ctx[1]);
@@ -338,17 +433,30 @@ int dc_sys_enter(unsigned long long *ctx)
 	a[5] = regs->r9;
 	now = bpf_ktime_get_ns();
 	if (dc_wraps.n) {
-		w = dc_wrap_site_of(t, regs->ip, ctx[1]);
+		w = dc_wrap_site_of(t, regs->ip, ctx[1], vma);
 		if (w)
 			dc_wrap_enter(t, w, a, regs->ip, now);
 	}
 	if (probe < DC_NPROBES) {
 		__u64 v[DC_CAPTURE] = {};
-		__s32 sfd = dc_capture(probe, a, v, regs->ip);
+		__s32 sfd = dc_capture(probe, a, v, vma ? regs->ip : 0);
 
 		dc_push_on(t, probe, v, sfd, 0, now);
 	}
 	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int dc_sys_enter(unsigned long long *ctx)
+{
+	return dc_sys_enter_on(ctx, true);
+}
+
+/* Kernels without bpf_find_vma (DC_FB_FIND_VMA): wrappers by code. */
+SEC("tp_btf/sys_enter")
+int dc_sys_enter_compat(unsigned long long *ctx)
+{
+	return dc_sys_enter_on(ctx, false);
 }
 
 /* A traced process changed directory: the runtime names relative paths
@@ -380,8 +488,7 @@ static __always_inline void dc_cwd_event(struct pt_regs *regs, long nr,
 			   dc_wakeup());
 }
 
-SEC("tp_btf/sys_exit")
-int dc_sys_exit(unsigned long long *ctx)
+static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 {
 	struct pt_regs *regs = (void *)ctx[0];
 	long nr = regs->orig_ax, ret = ctx[1];
@@ -409,8 +516,21 @@ int dc_sys_exit(unsigned long long *ctx)
 				now);
 	}
 	if (dc_wraps.n)
-		dc_wrap_exit(t, ret, regs->ip, regs->orig_ax, t->job, id, now);
+		dc_wrap_exit(t, ret, regs->ip, regs->orig_ax, t->job, id, now,
+			     vma);
 	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int dc_sys_exit(unsigned long long *ctx)
+{
+	return dc_sys_exit_on(ctx, true);
+}
+
+SEC("tp_btf/sys_exit")
+int dc_sys_exit_compat(unsigned long long *ctx)
+{
+	return dc_sys_exit_on(ctx, false);
 }
 
 /* Tracepoint field layouts by probe * 2 + side, filled by the runtime. */
@@ -458,7 +578,7 @@ static __always_inline void dc_point_open(struct dc_tp_open *o, __u64 id,
 	o->pid = id >> 32;
 	o->tid = (__u32)id;
 	o->level = 1;
-	t = bpf_task_storage_get(&dc_threads, bpf_get_current_task_btf(), 0, 0);
+	t = dc_thread_get();
 	if (!t)
 		return;
 	o->seq = ++t->next_seq;
@@ -543,10 +663,9 @@ static __always_inline void dc_tp_emit(const struct dc_tp_open *o, __u32 probe,
  * traced call it runs in; the end of a pair may run anywhere (an
  * interrupt completing a block request) and takes the begin's task.
  */
-SEC("tracepoint")
-int dc_tracepoint(void *ctx)
+static __always_inline int dc_tracepoint_as(void *ctx, __u32 cookie)
 {
-	__u32 cookie = bpf_get_attach_cookie(ctx), probe = cookie / 2;
+	__u32 probe = cookie / 2;
 	struct dc_tp_key key = { .probe = probe };
 	struct dc_tp_open o = {}, *open;
 	const struct dc_tp_cfg *cfg;
@@ -580,6 +699,21 @@ int dc_tracepoint(void *ctx)
 		dc_lose(probe, DC_LOSS_STATE);
 	return 0;
 }
+
+SEC("tracepoint")
+int dc_tracepoint(void *ctx)
+{
+	return dc_tracepoint_as(ctx, bpf_get_attach_cookie(ctx));
+}
+
+/* Kernels without BPF cookies (DC_FB_COOKIES): the generator makes one of
+ * these a tracepoint side, and the loader takes them instead. */
+#define DC_TRACEPOINT_AS(cookie)                                               \
+	SEC("tracepoint")                                                      \
+	int dc_tp_##cookie(void *ctx)                                          \
+	{                                                                      \
+		return dc_tracepoint_as(ctx, cookie);                          \
+	}
 
 #include "uring.bpf.h"
 #include "libaio.bpf.h"
@@ -762,6 +896,9 @@ int dc_exit_task(unsigned long long *ctx)
 
 	if (dc_cfg.profile)
 		dc_agg_flush();
+	/* Task storage goes with its thread; state by tid is removed. */
+	if (dc_cfg.fallbacks & DC_FB_THREADS)
+		bpf_map_delete_elem(&dc_threads_tid, &tid);
 	if (!dc_traced(tgid))
 		return 0;
 	dc_proc_event(DC_EV_EXIT, tgid, tid, 0, task->comm, 0);
@@ -792,7 +929,7 @@ int dc_agg_iter(struct bpf_iter__task *ctx)
 
 	if (!task)
 		return 0;
-	t = bpf_task_storage_get(&dc_threads, task, 0, 0);
+	t = dc_thread_of(task, task->pid, false);
 	if (!t)
 		return 0;
 	for (int i = 0; i < DC_AGG_SLOTS; i++) {

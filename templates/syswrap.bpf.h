@@ -66,14 +66,15 @@ static __always_inline const struct dc_wrap_site *dc_wrap_by_code(__u64 ip,
 	return w;
 }
 
-/* The wrapper whose syscall @nr's instruction ends at @ip, or NULL. */
+/* The wrapper whose syscall @nr's instruction ends at @ip, or NULL;
+ * without @vma (no bpf_find_vma) by its code alone. */
 static __always_inline const struct dc_wrap_site *
-dc_wrap_site_of(struct dc_thread *t, __u64 ip, long nr)
+dc_wrap_site_of(struct dc_thread *t, __u64 ip, long nr, bool vma)
 {
 	struct dc_vma *v;
 	__u64 key;
 
-	if (dc_cfg.wrap_by_code)
+	if (dc_cfg.wrap_by_code || !vma)
 		return dc_wrap_by_code(ip, nr);
 	v = dc_vma_of(t, ip);
 	if (!v)
@@ -131,7 +132,7 @@ static __always_inline void dc_wrap_enter(struct dc_thread *t,
  * syscall's exit (rt_sigreturn after a handler) is not its return. */
 static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
 					 __u64 ip, long nr, __u32 job, __u64 id,
-					 __u64 now)
+					 __u64 now, bool vma)
 {
 	__u32 d = t->depth, probe;
 	const struct dc_wrap_site *w;
@@ -140,7 +141,7 @@ static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
 	/* Too deep to be kept (a deep Python stack): its sys_enter counted
 	 * it, every time, restarts included; its exit uncounts it. */
 	if (d > DC_MAX_DEPTH) {
-		w = dc_wrap_site_of(t, ip, nr);
+		w = dc_wrap_site_of(t, ip, nr, vma);
 		if (w && w->probe < DC_NPROBES)
 			t->depth = d - 1;
 		return;

@@ -50,10 +50,14 @@ static long dc_vma_found(struct task_struct *task, struct vm_area_struct *vma,
 
 /* The mapping @ip lies in, or NULL when it cannot be resolved now
  * (bpf_find_vma only tries the memory map's lock, which a thread
- * changing the map holds). */
+ * changing the map holds). The programs for kernels without
+ * bpf_find_vma (5.17) pass a constant 0: the call is compiled out. */
 static __always_inline struct dc_vma *dc_vma_of(struct dc_thread *t, __u64 ip)
 {
 	struct dc_vma found = {}, *v = 0;
+
+	if (!ip)
+		return 0;
 
 	for (int i = 0; i < DC_VMAS; i++)
 		if (ip >= t->vma[i].start && ip < t->vma[i].end)

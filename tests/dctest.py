@@ -177,9 +177,9 @@ def darshan_lines(text):
             yield f[0], f[1], counter, int(value), name
 
 
-def generate(tmp, specs, name="probes.bpf.o"):
+def generate(tmp, specs, name="probes.bpf.o", extra=()):
     obj = os.path.join(tmp, name)
-    r = run([GEN, "-o", obj] + [os.path.join(SRC, s) for s in specs])
+    r = run([GEN, "-o", obj] + list(extra) + [os.path.join(SRC, s) for s in specs])
     if r.returncode:
         sys.exit("datacrumbs-gen failed:\n" + r.stderr)
     return obj

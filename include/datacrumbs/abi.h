@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     14 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     15 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -454,6 +454,27 @@ struct dc_config {
 	__u64 mpich_direct;   /* ... where they are */
 	__u64 mpich_indirect; /* the pointer to the blocks allocated later */
 	__u64 ring_size;      /* bytes of dc_events */
+	__u32 fallbacks;      /* DC_FB_*: what the kernel lacks, as probed */
+	__u32 pad;
+};
+
+/*
+ * dc_config.fallbacks: features the running kernel lacks (or that the
+ * user asked to treat as absent), each replaced by other means. Read-only
+ * data, so the verifier knows each bit and drops the branch not taken.
+ */
+#define DC_FB_THREADS	   (1u << 0) /* no task storage (5.11): by tid */
+#define DC_FB_SYSCALL_PROG (1u << 1) /* no syscall programs (5.14) */
+#define DC_FB_COOKIES	   (1u << 2) /* no BPF cookies (5.15): by place */
+#define DC_FB_FIND_VMA	   (1u << 3) /* no bpf_find_vma (5.17) */
+
+/* Kernels without BPF cookies: a uprobe's probe id is found by the place
+ * it fired, the build id of its file and the offset in it (dc_uprobe_ids,
+ * filled by the runtime as it attaches). */
+struct dc_uprobe_key {
+	__u8 build_id[20]; /* zero padded */
+	__u32 pad;
+	__u64 offset;
 };
 
 /* Cgroups a server follows at most (dc_cgroups' size). */
