@@ -351,6 +351,35 @@ static bool has_mech(const struct dc_session *sess, enum dc_mech mech)
 	return false;
 }
 
+/* io_uring's tracepoints changed names and arguments (lib/kuring.h): the
+ * submission program attaches to this kernel's name for its event, and
+ * the completion program that finds the result where this kernel passes
+ * it is the one loaded. None is loaded where the kernel passes no
+ * request: attach_uring() says so. */
+static void choose_uring(struct dc_session *sess, bool has)
+{
+	const struct dc_obj_progs *p = &sess->o.progs;
+	const char *submit = NULL;
+	struct btf *vmlinux = has ? btf__load_vmlinux_btf() : NULL;
+
+	sess->uring_shape = DC_URING_NONE;
+	if (vmlinux) {
+		sess->uring_shape = dc_uring_shape(vmlinux, &submit);
+		btf__free(vmlinux);
+	}
+	if (sess->uring_shape != DC_URING_NONE &&
+	    bpf_program__set_attach_target(p->uring_submit, 0, submit)) {
+		dc_warn("cannot find tracepoint io_uring/%s", submit);
+		sess->uring_shape = DC_URING_NONE;
+	}
+	bpf_program__set_autoload(p->uring_submit,
+				  sess->uring_shape != DC_URING_NONE);
+	bpf_program__set_autoload(p->uring_complete,
+				  sess->uring_shape == DC_URING_CQE);
+	bpf_program__set_autoload(p->uring_complete_res,
+				  sess->uring_shape == DC_URING_RES);
+}
+
 /*
  * Load only the programs the object's probes need: each costs the
  * verifier's time at start-up. Uprobes use one session program where the
@@ -394,8 +423,7 @@ static void choose_programs(struct dc_session *sess)
 	bpf_program__set_autoload(p->kprobe_exit, has[DC_MECH_KFUNC]);
 	bpf_program__set_autoload(p->tracepoint, has[DC_MECH_TRACEPOINT]);
 	bpf_program__set_autoload(p->usdt, has[DC_MECH_USDT]);
-	bpf_program__set_autoload(p->uring_submit, has[DC_MECH_IO_URING]);
-	bpf_program__set_autoload(p->uring_complete, has[DC_MECH_IO_URING]);
+	choose_uring(sess, has[DC_MECH_IO_URING]);
 	for (size_t i = 0; i < DC_AIO_PROGS; i++)
 		bpf_program__set_autoload(p->aio[i], has[DC_MECH_LIBAIO]);
 	bpf_program__set_autoload(p->paio, has[DC_MECH_POSIXAIO]);
