@@ -13,6 +13,7 @@
 #include "elfsym.h"
 #include "fileio.h"
 #include "hash.h"
+#include "kuring.h"
 #include "libpath.h"
 #include "log.h"
 #include "map.h"
@@ -1297,17 +1298,26 @@ static bool btf_has_tracepoint(const char *event)
 	return btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) > 0;
 }
 
-/* io_uring requests are read at two tracepoints through BTF (tp_btf):
- * Linux 6.0 or newer. Without them, --skip-missing leaves the group out,
- * as it does a library that is not installed. */
+/* io_uring requests are read at two tracepoints through BTF (tp_btf)
+ * that pass the request: Linux 6.0 or newer. Without them,
+ * --skip-missing leaves the group out, as it does a library that is not
+ * installed. */
+static bool has_uring_tracepoints(void)
+{
+	struct btf *vmlinux = vmlinux_btf();
+	const char *submit;
+
+	if (!vmlinux)
+		return true; /* cannot tell: the runtime will */
+	return dc_uring_shape(vmlinux, &submit) != DC_URING_NONE;
+}
+
 static void check_uring(struct dc_spec *spec)
 {
 	for (size_t gi = 0; gi < spec->ngroups; gi++) {
 		struct dc_spec_group *g = &spec->groups[gi];
 
-		if (g->mech != DC_MECH_IO_URING ||
-		    (btf_has_tracepoint("io_uring/io_uring_submit_req") &&
-		     btf_has_tracepoint("io_uring/io_uring_complete")))
+		if (g->mech != DC_MECH_IO_URING || has_uring_tracepoints())
 			continue;
 		if (spec->skip_missing) {
 			fprintf(stderr,

@@ -73,11 +73,15 @@ static int attach_uring(struct dc_session *sess)
 	if (!any_enabled(sess, DC_MECH_IO_URING))
 		return 0;
 	/* Completion first: a request caught submitted is caught done. */
-	err = attach_prog(sess, sess->o.progs.uring_complete)
+	err = sess->uring_shape == DC_URING_NONE ? -ENOTSUP
+	      : attach_prog(sess, sess->uring_shape == DC_URING_CQE
+				      ? sess->o.progs.uring_complete
+				      : sess->o.progs.uring_complete_res)
 		  ?: attach_prog(sess, sess->o.progs.uring_submit);
 	if (err) {
 		dc_err("io_uring requests need the kernel's io_uring "
-		       "tracepoints with BTF (Linux 6.0 or newer)");
+		       "tracepoints with BTF that pass the request (Linux 6.0 "
+		       "or newer)");
 		return err;
 	}
 	mark_attached(sess, DC_MECH_IO_URING);

@@ -355,6 +355,25 @@ static bool has_mech(const struct dc_session *sess, enum dc_mech mech)
 	return false;
 }
 
+/* io_uring's tracepoints changed names and arguments (lib/kuring.h):
+ * this kernel's, read once from its BTF where the object traces io_uring;
+ * the submission event's name in sess->uring_submit. */
+static int uring_shape(struct dc_session *sess)
+{
+	struct btf *vmlinux;
+
+	if (sess->uring_submit || !has_mech(sess, DC_MECH_IO_URING))
+		return sess->uring_shape;
+	sess->uring_shape = DC_URING_NONE;
+	vmlinux = btf__load_vmlinux_btf();
+	if (vmlinux) {
+		sess->uring_shape =
+		    dc_uring_shape(vmlinux, &sess->uring_submit);
+		btf__free(vmlinux);
+	}
+	return sess->uring_shape;
+}
+
 /* Leave out the probes of @mech, saying once why: what the kernel lacks,
  * and the first Linux that has it. */
 static void drop_mech(struct dc_session *sess, enum dc_mech mech,
@@ -380,14 +399,35 @@ static void drop_unsupported(struct dc_session *sess)
 {
 	__u32 fb = dc_kernel_fallbacks();
 
-	if (libbpf_find_vmlinux_btf_id("io_uring_submit_req",
-				       BPF_TRACE_RAW_TP) < 0)
-		drop_mech(sess, DC_MECH_IO_URING, "io_uring",
-			  "io_uring requests",
-			  "the io_uring_submit_req tracepoint with BTF", "6.0");
+	if (uring_shape(sess) == DC_URING_NONE)
+		drop_mech(
+		    sess, DC_MECH_IO_URING, "io_uring", "io_uring requests",
+		    "io_uring tracepoints that pass the request, with BTF",
+		    "6.0");
 	if (fb & (DC_FB_COOKIES | DC_FB_SYSCALL_PROG))
 		drop_mech(sess, DC_MECH_POSIXAIO, "posixaio",
 			  "POSIX AIO requests", "BPF cookies", "5.15");
+}
+
+/* The submission program attaches to this kernel's name for its event,
+ * and the completion program that finds the result where this kernel
+ * passes it is the one loaded. None is loaded where the kernel passes no
+ * request: drop_unsupported() said so. */
+static void choose_uring(struct dc_session *sess, bool has)
+{
+	const struct dc_obj_progs *p = &sess->o.progs;
+	int shape = has ? uring_shape(sess) : DC_URING_NONE;
+
+	if (shape != DC_URING_NONE &&
+	    bpf_program__set_attach_target(p->uring_submit, 0,
+					   sess->uring_submit)) {
+		dc_warn("cannot find tracepoint io_uring/%s",
+			sess->uring_submit);
+		shape = sess->uring_shape = DC_URING_NONE;
+	}
+	bpf_program__set_autoload(p->uring_submit, shape != DC_URING_NONE);
+	bpf_program__set_autoload(p->uring_complete, shape == DC_URING_CQE);
+	bpf_program__set_autoload(p->uring_complete_res, shape == DC_URING_RES);
 }
 
 /*
@@ -435,8 +475,7 @@ static void choose_programs(struct dc_session *sess)
 	    p->tracepoint, has[DC_MECH_TRACEPOINT] &&
 			       !(sess->o.cfg->fallbacks & DC_FB_COOKIES));
 	bpf_program__set_autoload(p->usdt, has[DC_MECH_USDT]);
-	bpf_program__set_autoload(p->uring_submit, has[DC_MECH_IO_URING]);
-	bpf_program__set_autoload(p->uring_complete, has[DC_MECH_IO_URING]);
+	choose_uring(sess, has[DC_MECH_IO_URING]);
 	for (size_t i = 0; i < DC_AIO_PROGS; i++)
 		bpf_program__set_autoload(p->aio[i], has[DC_MECH_LIBAIO]);
 	bpf_program__set_autoload(p->paio, has[DC_MECH_POSIXAIO]);

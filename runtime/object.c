@@ -36,6 +36,7 @@ static const struct part {
 	PROG(usdt, "dc_usdt"),
 	PROG(uring_submit, "dc_uring_submit"),
 	PROG(uring_complete, "dc_uring_complete"),
+	PROG(uring_complete_res, "dc_uring_complete_res"),
 	PROG(aio[0], "dc_aio_getevents_exit"),
 	PROG(aio[1], "dc_aio_pgetevents_exit"),
 	PROG(aio[2], "dc_aio_getevents"),

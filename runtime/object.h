@@ -25,7 +25,8 @@ struct dc_obj {
 		struct bpf_program *uprobe_entry, *uprobe_exit, *uprobe_session;
 		struct bpf_program *kprobe_entry, *kprobe_exit;
 		struct bpf_program *tracepoint, *usdt;
-		struct bpf_program *uring_submit, *uring_complete;
+		struct bpf_program *uring_submit, *uring_complete,
+		    *uring_complete_res;
 		struct bpf_program *aio[DC_AIO_PROGS];
 		struct bpf_program *paio, *paio_exit; /* POSIX AIO, in libc */
 		struct bpf_program *paio_sweep; /* ... and its unreturned */

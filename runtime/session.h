@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kuring.h"
 #include "links.h"
 #include "object.h"
 #include "trace.h"
@@ -42,6 +43,8 @@ struct dc_session {
 	bool uprobe_session;  /* uprobes as one uprobe.session link a batch */
 	bool uprobe_multi;    /* ... else uprobe_multi links, else one perf
 				 event a function (Linux < 6.6) */
+	int uring_shape;      /* enum dc_uring_shape: io_uring's events */
+	const char *uring_submit; /* ... and its submission event's name */
 	size_t nwrap_sites;   /* wrappers traced at this many syscall sites */
 	char unsupported[64]; /* mechanisms this kernel cannot trace, named
 				 in the start record ("io_uring,...") */

@@ -5,8 +5,11 @@
  * fd until completion) and, for reads and writes, the offset and length
  * in its struct io_rw are read with CO-RE from the kernel's own types.
  * The pending request is keyed by its address; io_uring_complete gives
- * its result. Included by programs.bpf.h after the tracepoint programs,
- * whose open-event record and emitter it shares.
+ * its result. The runtime attaches the submission program to the name
+ * this kernel gives the event (io_uring_submit_sqe before Linux 6.3) and
+ * loads the one completion program that reads its result where this
+ * kernel passes it (lib/kuring.h). Included by programs.bpf.h after the
+ * tracepoint programs, whose open-event record and emitter it shares.
  */
 #ifndef DATACRUMBS_URING_BPF_H
 #define DATACRUMBS_URING_BPF_H
@@ -98,20 +101,34 @@ int dc_uring_submit(unsigned long long *ctx)
 	return 0;
 }
 
+/* Request @key is done with result @res. */
+static __always_inline void dc_uring_done(__u64 key, __s32 res)
+{
+	struct dc_async_open *u = bpf_map_lookup_elem(&dc_uring_pending, &key);
+
+	if (!u)
+		return;
+	dc_tp_emit_ret(&u->o, u->probe, bpf_ktime_get_ns(), res);
+	bpf_map_delete_elem(&dc_uring_pending, &key);
+}
+
+/* io_uring_complete(ctx, req, cqe): Linux 6.3 on. */
 SEC("tp_btf/io_uring_complete")
 int dc_uring_complete(unsigned long long *ctx)
 {
 	struct io_uring_cqe___dc *cqe = (void *)ctx[2];
-	__u64 key = ctx[1];
-	struct dc_async_open *u;
 	__s32 res = 0;
 
-	u = bpf_map_lookup_elem(&dc_uring_pending, &key);
-	if (!u)
-		return 0;
 	bpf_core_read(&res, sizeof(res), &cqe->res);
-	dc_tp_emit_ret(&u->o, u->probe, bpf_ktime_get_ns(), res);
-	bpf_map_delete_elem(&dc_uring_pending, &key);
+	dc_uring_done(ctx[1], res);
+	return 0;
+}
+
+/* io_uring_complete(ctx, req, user_data, res, ...): Linux 6.0 to 6.2. */
+SEC("tp_btf/io_uring_complete")
+int dc_uring_complete_res(unsigned long long *ctx)
+{
+	dc_uring_done(ctx[1], (__s32)ctx[3]);
 	return 0;
 }
 
