@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from dcpy import PY, env, need_pandas, report, same, summary
+from dcpy import PY, REPORT_LIB, env, need_pandas, report, same, summary
 from dctest import BUILD, RUNTIME, WORKLOAD, check, done, generate, need_bpf, run, skip
 
 need_bpf()
@@ -50,9 +50,12 @@ def killed(tmp, obj):
 def start_cluster(tmp, procs):
     """A scheduler and a worker on the loopback, as a site runs them (put
     in @procs as they start); the worker's environment has no path to
-    the package: it is sent."""
+    the package: it is sent. The C library is not sent: a site installs
+    it, here its path is given (a sanitized build's would not load into
+    python3, and the test's own environment finds that one)."""
     sfile = os.path.join(tmp, "scheduler.json")
     clean = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    clean["DATACRUMBS_REPORT_LIB"] = REPORT_LIB
     with open(os.path.join(tmp, "dask.log"), "w") as logs:  # they keep their copy
         procs.append(subprocess.Popen(
             [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
