@@ -259,30 +259,29 @@ static int first_match(const char *path, void *arg)
 	       !try_path(path, g->out, g->size);
 }
 
-/* The first file named by @pattern in a colon-separated @dirs. */
-static int glob_dirs(const char *dirs, const char *pattern, char *out,
-		     size_t size)
+int dc_lib_glob(const char *dirs, const char *pattern,
+		int (*fn)(const char *path, void *arg), void *arg)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
 	struct dirent *e;
-	int err = -ENOENT;
+	int ret = 0;
 	DIR *dh;
 
-	while (err && dirs && *dirs) {
+	while (!ret && dirs && *dirs) {
 		size_t n = strcspn(dirs, ":;");
 
 		snprintf(dir, sizeof(dir), "%.*s", (int)n, dirs);
 		dirs += n + (dirs[n] != '\0');
 		if (!n || !(dh = opendir(dir)))
 			continue;
-		while (err && (e = readdir(dh)))
+		while (!ret && (e = readdir(dh)))
 			if (dc_lib_matches(pattern, e->d_name) &&
 			    snprintf(path, sizeof(path), "%s/%s", dir,
 				     e->d_name) < (int)sizeof(path))
-				err = try_path(path, out, size);
+				ret = fn(path, arg);
 		closedir(dh);
 	}
-	return err;
+	return ret;
 }
 
 /* A glob's first match where the loader would look for a name: the
@@ -291,12 +290,12 @@ static int resolve_glob(const char *pattern, char *out, size_t size)
 {
 	struct glob_first g = { pattern, out, size };
 
-	if (!glob_dirs(getenv("LD_LIBRARY_PATH"), pattern, out, size) ||
+	if (dc_lib_glob(getenv("LD_LIBRARY_PATH"), pattern, first_match, &g) ||
 	    cache_foreach("", 0, NULL, 0, first_match, &g) == 1)
 		return 0;
 	for (size_t i = 0; i < sizeof(default_dirs) / sizeof(default_dirs[0]);
 	     i++)
-		if (!glob_dirs(default_dirs[i], pattern, out, size))
+		if (dc_lib_glob(default_dirs[i], pattern, first_match, &g))
 			return 0;
 	return -ENOENT;
 }

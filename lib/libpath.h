@@ -9,6 +9,10 @@
  * "libhdf5@(|_serial|_openmpi|_mpich).so.*" (fnmatch's FNM_EXTMATCH). */
 bool dc_lib_is_glob(const char *name);
 bool dc_lib_matches(const char *pattern, const char *file);
+/* Call @fn on each file named by @pattern in the colon-separated
+ * directories @dirs, until it returns non-zero: that value, or 0. */
+int dc_lib_glob(const char *dirs, const char *pattern,
+		int (*fn)(const char *path, void *arg), void *arg);
 
 /*
  * Resolve a library the way the dynamic loader does: a name with a '/' is

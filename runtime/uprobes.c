@@ -10,7 +10,6 @@
  */
 #include <bpf/bpf.h>
 #include <errno.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -261,30 +260,10 @@ static void add_copy(struct copies *c, const char *path)
 	c->st[c->n++] = st;
 }
 
-/* Each file in a directory of LD_LIBRARY_PATH named as @target's file
- * (a glob: "libhdf5*.so.*"): what a child of COMMAND or a dlopen() may
- * find there. */
-static void add_ld_path_copies(struct copies *c, const char *target)
+static int add_copy_of(const char *path, void *c)
 {
-	const char *dirs = getenv("LD_LIBRARY_PATH");
-	char dir[PATH_MAX], path[PATH_MAX];
-	struct dirent *e;
-	DIR *dh;
-
-	while (dirs && *dirs) {
-		size_t n = strcspn(dirs, ":;");
-
-		snprintf(dir, sizeof(dir), "%.*s", (int)n, dirs);
-		dirs += n + (dirs[n] != '\0');
-		if (!n || !(dh = opendir(dir)))
-			continue;
-		while ((e = readdir(dh)))
-			if (dc_lib_matches(target, e->d_name) &&
-			    snprintf(path, sizeof(path), "%s/%s", dir,
-				     e->d_name) < (int)sizeof(path))
-				add_copy(c, path);
-		closedir(dh);
-	}
+	add_copy(c, path);
+	return 0;
 }
 
 /*
@@ -310,7 +289,8 @@ static void find_copies(const struct dc_uprobes *u,
 		    (f && !strcmp(f + 1, p)))
 			add_copy(c, u->needed.v[i].path);
 	}
-	add_ld_path_copies(c, t);
+	/* What a child of COMMAND or a dlopen() may find there. */
+	dc_lib_glob(getenv("LD_LIBRARY_PATH"), t, add_copy_of, c);
 	if (!dc_probe_binary(d, path, sizeof(path)))
 		add_copy(c, path);
 }
