@@ -126,6 +126,9 @@ struct dc_thread {
 	__u32 gen[DC_GEN_CACHE];
 	struct dc_agg_slot agg[2][DC_AGG_SLOTS]; /* by epoch */
 	__u64 agg_used[2][DC_AGG_SLOTS];
+	/* Profile mode: the call being folded, from dc_aggregate_popped()
+	 * to dc_agg_commit(). */
+	struct dc_agg_slot call;
 	struct dc_frame f[DC_MAX_DEPTH];
 };
 
@@ -913,62 +916,77 @@ static __always_inline void dc_hpattern(const volatile struct dc_capture *c,
 	s->last_io = c->pat;
 }
 
-/* Profile mode: fold a call into its interval's aggregate. */
-static __always_inline void dc_aggregate(struct dc_thread *t,
+/* Profile mode: a call's key and aggregate, into @t->call. */
+static __always_inline void dc_agg_build(struct dc_thread *t,
 					 const volatile struct dc_capture *c,
 					 const struct dc_frame *f, __u32 probe,
 					 __u64 id, __u64 now, long ret)
 {
-	struct dc_agg_key k = { .pid = id >> 32,
-				.tid = (__u32)id,
-				.probe = probe,
-				.kind = c->obj_kind,
-				.inner = dc_inner(t, c) };
-	struct dc_agg_val a = { .count = 1,
-				.dur_sum = now - f->ts,
-				.dur_min = now - f->ts,
-				.dur_max = now - f->ts };
-	__u32 zero = 0, *epoch, e;
+	struct dc_agg_key *k = &t->call.k;
+	struct dc_agg_val *a = &t->call.v;
 	__s8 slot = c->obj_slot;
-	__u64 *fl;
 	struct dc_hdl *hs = NULL;
 	__s32 fd = -1;
 	bool failed;
 
+	*k = (struct dc_agg_key){ .pid = id >> 32,
+				  .tid = (__u32)id,
+				  .probe = probe,
+				  .kind = c->obj_kind,
+				  .inner = dc_inner(t, c) };
+	*a = (struct dc_agg_val){ .count = 1,
+				  .dur_sum = now - f->ts,
+				  .dur_min = now - f->ts,
+				  .dur_max = now - f->ts };
 	if (c->obj_kind == DC_OBJ_HANDLE && slot >= 0) {
-		k.obj = f->val[slot & (DC_CAPTURE - 1)];
-		hs = dc_hdl_of(k.pid, k.obj);
-		k.hgen = hs ? hs->gen : 0;
+		k->obj = f->val[slot & (DC_CAPTURE - 1)];
+		hs = dc_hdl_of(k->pid, k->obj);
+		k->hgen = hs ? hs->gen : 0;
 	} else if (c->obj_kind == DC_OBJ_FD || c->obj_kind == DC_OBJ_STREAM) {
 		fd = c->obj_kind == DC_OBJ_FD && slot >= 0
 			 ? (__s32)f->val[slot & (DC_CAPTURE - 1)]
 			 : f->sfd;
-		k.obj = (__u32)fd | (__u64)dc_gen_cached(t, k.pid, fd) << 32;
+		k->obj = (__u32)fd | (__u64)dc_gen_cached(t, k->pid, fd) << 32;
 	}
 	if (ret >= 0 &&
 	    (c->size_kind == DC_RET_SIZE || c->size_kind == DC_RET_ISIZE))
-		a.size_sum = ret;
+		a->size_sum = ret;
 	else if (ret >= 0 && c->size_kind == DC_RET_ITEMS && c->size_slot >= 0)
-		a.size_sum = ret * f->val[c->size_slot & (DC_CAPTURE - 1)];
+		a->size_sum = ret * f->val[c->size_slot & (DC_CAPTURE - 1)];
 	else if (ret == 0 && c->size_kind == DC_RET_STATUS && c->dtype_mask &&
 		 c->size_slot >= 0)
-		a.size_sum = dc_items_bytes(c, f);
+		a->size_sum = dc_items_bytes(c, f);
 	else if (ret >= 0 && c->size_kind == DC_RET_CHAR)
-		a.size_sum = 1;
+		a->size_sum = 1;
 	else if (ret >= 0 && c->size_kind == DC_RET_STATUS && c->fed_slot >= 0)
-		a.size_sum = f->val[c->fed_slot & (DC_CAPTURE - 1)];
+		a->size_sum = f->val[c->fed_slot & (DC_CAPTURE - 1)];
 	else if ((c->str_mask || c->str_exit_mask) && c->size_slot >= 0 &&
 		 (c->size_kind == DC_RET_ADDR ? ret != 0 : ret >= 0))
-		a.size_sum = f->val[c->size_slot & (DC_CAPTURE - 1)];
+		a->size_sum = f->val[c->size_slot & (DC_CAPTURE - 1)];
 	failed = c->dmod == DC_DMOD_MPIIO ? ret != 0 : ret < 0;
-	a.errs = failed;
-	if (c->pat && fd >= 0 && !failed && !k.inner)
-		dc_pattern(c, f, k.pid,
+	a->errs = failed;
+	if (c->pat && fd >= 0 && !failed && !k->inner)
+		dc_pattern(c, f, k->pid,
 			   c->obj_kind == DC_OBJ_STREAM ? fd | DC_PAT_STREAM
 							: fd,
-			   k.obj >> 32, ret, a.size_sum, &a);
-	else if (c->pat && c->obj_kind == DC_OBJ_HANDLE && !failed && !k.inner)
-		dc_hpattern(c, hs, k.pid, k.obj, a.size_sum, &a);
+			   k->obj >> 32, ret, a->size_sum, a);
+	else if (c->pat && c->obj_kind == DC_OBJ_HANDLE && !failed && !k->inner)
+		dc_hpattern(c, hs, k->pid, k->obj, a->size_sum, a);
+}
+
+/* Profile mode: fold the calling thread's built call (@pat: with its
+ * pattern counters) into its interval's aggregates. A global function,
+ * as dc_aggregate_popped() is: split there, the verifier walks the
+ * building's paths and the folding's one after the other instead of
+ * every pair of them. */
+__noinline int dc_agg_commit(__u64 now, __u32 pat)
+{
+	struct dc_thread *t = dc_thread_get();
+	__u32 zero = 0, *epoch, e;
+	__u64 *fl;
+
+	if (!t)
+		return 0;
 	/* An atomic add is a full barrier: the epoch is read after it. The
 	 * decrement below needs none: x86 keeps stores in order, so it is
 	 * seen after the aggregate's. Only this CPU writes its counter. */
@@ -978,11 +996,32 @@ static __always_inline void dc_aggregate(struct dc_thread *t,
 	epoch = bpf_map_lookup_elem(&dc_epoch, &zero);
 	e = epoch ? *(volatile __u32 *)epoch & 1 : 0;
 	dc_slot_add(t->agg[e], t->agg_used[e],
-		    e ? (void *)&dc_agg1 : (void *)&dc_agg0, &k, &a, now,
-		    c->pat != DC_PAT_NONE);
+		    e ? (void *)&dc_agg1 : (void *)&dc_agg0, &t->call.k,
+		    &t->call.v, now, pat);
 	asm volatile("" ::: "memory");
 	if (fl)
 		*(volatile __u64 *)fl = *fl - 1;
+	return 0;
+}
+
+/* Profile mode: fold the call just popped from the calling thread's
+ * stack (its frame lies at the stack's depth) into its aggregate. A
+ * global function is verified once, on its own: inlined into every exit
+ * path, the aggregation's branches multiplied the callers' past Linux
+ * 6.1's limit of 1M instructions. Scalar arguments only: a pointer
+ * argument needs Linux 5.12. */
+__noinline int dc_aggregate_popped(__u32 probe, long ret, __u64 id, __u64 now)
+{
+	const volatile struct dc_capture *c;
+	struct dc_thread *t = dc_thread_get();
+
+	if (!t)
+		return 0;
+	/* Masked in the code, as dc_cap() does. */
+	asm volatile("" : "+r"(probe));
+	c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
+	dc_agg_build(t, c, &t->f[dc_frame_slot(t->depth)], probe, id, now, ret);
+	return dc_agg_commit(now, c->pat != DC_PAT_NONE);
 }
 
 /* Profile mode: the generation a tracked call gives its new fd or
@@ -1079,10 +1118,8 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 		return 0;
 	}
 	if (dc_cfg.profile) {
-		if (!c->track) {
-			dc_aggregate(t, c, f, probe, id, now, ret);
-			return 0;
-		}
+		if (!c->track)
+			return dc_aggregate_popped(probe, ret, id, now);
 		gen = dc_track_gen(c, f, id, ret);
 		inner = dc_inner(t, c);
 	}
