@@ -507,7 +507,7 @@ static int top(struct scan *c, struct dc_trace_event *ev)
 		} else if (KEY(&k, "tid")) {
 			r = int_field(c, &v, ev, DC_EV_TID);
 			/* A kernel request's lane track (tid + 2^30 + lane <<
-			 * 24, docs/trace-format.md) belongs to its thread. */
+			 * 22, docs/trace-format.md) belongs to its thread. */
 			ev->tid = v & DC_LANE_BIT ? v & DC_TID_MASK : v;
 		} else if (KEY(&k, "args")) {
 			r = args(c, ev);

@@ -44,7 +44,7 @@ enum {
 	DC_EV_SHAPE = 1 << 23,	   /* args.ndims, npoints and typesize */
 };
 
-/* Lane tracks of kernel requests: tid | DC_LANE_BIT | lane << 24. */
+/* Lane tracks of kernel requests: tid | DC_LANE_BIT | lane << 22. */
 #define DC_LANE_BIT (1u << 30)
 #define DC_TID_MASK 0x3fffffu
 

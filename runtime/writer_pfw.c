@@ -93,8 +93,9 @@ static void meta_value(struct dc_pfw *w, const char *rec, uint32_t pid,
 }
 
 /* Tracks for a thread's requests in flight at once (block requests,
- * io_uring): lane << 24 of the track's id has 6 bits. */
-#define DC_LANES 64
+ * io_uring, readahead's page-cache adds): lane << 22 of the track's id
+ * has 8 bits, between the tid (below 2^22, PID_MAX_LIMIT) and bit 30. */
+#define DC_LANES 256
 
 /* What this trace has said of a process: the writer's own marks. */
 struct said_proc {
@@ -318,7 +319,7 @@ static void add_time(struct dc_pfw *w, struct dc_buf *b, uint64_t ts,
  * that issued it and overlaps the next ones, and its thread's other
  * requests: on the thread's own track Perfetto would drop it. Each goes
  * on a lane of the thread where it overlaps nothing, a track of its own
- * (bit 30 set, the lane in bits 24-29; tids stay below 2^22) named after
+ * (bit 30 set, the lane in bits 22-29) named after
  * the thread. Requests are written as they end, so each lane's are in
  * order.
  */
@@ -335,7 +336,7 @@ static uint32_t request_track(struct dc_pfw *w, struct said_thread *t,
 		lane++;
 	if (t->lane_end[lane] < c->ts + c->dur)
 		t->lane_end[lane] = c->ts + c->dur;
-	track = c->tid | 1u << 30 | (uint32_t)lane << 24;
+	track = c->tid | 1u << 30 | (uint32_t)lane << 22;
 	if (!dc_map_get(&w->lanes, track) && !dc_map_put(&w->lanes, track, w)) {
 		snprintf(name, sizeof(name), "%s: kernel requests %d",
 			 t->name[0] ? t->name : "thread", lane + 1);

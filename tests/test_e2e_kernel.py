@@ -42,7 +42,7 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
         check(got in (0, BS), "block requests under write id %d: %d bytes, want %d or 0"
               % (w["id"], got, BS))
         attributed += got == BS
-        # A request is on a lane of its thread: tid + 2^30 + lane * 2^24.
+        # A request is on a lane of its thread: tid + 2^30 + lane * 2^22.
         check(all(b["pid"] == w["pid"] and b["tid"] & 0x3fffff == w["tid"]
                   and b["tid"] & 1 << 30 and b["args"]["level"] == 3
                   for b in under), "issued by the writing thread, level 3 under POSIX write")

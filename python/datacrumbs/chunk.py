@@ -40,7 +40,7 @@ def _ints(col, dtype=np.int64):
 
 
 def _thread(tid):
-    """A kernel request's lane track (tid + 2**30 + lane * 2**24) is its
+    """A kernel request's lane track (tid + 2**30 + lane * 2**22) is its
     thread's, as datacrumbs-report reads it."""
     return np.where(tid & const("LANE_BIT"), tid & const("TID_MASK"), tid)
 
