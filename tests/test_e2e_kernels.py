@@ -9,9 +9,9 @@ after its pages were dropped (kernel tracepoints: page-cache adds of its
 inode) and Debian's Python (USDT); then server mode with a program that
 joins through the client library. Counts are exact against each
 program's own, and the start record names the uprobe links this kernel
-has. Profile mode is not here: on Linux 6.1 the verifier gives up on its
-programs (a million instructions), which is not solved yet; e2e_profile
-checks it on the kernels where it loads."""
+has. Profile mode then loads the same object (every program verified in
+that mode) and counts dd's and the STDIO program's calls in the kernel,
+exactly."""
 import json
 import os
 import shutil
@@ -118,6 +118,32 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
     # USDT: the Python function's calls.
     calls = [e for e in t.select(cat="PYTHON", name="f") if e["args"].get("srcfile") == prog]
     check(len(calls) == CALLS, "PYTHON f: %d events, called %d times" % (len(calls), CALLS))
+
+    # Profile mode: the same object, its counters against the programs'.
+    prof = os.path.join(tmp, "profile.pfw.gz")
+    r = run([RUNTIME, "--mode", "profile", "-o", prof, obj, "--", "sh", "-c", " && ".join([
+        "%s %s > %s/stdio-p.json" % (STDIO, tmp, tmp),
+        "dd if=/dev/zero of=%s bs=%d count=%d status=none" % (dd, BS, N)])])
+    check(r.returncode == 0, "profile run: " + r.stderr[-2000:])
+    p = Trace(prof)
+    check(not p.errors, "profile format: %s" % p.errors[:3])
+    check(p.start["args"]["mode"] == "profile", "the start record says profile")
+    total = {}
+    for line in p.lines[1:-1]:
+        if '"ph":"C"' in line:
+            e = json.loads(line)
+            k = (e["cat"], e["name"], p.files.get(e["args"].get("fhash")))
+            c, b = total.get(k, (0, 0))
+            total[k] = (c + e["args"]["count"], b + e["args"]["size_sum"])
+    for cat in ("sys", "POSIX"):
+        got = total.get((cat, "write", dd))
+        check(got == (N, N * BS), "profile: %s write on dd's file %s, want %s"
+              % (cat, got, (N, N * BS)))
+    truth = json.load(open(os.path.join(tmp, "stdio-p.json")))
+    for name in ("fwrite", "fprintf", "fread", "fgets"):
+        got = total.get(("STDIO", name, truth["file"]), (0, 0))[0]
+        check(got == truth[name], "profile: STDIO %s %d, the program made %d"
+              % (name, got, truth[name]))
 
     # Server mode: a program joins through the client library.
     sock, ready = os.path.join(tmp, "dc.sock"), os.path.join(tmp, "ready")
