@@ -28,9 +28,10 @@ struct {
 } dc_paio_pending SEC(".maps");
 
 /* Request @op on the aiocb at @cb begins now. An aiocb submitted again
- * before its result was taken is a request never returned: counted. */
-static __always_inline void dc_paio_start(__u64 cb, __u32 op, __u32 job,
-					  __u64 id, __u64 now)
+ * before its result was taken is a request never returned: counted. A
+ * global function, verified once rather than for each of lio_listio's
+ * entries. */
+__noinline int dc_paio_start(__u64 cb, __u32 op, __u32 job, __u64 id, __u64 now)
 {
 	struct dc_aio_key key = { .tgid = id >> 32, .iocb = cb };
 	__u32 probe = dc_paio_ops[op & (DC_PAIO_OPS - 1)];
@@ -40,22 +41,23 @@ static __always_inline void dc_paio_start(__u64 cb, __u32 op, __u32 job,
 	__s64 off = 0;
 
 	if (!probe-- || probe >= DC_NPROBES)
-		return;
+		return 0;
 	if (bpf_probe_read_user(&fd, sizeof(fd),
 				(void *)(cb + DC_AIOCB_FILDES)) ||
 	    bpf_probe_read_user(&len, sizeof(len),
 				(void *)(cb + DC_AIOCB_NBYTES)) ||
 	    bpf_probe_read_user(&off, sizeof(off),
 				(void *)(cb + DC_AIOCB_OFFSET)))
-		return;
+		return 0;
 	__builtin_memset(&u, 0, sizeof(u));
 	dc_async_start(&u, probe, fd, off, len, job, id, now);
 	if (!bpf_map_update_elem(&dc_paio_pending, &key, &u, BPF_NOEXIST))
-		return;
+		return 0;
 	old = bpf_map_lookup_elem(&dc_paio_pending, &key);
 	if (old)
 		dc_lose(old->probe, DC_LOSS_NORETURN);
 	bpf_map_update_elem(&dc_paio_pending, &key, &u, BPF_ANY);
+	return 0;
 }
 
 /* lio_listio(mode, list, n, sevp): each entry reading or writing. */

@@ -748,6 +748,18 @@ static __always_inline int dc_usdt_end(__u32 end, __u32 probe, const __u64 *v,
 	return dc_emit(t, f, probe, 0, c, t->job, id, now);
 }
 
+/* Argument @arg of the USDT probe firing, 0 where it cannot be read. A
+ * global function, verified once: libbpf's decoding has a path for each
+ * kind of argument, and inlined for every slot the verifier walked each
+ * combination of them (dc_usdt took the longest of all programs to
+ * load). */
+__noinline __u64 dc_usdt_slot(struct pt_regs *ctx, __u32 arg)
+{
+	long v;
+
+	return bpf_usdt_arg(ctx, arg, &v) ? 0 : v;
+}
+
 /* A USDT probe is a point, not a call: one event of no duration, nested
  * under the traced call it fires in. A pair's begin and end make a call
  * like a function's entry and return. */
@@ -758,15 +770,14 @@ int dc_usdt(struct pt_regs *ctx)
 	const volatile struct dc_capture *c;
 	struct dc_tp_open o = {};
 	__u64 id = bpf_get_current_pid_tgid();
-	long v;
+
 	if (probe >= DC_NPROBES || !dc_traced(id >> 32))
 		return 0;
 	c = dc_cap(probe);
 	for (int i = 0; i < DC_CAPTURE; i++) {
 		if (i >= c->nslots)
 			break;
-		if (!bpf_usdt_arg(ctx, c->slot_arg[i], &v))
-			o.val[i] = v;
+		o.val[i] = dc_usdt_slot(ctx, c->slot_arg[i]);
 	}
 	if (c->ends)
 		return dc_usdt_end(probe, c->ends - 1, o.val, id);
