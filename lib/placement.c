@@ -45,6 +45,11 @@ static const char *try_sys(const struct dc_code *c, uint64_t off, uint64_t size,
 		if (a >= 6 || pl->stub.sysarg[a] < 0)
 			return "an argument it captures does not reach the "
 			       "system call as is";
+		/* A mode is the caller's only with O_CREAT or O_TMPFILE; the
+		 * system call gets 0 otherwise, and so does the trace. */
+		if ((pl->stub.or0 & 1u << a) && p->slot_role[k] != DC_ROLE_MODE)
+			return "an argument it captures reaches the system "
+			       "call on some paths only";
 		if ((pl->stub.narrow & 1u << a) &&
 		    !dc_role_is_int(p->slot_role[k]))
 			return "an argument it captures reaches the system "

@@ -25,12 +25,14 @@
 /* Compared by address: the one failure whose sites are still wanted. */
 static const char no_syscall[] = "a path returns without a system call";
 
-enum { V_UNK = 0, V_ARG, V_CONST };
+/* V_ARG0: an argument on some paths, 0 on the others (open's mode,
+ * read with va_arg only for O_CREAT). */
+enum { V_UNK = 0, V_ARG, V_CONST, V_ARG0 };
 
 struct aval {
 	uint8_t kind;
-	uint8_t arg;	/* V_ARG: which argument */
-	uint8_t narrow; /* V_ARG: only its low 32 bits */
+	uint8_t arg;	/* V_ARG, V_ARG0: which argument */
+	uint8_t narrow; /* V_ARG, V_ARG0: only its low 32 bits */
 	int64_t c;	/* V_CONST */
 };
 
@@ -71,7 +73,7 @@ static bool aval_eq(const struct aval *a, const struct aval *b)
 {
 	if (a->kind != b->kind)
 		return false;
-	if (a->kind == V_ARG)
+	if (a->kind == V_ARG || a->kind == V_ARG0)
 		return a->arg == b->arg && a->narrow == b->narrow;
 	return a->kind != V_CONST || a->c == b->c;
 }
@@ -92,6 +94,31 @@ static bool state_eq(const struct astate *a, const struct astate *b)
 	return true;
 }
 
+static bool is_arg(const struct aval *v)
+{
+	return v->kind == V_ARG || v->kind == V_ARG0;
+}
+
+/* A register's or stack slot's value where two paths meet: an argument
+ * one way and 0 the other is V_ARG0; anything else that differs is
+ * unknown. */
+static struct aval join_reg(const struct aval *a, const struct aval *b)
+{
+	const struct aval *arg = is_arg(a) ? a : b, *other = arg == a ? b : a;
+
+	if (aval_eq(a, b))
+		return *a;
+	if (!is_arg(arg))
+		return UNK;
+	if ((other->kind == V_CONST && other->c == 0) ||
+	    (is_arg(other) && other->arg == arg->arg &&
+	     other->narrow == arg->narrow))
+		return (struct aval){ .kind = V_ARG0,
+				      .arg = arg->arg,
+				      .narrow = arg->narrow };
+	return UNK;
+}
+
 /* Join @in into @into; true if @into changed. */
 static bool join(struct astate *into, const struct astate *in)
 {
@@ -103,22 +130,23 @@ static bool join(struct astate *into, const struct astate *in)
 		return true;
 	}
 	for (int i = 0; i < NGPR; i++)
-		if (!aval_eq(&into->reg[i], &in->reg[i]))
-			into->reg[i] = UNK;
+		into->reg[i] = join_reg(&into->reg[i], &in->reg[i]);
 	if (!into->sp_known || !in->sp_known || into->sp != in->sp) {
 		into->sp_known = false;
 		into->nslots = 0;
 	}
 	for (int i = 0; i < into->nslots; i++) {
-		const struct slot *s = &into->slot[i];
+		struct slot s = into->slot[i];
 
-		for (int k = 0; k < in->nslots; k++)
-			if (in->slot[k].off == s->off &&
-			    in->slot[k].size == s->size &&
-			    aval_eq(&in->slot[k].v, &s->v)) {
-				into->slot[n++] = *s;
-				break;
-			}
+		for (int k = 0; k < in->nslots; k++) {
+			if (in->slot[k].off != s.off ||
+			    in->slot[k].size != s.size)
+				continue;
+			s.v = join_reg(&s.v, &in->slot[k].v);
+			if (s.v.kind != V_UNK)
+				into->slot[n++] = s;
+			break;
+		}
 	}
 	into->nslots = n;
 	return !state_eq(&old, into);
@@ -145,7 +173,7 @@ static struct aval get_reg(const struct astate *s, x86_reg r, uint8_t size)
 	if (i < 0 || size < 4)
 		return v;
 	v = s->reg[i];
-	if (v.kind == V_ARG && size == 4)
+	if (is_arg(&v) && size == 4)
 		v.narrow = 1;
 	if (v.kind == V_CONST && size == 4)
 		v.c = (uint32_t)v.c;
@@ -176,7 +204,7 @@ static void slot_store(struct astate *s, int32_t off, uint8_t size,
 			s->slot[n++] = s->slot[i];
 	s->nslots = n;
 	if ((size == 4 || size == 8) && v.kind != V_UNK && n < NSLOT) {
-		if (v.kind == V_ARG && size == 4)
+		if (is_arg(&v) && size == 4)
 			v.narrow = 1;
 		s->slot[s->nslots++] = (struct slot){ off, size, v };
 	}
@@ -190,7 +218,7 @@ static struct aval slot_load(const struct astate *s, int32_t off, uint8_t size)
 		if (s->slot[i].off != off || s->slot[i].size < size)
 			continue;
 		v = s->slot[i].v;
-		if (v.kind == V_ARG && size == 4)
+		if (is_arg(&v) && size == 4)
 			v.narrow = 1;
 		if (v.kind == V_CONST && size == 4)
 			v.c = (uint32_t)v.c;
@@ -516,10 +544,12 @@ static int collect(const struct flow *f, struct dc_sysstub *st)
 				struct aval v =
 				    get_reg(s, dc_x86_sys_args[j], 8);
 
-				if (v.kind == V_ARG && v.arg == a) {
+				if (is_arg(&v) && v.arg == a) {
 					at = j;
 					if (v.narrow)
 						st->narrow |= 1 << a;
+					if (v.kind == V_ARG0)
+						st->or0 |= 1 << a;
 					break;
 				}
 			}

@@ -26,6 +26,8 @@ struct dc_sysstub {
 	int8_t sysarg[6]; /* function argument i travels in system call
 			     argument sysarg[i], or -1: not passed as is */
 	uint8_t narrow;	  /* bit i: passed as 32 bits only (an int) */
+	uint8_t or0; /* bit i: passed on some paths, 0 on the others (open's
+			mode, read only with O_CREAT or O_TMPFILE) */
 };
 
 /*

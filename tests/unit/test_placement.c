@@ -151,6 +151,7 @@ static void own_functions(void)
 static void libc_functions(void)
 {
 	static const int pwrite[6] = { 0, 1, 2, 3, -1, -1 };
+	static const int openat[6] = { 0, 1, 2, 3, -1, -1 };
 	static const int statargs[6] = { 1, 2, -1, -1, 4, 5 };
 	static const uint64_t stat_vals[6] = { 0xffffff9c, 0, 0, 0 };
 	static const uint64_t lstat_vals[6] = { 0xffffff9c, 0, 0, 0x100 };
@@ -165,6 +166,7 @@ static void libc_functions(void)
 		return;
 	}
 	stub(&c, &s, "pwrite64", SYS_pwrite64, pwrite);
+	stub(&c, &s, "openat", SYS_openat, openat);
 	/* stat(path, buf): fstatat(AT_FDCWD, path, buf, 0), lstat with
 	 * AT_SYMLINK_NOFOLLOW, both in fstatat's syscall. */
 	tail(&c, &s, "stat", SYS_newfstatat, statargs, 0x9, stat_vals);
