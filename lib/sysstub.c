@@ -443,12 +443,57 @@ static void flow_exit(struct flow *f, int seen)
 		f->unseen_exit = true;
 }
 
+/* Whether a branch of the code lands at @addr. */
+static bool branched_to(const struct flow *f, uint64_t addr)
+{
+	for (long k = 0; k < f->n; k++) {
+		const cs_x86 *x = &f->insn[k].detail->x86;
+
+		if (in_group(&f->insn[k], CS_GRP_BRANCH_RELATIVE) &&
+		    x->op_count && x->operands[0].type == X86_OP_IMM &&
+		    (uint64_t)x->operands[0].imm == addr)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The register that is 0 where je at @k jumps, or jne at @k falls
+ * through: "and $imm, reg" just before it, which every path to the jump
+ * passes (open's "and $O_CREAT, %r10d; jne": r10 is the mode, 0 without
+ * O_CREAT). X86_REG_INVALID for none.
+ */
+static x86_reg zeroed(const struct flow *f, long k)
+{
+	const cs_insn *i = &f->insn[k], *p = k ? &f->insn[k - 1] : NULL;
+	const cs_x86 *x;
+	x86_reg r = X86_REG_INVALID;
+	bool imm = false;
+
+	if ((i->id != X86_INS_JE && i->id != X86_INS_JNE) || !p ||
+	    p->id != X86_INS_AND || p->address + p->size != i->address)
+		return X86_REG_INVALID;
+	x = &p->detail->x86;
+	for (int o = 0; o < x->op_count; o++) {
+		if (x->operands[o].type == X86_OP_IMM)
+			imm = true;
+		else if (x->operands[o].type == X86_OP_REG &&
+			 (x->operands[o].access & CS_AC_WRITE) &&
+			 x->operands[o].size >= 4)
+			r = x->operands[o].reg;
+	}
+	if (!imm || x->op_count != 2 || branched_to(f, i->address))
+		return X86_REG_INVALID;
+	return r;
+}
+
 static void flow_node(struct flow *f, csh cs, long node)
 {
 	const cs_insn *i = &f->insn[node / 2];
 	const cs_x86 *x = &i->detail->x86;
 	int seen = node & 1;
-	struct astate s = f->st[node];
+	struct astate s = f->st[node], js;
+	x86_reg zero;
 	uint64_t target;
 	long t;
 
@@ -489,10 +534,15 @@ static void flow_node(struct flow *f, csh cs, long node)
 				return;
 			}
 		}
+		zero = zeroed(f, node / 2);
+		js = s;
+		if (zero != X86_REG_INVALID)
+			set_reg(i->id == X86_INS_JE ? &js : &s, zero,
+				(struct aval){ .kind = V_CONST, .c = 0 });
 		if (t < 0)
 			flow_exit(f, seen); /* a tail call */
 		else
-			flow_to(f, t, seen, &s);
+			flow_to(f, t, seen, &js);
 		if (i->id == X86_INS_JMP)
 			return;
 	} else {

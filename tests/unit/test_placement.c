@@ -146,12 +146,14 @@ static void own_functions(void)
 }
 
 /* glibc's: pwrite64 is a wrapper of its syscall, passing its four
- * arguments as they are; stat and lstat jump into fstatat; mmap returns
+ * arguments as they are; open and openat pass their mode only with
+ * O_CREAT (0 otherwise); stat and lstat jump into fstatat; mmap returns
  * EINVAL without a syscall for a bad offset. */
 static void libc_functions(void)
 {
 	static const int pwrite[6] = { 0, 1, 2, 3, -1, -1 };
 	static const int openat[6] = { 0, 1, 2, 3, -1, -1 };
+	static const int open[6] = { 1, 2, 3, -1, -1, -1 };
 	static const int statargs[6] = { 1, 2, -1, -1, 4, 5 };
 	static const uint64_t stat_vals[6] = { 0xffffff9c, 0, 0, 0 };
 	static const uint64_t lstat_vals[6] = { 0xffffff9c, 0, 0, 0x100 };
@@ -167,6 +169,7 @@ static void libc_functions(void)
 	}
 	stub(&c, &s, "pwrite64", SYS_pwrite64, pwrite);
 	stub(&c, &s, "openat", SYS_openat, openat);
+	stub(&c, &s, "open", SYS_openat, open);
 	/* stat(path, buf): fstatat(AT_FDCWD, path, buf, 0), lstat with
 	 * AT_SYMLINK_NOFOLLOW, both in fstatat's syscall. */
 	tail(&c, &s, "stat", SYS_newfstatat, statargs, 0x9, stat_vals);
