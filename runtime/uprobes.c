@@ -340,7 +340,7 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 	dc_place(code, s->offset, s->size, &pp, wrappers, &pl);
 	if (pl.via_sys)
 		lib = dc_wrappers_lib(&u->wrappers, path);
-	if (pl.via_sys && lib < 0 && lib == -ENOMEM)
+	if (pl.via_sys && lib == -ENOMEM)
 		u->err = lib;
 	/* Each site must take one more function, or none is used. */
 	for (unsigned k = 0; pl.via_sys && lib >= 0 && k < pl.stub.nsites; k++)

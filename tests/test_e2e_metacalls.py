@@ -6,7 +6,8 @@ runs traced by the POSIX and STDIO layers, and the trace holds exactly
 those calls, by name, file and size. glibc's stat and lstat jump into
 fstatat: each is one call, with no fstatat under it, as Darshan counts.
 The generator's placement report names the probes the kernel
-single-steps: stat and lstat are not among them."""
+single-steps (stat, lstat, open and openat are not among them), and the
+runtime's start record counts as many."""
 import json
 import os
 import tempfile
@@ -24,9 +25,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 0, "datacrumbs-gen: %s" % r.stderr[-2000:])
     with open(report) as f:
         placed = {(p["layer"], p["name"]): p for p in json.load(f)}
-    for name in ("stat", "lstat"):
+    for name in ("stat", "lstat", "open", "openat"):
         p = placed.get(("POSIX", name))
         check(p and p["placement"] == "syscall", "POSIX %s placed: %s" % (name, p))
+    slow = [p for p in placed.values() if p["placement"] == "single-stepped"]
     trace = os.path.join(tmp, "meta.pfw.gz")
     r = run([RUNTIME, "-o", trace, obj, "--", META, tmp])
     check(r.returncode == 0, "runtime exit %d: %s" % (r.returncode, r.stderr[-2000:]))
@@ -34,6 +36,9 @@ with tempfile.TemporaryDirectory() as tmp:
     t = Trace(trace)
     check(not t.errors, "format: %s" % t.errors[:3])
     check(t.end["args"]["dropped"] == 0, "nothing dropped: %s" % t.end["args"])
+    check(t.start["args"]["slow_uprobes"] == len(slow),
+          "the runtime single-steps what the generator said: %d, %s"
+          % (t.start["args"]["slow_uprobes"], [p["name"] for p in slow]))
     mine = [e for e in t.events if t.file(e) in (truth["file"], truth["link"])]
 
     def named(cat, name):
