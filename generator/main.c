@@ -32,6 +32,7 @@ static const char usage[] =
     "  -s, --skip-missing    leave out specs whose target is not installed\n"
     "  -T, --templates DIR   template directory (default: built in)\n"
     "  -v, --verbose         name every uprobe left single-stepped\n"
+    "  -P, --placement FILE  write each uprobe's placement here, as JSON\n"
     "  -h, --help            show this help; --version\n"
     "\n"
     "Errors name FILE:LINE:COLUMN; nothing is written unless all specs are\n"
@@ -77,11 +78,13 @@ int main(int argc, char **argv)
 		{ "skip-missing", no_argument, NULL, 's' },
 		{ "templates", required_argument, NULL, 'T' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "placement", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{},
 	};
 	const char *obj = "generated.bpf.o", *emit = NULL, *tmpl_opt = NULL;
+	const char *placement = NULL;
 	char tmp_c[PATH_MAX] = "";
 	struct dc_buf c = {}, sources = {};
 	struct dc_spec spec = {};
@@ -90,7 +93,7 @@ int main(int argc, char **argv)
 	int opt, err = 0;
 
 	dc_log_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "o:E:nsT:vh", opts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "o:E:nsT:vP:h", opts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'o': obj = optarg; break;
@@ -99,6 +102,7 @@ int main(int argc, char **argv)
 		case 's': spec.skip_missing = true; break;
 		case 'T': tmpl_opt = optarg; break;
 		case 'v': verbose = true; break;
+		case 'P': placement = optarg; break;
 		case 'h': printf(usage, dc_prog()); return 0;
 		case 'V': dc_version(); return 0;
 		default: fprintf(stderr, usage, dc_prog()); return 2;
@@ -153,8 +157,12 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	if (!compile)
+	if (!compile) {
+		/* Where the probes go does not need the object. */
+		if (placement)
+			err = dc_report_placement(&spec, verbose, placement);
 		goto cleanup;
+	}
 	if (!emit) {
 		const char *td = getenv("TMPDIR");
 		int fd;
@@ -184,7 +192,7 @@ int main(int argc, char **argv)
 		}
 		dc_info("%zu probes (%zu aliases merged) -> %s", n, aliases,
 			obj);
-		dc_report_placement(&spec, verbose);
+		err = dc_report_placement(&spec, verbose, placement);
 	}
 cleanup:
 	if (tmp_c[0])

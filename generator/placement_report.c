@@ -3,13 +3,16 @@
  * What the runtime will do with each uprobe on this machine, said when
  * the object is made: which functions are traced at the syscall
  * tracepoint, which uprobes moved onto an instruction the kernel
- * emulates, and which stay on one it single-steps (ten times dearer).
+ * emulates, and which stay on one it single-steps (ten times dearer);
+ * with --placement, each function's as JSON, for scripts/test.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "elfsym.h"
+#include "fileio.h"
+#include "json.h"
 #include "log.h"
 #include "placement.h"
 #include "placement_report.h"
@@ -22,7 +25,23 @@ struct tally {
 	size_t sys, moved, first, slow;
 };
 
-static void place_group(const struct dc_spec *spec, size_t g, bool verbose)
+/* One function's placement, a JSON object of --placement's array. */
+static void add_json(struct dc_buf *js, const struct dc_spec_group *grp,
+		     const char *name, const char *how, const char *why)
+{
+	dc_buf_addf(js, "%s{\"layer\":", js->len > 1 ? ",\n" : "");
+	dc_json_str(js, grp->layer, strlen(grp->layer));
+	dc_buf_add(js, ",\"target\":", 10);
+	dc_json_str(js, grp->target, strlen(grp->target));
+	dc_buf_add(js, ",\"name\":", 8);
+	dc_json_str(js, name, strlen(name));
+	dc_buf_addf(js, ",\"placement\":\"%s\",\"why\":", how);
+	dc_json_str(js, why ? why : "", why ? strlen(why) : 0);
+	dc_buf_add(js, "}", 1);
+}
+
+static void place_group(const struct dc_spec *spec, size_t g, bool verbose,
+			struct dc_buf *js)
 {
 	const struct dc_spec_group *grp = &spec->groups[g];
 	struct tally t = { 0 };
@@ -54,6 +73,15 @@ static void place_group(const struct dc_spec *spec, size_t g, bool verbose)
 		dc_slots_of(p, &sl);
 		pp = (struct dc_place_probe){ sl.n, sl.arg, sl.role, p->ret };
 		dc_place(&code, s->offset, s->size, &pp, true, &pl);
+		if (js)
+			add_json(js, grp, p->name,
+				 pl.via_sys   ? "syscall"
+				 : pl.pp.slow ? "single-stepped"
+				 : pl.pp.skip ? "moved"
+					      : "first",
+				 pl.via_sys   ? NULL
+				 : pl.pp.slow ? pl.pp.why
+					      : pl.not_sys);
 		if (pl.via_sys) {
 			t.sys++;
 		} else if (!pl.pp.slow) {
@@ -76,10 +104,24 @@ static void place_group(const struct dc_spec *spec, size_t g, bool verbose)
 	dc_elf_syms_free(&syms);
 }
 
-void dc_report_placement(const struct dc_spec *spec, bool verbose)
+int dc_report_placement(const struct dc_spec *spec, bool verbose,
+			const char *json)
 {
+	struct dc_buf js = {};
+	int err = 0;
+
+	if (json)
+		dc_buf_add(&js, "[", 1);
 	for (size_t g = 0; g < spec->ngroups; g++)
 		if (spec->groups[g].mech == DC_MECH_UPROBE &&
 		    !spec->groups[g].skipped)
-			place_group(spec, g, verbose);
+			place_group(spec, g, verbose, json ? &js : NULL);
+	if (json) {
+		dc_buf_add(&js, "]\n", 2);
+		err = js.p ? dc_write_atomic(json, js.p, js.len) : -ENOMEM;
+		if (err)
+			dc_err("cannot write %s: %s", json, strerror(-err));
+	}
+	dc_buf_free(&js);
+	return err;
 }

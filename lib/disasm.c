@@ -98,7 +98,10 @@ int dc_code_open(const char *path, struct dc_code *c)
 		close(fd);
 		return -ENOEXEC;
 	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/* Shared: the kernel writes a uprobe's breakpoint into every
+	 * private mapping of the file, so another tracer's probes would be
+	 * read as int3 there; it leaves shared mappings alone. */
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	err = map == MAP_FAILED ? -errno : 0;
 	close(fd);
 	if (err)

@@ -28,12 +28,28 @@ static const char *try_sys(const struct dc_code *c, uint64_t off, uint64_t size,
 		return "its return is not the system call's";
 	if (dc_sysstub(c, off, size, &pl->stub, &why))
 		return why;
+	for (unsigned k = 0; pl->stub.tail && k < pl->stub.nsites; k++) {
+		int n = __builtin_popcount(pl->stub.sysconst[k]);
+
+		/* Its calls are told from the others' there by these. */
+		if (!n)
+			return "it jumps into another function passing no "
+			       "constant argument";
+		if (n > DC_WRAP_CONDS)
+			return "it jumps into another function passing more "
+			       "constant arguments than are compared";
+	}
 	for (unsigned k = 0; k < p->nslots && k < DC_CAPTURE; k++) {
 		uint8_t a = p->slot_arg[k];
 
 		if (a >= 6 || pl->stub.sysarg[a] < 0)
 			return "an argument it captures does not reach the "
 			       "system call as is";
+		/* A mode is the caller's only with O_CREAT or O_TMPFILE; the
+		 * system call gets 0 otherwise, and so does the trace. */
+		if ((pl->stub.or0 & 1u << a) && p->slot_role[k] != DC_ROLE_MODE)
+			return "an argument it captures reaches the system "
+			       "call on some paths only";
 		if ((pl->stub.narrow & 1u << a) &&
 		    !dc_role_is_int(p->slot_role[k]))
 			return "an argument it captures reaches the system "
@@ -60,4 +76,24 @@ void dc_place(const struct dc_code *c, uint64_t off, uint64_t size,
 		if (p->slot_arg[k] < 6)
 			args |= 1u << p->slot_arg[k];
 	dc_probe_point(c, off, size, args, &pl->pp);
+}
+
+void dc_place_cand(const struct dc_placement *pl, unsigned k, uint32_t probe,
+		   struct dc_wrap_cand *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->probe = probe;
+	memcpy(c->slot_arg, pl->slot_sysarg, sizeof(c->slot_arg));
+	if (!pl->stub.tail)
+		return; /* its own sites: reached by its calls only */
+	for (int j = 0; j < 6 && c->nconds < DC_WRAP_CONDS; j++) {
+		uint64_t v = pl->stub.sysval[k][j];
+
+		if (!(pl->stub.sysconst[k] & 1u << j))
+			continue;
+		/* An int argument's upper half is the caller's garbage. */
+		c->cond[c->nconds++] = (struct dc_wrap_cond){
+			.val = v, .arg = j, .narrow = v == (uint32_t)v
+		};
+	}
 }

@@ -39,4 +39,14 @@ void dc_place(const struct dc_code *c, uint64_t off, uint64_t size,
 	      const struct dc_place_probe *p, bool wrappers,
 	      struct dc_placement *pl);
 
+/*
+ * What the BPF program at sys_enter needs to recognise a call of probe
+ * @probe, placed at the syscall (@pl->via_sys), at its site @k. A site
+ * in a function it jumps to is shared with that function and its other
+ * callers: the constant syscall arguments it passes tell its calls
+ * apart there.
+ */
+void dc_place_cand(const struct dc_placement *pl, unsigned k, uint32_t probe,
+		   struct dc_wrap_cand *c);
+
 #endif

@@ -295,6 +295,33 @@ static void find_copies(const struct dc_uprobes *u,
 		add_copy(c, path);
 }
 
+/* Function @s, traced by its uprobe (probe @id), jumps into code that
+ * makes a syscall at @st's sites: a syscall there while its call is open
+ * is its own, not another wrapper's call nested in it. */
+static void add_inside(struct dc_uprobes *u, const char *path,
+		       const struct dc_code *code, __u32 id,
+		       const struct dc_elf_sym *s, const struct dc_sysstub *st)
+{
+	struct dc_wrap_cand cand = { .probe = id, .inside = 1 };
+	int lib = dc_wrappers_lib(&u->wrappers, path);
+
+	for (unsigned k = 0; lib >= 0 && k < st->nsites; k++) {
+		uint64_t end = st->site[k];
+		__u8 bytes[DC_WRAP_CODE] = { 0 };
+
+		if ((end > s->offset && end <= s->offset + s->size) ||
+		    !dc_wrappers_room(&u->wrappers, lib, end))
+			continue;
+		memcpy(bytes, code->map + end - DC_WRAP_CODE,
+		       end >= DC_WRAP_CODE ? DC_WRAP_CODE : 0);
+		if (dc_wrappers_add(&u->wrappers, lib, end, st->nr, &cand,
+				    bytes))
+			u->err = -ENOMEM;
+	}
+	if (lib == -ENOMEM)
+		u->err = lib;
+}
+
 /* Where probe @pj of binary @path goes: a site per syscall instruction
  * of a wrapper, or a uprobe at its probe point, whose offset is
  * returned. */
@@ -305,7 +332,6 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 	const struct dc_probe_info *d = pj->d;
 	struct dc_place_probe pp = { d->nslots, d->slot_arg, d->slot_role,
 				     d->ret };
-	struct dc_wrap_site site = { .probe = d->id };
 	struct dc_placement pl;
 	int lib = -1;
 
@@ -314,26 +340,33 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 	dc_place(code, s->offset, s->size, &pp, wrappers, &pl);
 	if (pl.via_sys)
 		lib = dc_wrappers_lib(&u->wrappers, path);
-	if (pl.via_sys && lib < 0) {
-		if (lib == -ENOMEM)
-			u->err = lib;
+	if (pl.via_sys && lib == -ENOMEM)
+		u->err = lib;
+	/* Each site must take one more function, or none is used. */
+	for (unsigned k = 0; pl.via_sys && lib >= 0 && k < pl.stub.nsites; k++)
+		if (!dc_wrappers_room(&u->wrappers, lib, pl.stub.site[k]))
+			lib = -ENOSPC;
+	if (pl.via_sys && lib < 0)
 		dc_place(code, s->offset, s->size, &pp, false, &pl);
-	}
 	if (pl.via_sys) {
-		memcpy(site.slot_arg, pl.slot_sysarg, sizeof(site.slot_arg));
 		for (unsigned k = 0; k < pl.stub.nsites; k++) {
 			uint64_t end = pl.stub.site[k];
+			struct dc_wrap_cand cand;
+			__u8 bytes[DC_WRAP_CODE] = { 0 };
 
-			/* A site is at least a syscall into the function. */
-			memcpy(site.code, code->map + end - DC_WRAP_CODE,
+			dc_place_cand(&pl, k, d->id, &cand);
+			/* A site is at least a syscall into the code. */
+			memcpy(bytes, code->map + end - DC_WRAP_CODE,
 			       end >= DC_WRAP_CODE ? DC_WRAP_CODE : 0);
 			if (dc_wrappers_add(&u->wrappers, lib, end, pl.stub.nr,
-					    &site))
+					    &cand, bytes))
 				u->err = -ENOMEM;
 		}
 		pj->via_sys = true;
 		return 0;
 	}
+	if (wrappers && pl.stub.tail)
+		add_inside(u, path, code, d->id, s, &pl.stub);
 	pj->slow = pl.pp.slow;
 	return s->offset + pl.pp.skip;
 }

@@ -79,16 +79,67 @@ int dc_wrappers_lib(struct dc_wrappers *w, const char *path)
 	return w->nlibs++;
 }
 
-int dc_wrappers_add(struct dc_wrappers *w, int lib, __u64 off, int nr,
-		    const struct dc_wrap_site *site)
+/* The index of the site ending at @off of @lib, or -1. */
+static long site_index(const struct dc_wrappers *w, int lib, __u64 off)
 {
+	__u64 key = (__u64)lib << 32 | (__u32)off;
+
+	for (size_t i = 0; i < w->nsites; i++)
+		if (w->keys[i] == key)
+			return i;
+	return -1;
+}
+
+bool dc_wrappers_room(const struct dc_wrappers *w, int lib, __u64 off)
+{
+	long i = site_index(w, lib, off);
+
+	return i < 0 ||
+	       w->sites[i].cand[DC_WRAP_CANDS - 1].probe == DC_WRAP_NONE;
+}
+
+/* Candidates are tried in this order: a call already open first, then
+ * the most specific function whose conditions hold. */
+static int rank(const struct dc_wrap_cand *c)
+{
+	return c->inside ? DC_WRAP_CONDS + 1 : c->nconds;
+}
+
+static void add_cand(struct dc_wrap_site *site, const struct dc_wrap_cand *c)
+{
+	int k = 0;
+
+	while (k < DC_WRAP_CANDS && site->cand[k].probe != DC_WRAP_NONE &&
+	       rank(&site->cand[k]) >= rank(c))
+		k++;
+	if (k == DC_WRAP_CANDS)
+		return;
+	memmove(&site->cand[k + 1], &site->cand[k],
+		(DC_WRAP_CANDS - 1 - k) * sizeof(*c));
+	site->cand[k] = *c;
+}
+
+int dc_wrappers_add(struct dc_wrappers *w, int lib, __u64 off, int nr,
+		    const struct dc_wrap_cand *cand, const __u8 *code)
+{
+	long i = site_index(w, lib, off);
+
+	if (i >= 0) {
+		add_cand(&w->sites[i], cand);
+		return 0;
+	}
 	if (dc_grow((void **)&w->keys, w->nsites, sizeof(*w->keys), 64) ||
 	    dc_grow((void **)&w->byoff, w->nsites, sizeof(*w->byoff), 64) ||
 	    dc_grow((void **)&w->sites, w->nsites, sizeof(*w->sites), 64))
 		return -ENOMEM;
 	w->keys[w->nsites] = (__u64)lib << 32 | (__u32)off;
 	w->byoff[w->nsites] = (__u32)nr << 12 | (off & 0xfff);
-	w->sites[w->nsites++] = *site;
+	memset(&w->sites[w->nsites], 0, sizeof(*w->sites));
+	for (int k = 0; k < DC_WRAP_CANDS; k++)
+		w->sites[w->nsites].cand[k].probe = DC_WRAP_NONE;
+	w->sites[w->nsites].cand[0] = *cand;
+	memcpy(w->sites[w->nsites].code, code, DC_WRAP_CODE);
+	w->nsites++;
 	return 0;
 }
 
@@ -103,7 +154,7 @@ static int add_byoff(int fd, __u32 key, const struct dc_wrap_site *site)
 		return -errno;
 	if (!memcmp(&old, site, sizeof(old)))
 		return 0;
-	old.probe = DC_WRAP_AMBIGUOUS;
+	old.cand[0].probe = DC_WRAP_AMBIGUOUS;
 	return bpf_map_update_elem(fd, &key, &old, BPF_ANY) ? -errno : 0;
 }
 

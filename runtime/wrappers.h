@@ -3,6 +3,7 @@
 #define DC_WRAPPERS_H
 
 #include <bpf/libbpf.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <datacrumbs/abi.h>
@@ -23,10 +24,14 @@ struct dc_wrappers {
 /* The index of library @path, added if new: 0.. or -ENOSPC when
  * DC_WRAP_LIBS libraries have wrappers already, or another -errno. */
 int dc_wrappers_lib(struct dc_wrappers *w, const char *path);
-/* Syscall @nr's instruction ending at file offset @off of library @lib
- * belongs to @site's wrapper. */
+/* Whether another function may reach the site ending at @off of @lib:
+ * fewer than DC_WRAP_CANDS do. */
+bool dc_wrappers_room(const struct dc_wrappers *w, int lib, __u64 off);
+/* Syscall @nr's instruction ending at file offset @off of library @lib,
+ * after the DC_WRAP_CODE bytes @code, is reached by @cand's function
+ * (dc_wrappers_room() first). */
 int dc_wrappers_add(struct dc_wrappers *w, int lib, __u64 off, int nr,
-		    const struct dc_wrap_site *site);
+		    const struct dc_wrap_cand *cand, const __u8 *code);
 /* Fill the loaded object's site maps, and @libs with the libraries for
  * its dc_wraps. */
 int dc_wrappers_install(const struct dc_wrappers *w, struct dc_obj *o,

@@ -516,8 +516,7 @@ static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 				now);
 	}
 	if (dc_wraps.n)
-		dc_wrap_exit(t, ret, regs->ip, regs->orig_ax, t->job, id, now,
-			     vma);
+		dc_wrap_exit(t, ret, regs, t->job, id, now, vma);
 	return 0;
 }
 

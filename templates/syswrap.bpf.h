@@ -4,7 +4,9 @@
  * wrapper's syscall instructions in the library's code; at sys_enter the
  * user instruction pointer lies just past one of them, so the wrapper's
  * call is recorded from the tracepoint, nested over the system call, at
- * the tracepoint's cost instead of a trap's.
+ * the tracepoint's cost instead of a trap's. Several functions may
+ * reach one site (glibc's stat and lstat jump into fstatat): the
+ * syscall's arguments tell whose call it is.
  */
 #ifndef DC_SYSWRAP_BPF_H
 #define DC_SYSWRAP_BPF_H
@@ -54,7 +56,7 @@ static __always_inline const struct dc_wrap_site *dc_wrap_by_code(__u64 ip,
 
 	if (!w)
 		return 0; /* no wrapper makes this syscall there */
-	if (w->probe == DC_WRAP_AMBIGUOUS ||
+	if (w->cand[0].probe == DC_WRAP_AMBIGUOUS ||
 	    bpf_probe_read_user(code, sizeof(code),
 				(const void *)(ip - DC_WRAP_CODE))) {
 		dc_wrap_unmatched();
@@ -92,6 +94,41 @@ static __always_inline bool dc_restarting(long ret)
 	return ret == -512 || ret == -513 || ret == -514 || ret == -516;
 }
 
+static __always_inline bool dc_wrap_holds(const struct dc_wrap_cand *c,
+					  const __u64 *a)
+{
+	for (int k = 0; k < DC_WRAP_CONDS; k++) {
+		const struct dc_wrap_cond *q = &c->cond[k];
+		__u64 v;
+
+		if (k >= c->nconds)
+			break;
+		v = dc_pick(a, q->arg);
+		if (q->narrow)
+			v = (__u32)v;
+		if (v != q->val)
+			return false;
+	}
+	return true;
+}
+
+/* The function whose call made syscall arguments @a at site @w, or
+ * NULL: the first candidate whose conditions hold. An inside one holds
+ * when the thread's innermost call (probe @top) is its uprobe's. */
+static __always_inline const struct dc_wrap_cand *
+dc_wrap_pick(const struct dc_wrap_site *w, const __u64 *a, __u32 top)
+{
+	for (int i = 0; i < DC_WRAP_CANDS; i++) {
+		const struct dc_wrap_cand *c = &w->cand[i];
+
+		if (c->probe >= DC_NPROBES)
+			break;
+		if (c->inside ? c->probe == top : dc_wrap_holds(c, a))
+			return c;
+	}
+	return 0;
+}
+
 /* sys_enter at a wrapper's site: its call begins, unless it is the same
  * call's syscall restarted. */
 static __always_inline void dc_wrap_enter(struct dc_thread *t,
@@ -99,24 +136,31 @@ static __always_inline void dc_wrap_enter(struct dc_thread *t,
 					  const __u64 *a, __u64 ip, __u64 now)
 {
 	const volatile struct dc_capture *c;
-	__u32 probe = w->probe, d = t->depth;
+	const struct dc_wrap_cand *wc;
+	__u32 probe, d = t->depth, open = DC_NPROBES;
 	__u64 v[DC_CAPTURE] = {};
 	struct dc_frame *top;
 
-	if (probe >= DC_NPROBES)
-		return;
 	if (d > 0 && d <= DC_MAX_DEPTH) {
 		top = &t->f[dc_frame_slot(d - 1)];
 		if ((top->flags & DC_FRAME_RESTART) && top->site == ip) {
 			top->flags &= ~DC_FRAME_RESTART;
 			return;
 		}
+		if (!(top->flags & DC_FRAME_SYS))
+			open = top->probe;
 	}
+	wc = dc_wrap_pick(w, a, open);
+	if (!wc || wc->inside)
+		return;
+	probe = wc->probe;
+	if (probe >= DC_NPROBES)
+		return;
 	c = dc_cap(probe);
 	for (int i = 0; i < DC_CAPTURE; i++) {
 		if (i >= c->nslots)
 			break;
-		v[i] = dc_fix(c, i, dc_pick(a, w->slot_arg[i]));
+		v[i] = dc_fix(c, i, dc_pick(a, wc->slot_arg[i]));
 		if (c->deref_entry_mask & (1 << i))
 			v[i] = dc_read_u64(v[i]);
 	}
@@ -131,18 +175,27 @@ static __always_inline void dc_wrap_enter(struct dc_thread *t,
  * system call, -errno becoming -1 as the C library returns it. Another
  * syscall's exit (rt_sigreturn after a handler) is not its return. */
 static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
-					 __u64 ip, long nr, __u32 job, __u64 id,
-					 __u64 now, bool vma)
+					 const struct pt_regs *regs, __u32 job,
+					 __u64 id, __u64 now, bool vma)
 {
+	__u64 ip = regs->ip, a[6];
 	__u32 d = t->depth, probe;
 	const struct dc_wrap_site *w;
 	struct dc_frame *f;
 
 	/* Too deep to be kept (a deep Python stack): its sys_enter counted
-	 * it, every time, restarts included; its exit uncounts it. */
+	 * it, every time, restarts included; its exit uncounts it. The
+	 * registers still hold the syscall's arguments. */
 	if (d > DC_MAX_DEPTH) {
-		w = dc_wrap_site_of(t, ip, nr, vma);
-		if (w && w->probe < DC_NPROBES)
+		w = dc_wrap_site_of(t, ip, regs->orig_ax, vma);
+		a[0] = regs->di;
+		a[1] = regs->si;
+		a[2] = regs->dx;
+		a[3] = regs->r10;
+		a[4] = regs->r8;
+		a[5] = regs->r9;
+		/* An inside call pushed nothing: too deep, none is seen. */
+		if (w && dc_wrap_pick(w, a, DC_NPROBES))
 			t->depth = d - 1;
 		return;
 	}

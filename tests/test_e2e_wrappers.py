@@ -6,7 +6,8 @@ dd, a read restarted after a signal) run three ways: --wrappers uprobe,
 the default (wrappers recognised at sys_enter), and with every site
 matched by its code bytes, as when a mapping cannot be resolved. The
 POSIX and sys events must be equal in count, name, file, fd, size,
-offset and return, and nest alike; the restarted read stays one call."""
+offset and return, and nest alike; the restarted read stays one call.
+stat, lstat and fstat are one call each, with no fstatat inside."""
 import collections
 import json
 import os
@@ -24,6 +25,7 @@ WAYS = {"uprobe": (["--wrappers", "uprobe"], {}),
 # What a call is, apart from when it ran and who ran it; threads race to
 # open their files, so which fd each gets varies (its file does not).
 DROP = {"hhash", "fhash", "level", "p_idx", "fd"}
+O_CREAT, O_TMPFILE = 0o100, 0o20200000
 NEW_FD = {"open", "open64", "openat", "creat", "dup", "dup2", "dup3", "fcntl"}
 
 
@@ -36,18 +38,42 @@ def norm(path, work):
     return path.replace(work, "WORK")
 
 
+# glibc's stat, lstat and fstat jump into fstatat: one call each, as
+# Darshan counts them. Recognised at the syscall that is so; with
+# --wrappers uprobe fstatat's own uprobe fires too, under theirs.
+JUMPS_INTO = {"stat", "lstat", "fstat"}
+
+
+def folded(t):
+    """Ids of the uprobe path's fstatat calls inside stat, lstat, fstat."""
+    byid = {e["id"]: e for e in t.events}
+    out = set()
+    for e in t.events:
+        p = byid.get(e["args"]["p_idx"])
+        if (e["cat"], e["name"]) == ("POSIX", "fstatat") and p and p["cat"] == "POSIX" \
+                and p["name"] in JUMPS_INTO:
+            out.add(e["id"])
+    return out
+
+
 def calls(t, work):
     """Each POSIX and sys call as (cat, name, file, args), counted. What
     differs from run to run is left out: addresses mmap returns, and the
     lengths of the workloads' reports (they hold pids)."""
     out = collections.Counter()
+    skip = folded(t)
     for e in t.events:
-        if e["cat"] not in ("POSIX", "sys"):
+        if e["cat"] not in ("POSIX", "sys") or e["id"] in skip:
             continue
         f = norm(t.file(e), work)
         args = {k: v for k, v in e["args"].items() if k not in DROP}
         if e["name"].startswith("mmap") or e["name"] in NEW_FD:
             args.pop("ret", None)
+        # open's mode is read only with O_CREAT or O_TMPFILE: the uprobe
+        # path takes whatever the register held, the syscall gets 0.
+        flags = args.get("flags", 0)
+        if "mode" in args and not (flags & O_CREAT or flags & O_TMPFILE == O_TMPFILE):
+            args.pop("mode")
         # The workloads' reports go to /dev/null or the pipe run()
         # reads; they hold pids, whose digits vary with pid wraparound.
         if f == "/dev/null" or (f == "?" and e["name"] == "write"):
@@ -60,11 +86,14 @@ def nesting(t):
     """(parent cat/name, child cat/name, child level), counted."""
     byid = {e["id"]: e for e in t.events}
     out = collections.Counter()
+    skip = folded(t)
     for e in t.events:
-        if e["cat"] not in ("POSIX", "sys"):
+        if e["cat"] not in ("POSIX", "sys") or e["id"] in skip:
             continue
-        p = byid.get(e["args"]["p_idx"])
-        out[(p and (p["cat"], p["name"]), (e["cat"], e["name"]), e["args"]["level"])] += 1
+        p, level = byid.get(e["args"]["p_idx"]), e["args"]["level"]
+        if p and p["id"] in skip:
+            p, level = byid.get(p["args"]["p_idx"]), level - 1
+        out[(p and (p["cat"], p["name"]), (e["cat"], e["name"]), level)] += 1
     return out
 
 

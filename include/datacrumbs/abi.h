@@ -412,20 +412,47 @@ struct dc_wrap_libs {
 	struct dc_wrap_lib lib[DC_WRAP_LIBS];
 };
 
-#define DC_WRAP_CODE 16 /* code bytes that identify a site */
-#define DC_WRAP_AMBIGUOUS                                                      \
-	0xffffffffu /* dc_wrap_site.probe: two sites share a                   \
-		 key of dc_wrap_byoff */
+#define DC_WRAP_CODE  16 /* code bytes that identify a site */
+#define DC_WRAP_CANDS 4	 /* functions reaching one syscall instruction */
+#define DC_WRAP_CONDS 2	 /* syscall arguments that tell them apart */
+#define DC_WRAP_NONE  0xfffffffeu /* dc_wrap_cand.probe: an unused one */
+/* cand[0].probe: two sites share a key of dc_wrap_byoff. */
+#define DC_WRAP_AMBIGUOUS 0xffffffffu
+
+/* A syscall argument's value that tells one function's calls from the
+ * others' at a shared site (glibc's stat passes AT_FDCWD and flags 0
+ * into fstatat's syscall, lstat AT_SYMLINK_NOFOLLOW). */
+struct dc_wrap_cond {
+	__u64 val;
+	__u8 arg;    /* syscall argument, 0-5 */
+	__u8 narrow; /* compare its low 32 bits only: an int */
+	__u8 pad[6];
+};
+
+/* A function whose call makes its syscall at a site: the call is its
+ * when each of its nconds conditions holds. */
+struct dc_wrap_cand {
+	__u32 probe;		   /* DC_WRAP_NONE: no more candidates */
+	__u8 slot_arg[DC_CAPTURE]; /* system call argument of each slot */
+	__u8 nconds;
+	/* A function traced by its uprobe that jumps here (glibc's fstat
+	 * into fstatat): while its call is the thread's innermost, the
+	 * syscall is part of it and no other call begins. */
+	__u8 inside;
+	__u8 pad[6];
+	struct dc_wrap_cond cond[DC_WRAP_CONDS];
+};
 
 /* A wrapper's syscall instruction. Keyed in dc_wrap_sites by library
  * index << 32 | file offset just past the instruction, and in
  * dc_wrap_byoff by syscall number << 12 | that offset's page offset,
  * which needs no mapping to be resolved: there the code bytes before
- * the user instruction pointer confirm the match. */
+ * the user instruction pointer confirm the match. The first candidate
+ * whose conditions hold is the call's: inside ones first, then the most
+ * specific. */
 struct dc_wrap_site {
-	__u32 probe;
-	__u8 slot_arg[DC_CAPTURE]; /* system call argument of each slot */
-	__u8 code[DC_WRAP_CODE];   /* the bytes ending at the site */
+	struct dc_wrap_cand cand[DC_WRAP_CANDS];
+	__u8 code[DC_WRAP_CODE]; /* the bytes ending at the site */
 };
 
 /* Profile mode: an aggregate a thread keeps in its own state, and the

@@ -78,11 +78,43 @@ static void stub(const struct dc_code *c, const struct dc_elf_syms *s,
 		      name, a, st.sysarg[a], want[a]);
 }
 
+/* A function that jumps into a wrapper: its one site is there, with
+ * the constant syscall arguments @mask (bit j) it passes, @vals. */
+static void tail(const struct dc_code *c, const struct dc_elf_syms *s,
+		 const char *name, int nr, const int *want, unsigned mask,
+		 const uint64_t *vals)
+{
+	const struct dc_elf_sym *y = sym(s, name);
+	struct dc_sysstub st;
+	const char *why;
+
+	if (!y)
+		return;
+	if (dc_sysstub(c, y->offset, y->size, &st, &why)) {
+		CHECK(0, "%s: not a wrapper: %s", name, why);
+		return;
+	}
+	CHECK(st.nr == nr && st.tail && st.nsites == 1,
+	      "%s: syscall %d, tail %d, %u sites", name, st.nr, st.tail,
+	      st.nsites);
+	for (int a = 0; a < 6; a++)
+		CHECK(st.sysarg[a] == want[a],
+		      "%s: argument %d travels in syscall argument %d, want %d",
+		      name, a, st.sysarg[a], want[a]);
+	CHECK(st.sysconst[0] == mask, "%s: constant arguments %#x, want %#x",
+	      name, st.sysconst[0], mask);
+	for (int j = 0; j < 6; j++)
+		CHECK(!(mask & 1u << j) || st.sysval[0][j] == vals[j],
+		      "%s: syscall argument %d is %#lx, want %#lx", name, j,
+		      (unsigned long)st.sysval[0][j], (unsigned long)vals[j]);
+}
+
 static void own_functions(void)
 {
 	static const int thin[6] = { 0, 1, 2, 3, 4, 5 };
 	static const int reorder[6] = { 1, 2, -1, -1, 4, 5 };
 	static const int spill[6] = { 0, -1, -1, -1, -1, -1 };
+	static const int tailed[6] = { 0, 1, -1, 3, 4, 5 };
 	struct dc_elf_syms s;
 	struct dc_code c;
 
@@ -108,17 +140,23 @@ static void own_functions(void)
 	stub(&c, &s, "w_retry", 0, NULL);
 	stub(&c, &s, "w_two_numbers", 0, NULL);
 	stub(&c, &s, "w_indirect", 0, NULL);
-	stub(&c, &s, "w_tail", 0, NULL);
+	tail(&c, &s, "w_tail", 18, tailed, 0, NULL);
 	dc_code_close(&c);
 	dc_elf_syms_free(&s);
 }
 
 /* glibc's: pwrite64 is a wrapper of its syscall, passing its four
- * arguments as they are; stat jumps into fstatat; mmap returns EINVAL
- * without a syscall for a bad offset. */
+ * arguments as they are; open and openat pass their mode only with
+ * O_CREAT (0 otherwise); stat and lstat jump into fstatat; mmap returns
+ * EINVAL without a syscall for a bad offset. */
 static void libc_functions(void)
 {
 	static const int pwrite[6] = { 0, 1, 2, 3, -1, -1 };
+	static const int openat[6] = { 0, 1, 2, 3, -1, -1 };
+	static const int open[6] = { 1, 2, 3, -1, -1, -1 };
+	static const int statargs[6] = { 1, 2, -1, -1, 4, 5 };
+	static const uint64_t stat_vals[6] = { 0xffffff9c, 0, 0, 0 };
+	static const uint64_t lstat_vals[6] = { 0xffffff9c, 0, 0, 0x100 };
 	char libc[4096];
 	struct dc_elf_syms s;
 	struct dc_code c;
@@ -130,7 +168,12 @@ static void libc_functions(void)
 		return;
 	}
 	stub(&c, &s, "pwrite64", SYS_pwrite64, pwrite);
-	stub(&c, &s, "stat", 0, NULL);
+	stub(&c, &s, "openat", SYS_openat, openat);
+	stub(&c, &s, "open", SYS_openat, open);
+	/* stat(path, buf): fstatat(AT_FDCWD, path, buf, 0), lstat with
+	 * AT_SYMLINK_NOFOLLOW, both in fstatat's syscall. */
+	tail(&c, &s, "stat", SYS_newfstatat, statargs, 0x9, stat_vals);
+	tail(&c, &s, "lstat", SYS_newfstatat, statargs, 0x9, lstat_vals);
 	stub(&c, &s, "mmap", 0, NULL);
 	point(&c, &s, "pwrite64", 0xf, 10, 0);
 	dc_code_close(&c);

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Metadata and formatted-I/O calls counted exactly: a workload that knows
+its calls (stat, lstat, fstatat, openat, fcntl, fprintf, fscanf, getline)
+runs traced by the POSIX and STDIO layers, and the trace holds exactly
+those calls, by name, file and size. glibc's stat and lstat jump into
+fstatat: each is one call, with no fstatat under it, as Darshan counts.
+The generator's placement report names the probes the kernel
+single-steps (stat, lstat, open and openat are not among them), and the
+runtime's start record counts as many."""
+import json
+import os
+import tempfile
+
+from dctest import BUILD, GEN, RUNTIME, SRC, Trace, check, done, need_bpf, run
+
+need_bpf()
+META = os.path.join(BUILD, "tests", "metacalls")
+SPECS = [os.path.join(SRC, "probes.d", s) for s in ("posix.yaml", "stdio.yaml")]
+
+with tempfile.TemporaryDirectory() as tmp:
+    obj = os.path.join(tmp, "probes.bpf.o")
+    report = os.path.join(tmp, "placement.json")
+    r = run([GEN, "--placement", report, "-o", obj] + SPECS)
+    check(r.returncode == 0, "datacrumbs-gen: %s" % r.stderr[-2000:])
+    with open(report) as f:
+        placed = {(p["layer"], p["name"]): p for p in json.load(f)}
+    for name in ("stat", "lstat", "open", "openat"):
+        p = placed.get(("POSIX", name))
+        check(p and p["placement"] == "syscall", "POSIX %s placed: %s" % (name, p))
+    slow = [p for p in placed.values() if p["placement"] == "single-stepped"]
+    trace = os.path.join(tmp, "meta.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", META, tmp])
+    check(r.returncode == 0, "runtime exit %d: %s" % (r.returncode, r.stderr[-2000:]))
+    truth = json.loads(r.stdout.strip().splitlines()[-1])
+    t = Trace(trace)
+    check(not t.errors, "format: %s" % t.errors[:3])
+    check(t.end["args"]["dropped"] == 0, "nothing dropped: %s" % t.end["args"])
+    check(t.start["args"]["slow_uprobes"] == len(slow),
+          "the runtime single-steps what the generator said: %d, %s"
+          % (t.start["args"]["slow_uprobes"], [p["name"] for p in slow]))
+    mine = [e for e in t.events if t.file(e) in (truth["file"], truth["link"])]
+
+    def named(cat, name):
+        return [e for e in mine if e["cat"] == cat and e["name"] == name]
+
+    for name in ("stat", "lstat", "fstatat", "openat"):
+        got = named("POSIX", name)
+        check(len(got) == truth[name], "POSIX %s: %d calls, want %d" % (name, len(got), truth[name]))
+    check(all(t.file(e) == truth["link"] for e in named("POSIX", "lstat")),
+          "lstat names the link")
+    fc = [e for e in t.select(cat="POSIX", name="fcntl") if e["pid"] == mine[0]["pid"]]
+    check(len(fc) == truth["fcntl"], "POSIX fcntl: %d calls, want %d" % (len(fc), truth["fcntl"]))
+    byid = {e["id"]: e for e in t.events}
+    under = [e for e in named("POSIX", "fstatat")
+             if byid.get(e["args"]["p_idx"], {}).get("name") in ("stat", "lstat")]
+    check(not under, "no fstatat under stat or lstat: %d" % len(under))
+    fp = named("STDIO", "fprintf")
+    check(len(fp) == truth["fprintf"] and sum(e["args"]["size"] for e in fp) == truth["fprintf_bytes"],
+          "fprintf: %d calls, %d bytes, want %d, %d" % (len(fp), sum(e["args"].get("size", 0) for e in fp),
+                                                        truth["fprintf"], truth["fprintf_bytes"]))
+    fs = named("STDIO", "fscanf")
+    check(len(fs) == truth["fscanf"], "fscanf: %d calls, want %d" % (len(fs), truth["fscanf"]))
+    gl = named("STDIO", "getline")
+    check(len(gl) == truth["getline"] and sum(e["args"]["size"] for e in gl) == truth["getline_bytes"],
+          "getline: %d calls, %d bytes, want %d, %d" % (len(gl), sum(e["args"].get("size", 0) for e in gl),
+                                                        truth["getline"], truth["getline_bytes"]))
+done()
