@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The same workloads on any kernel, for scripts/kernel-matrix (suite
+"matrix"): dd (sys and POSIX), a program that knows its STDIO calls, one
+that knows its HDF5 calls, 4 MPI ranks that know their MPI-IO calls, fio's
+io_uring and libaio engines (their own request counts) and a read of a
+file whose pages were dropped (kernel tracepoints), traced in one run of
+one object. Each count is checked against the workload's own here; with
+DC_MATRIX_OUT set, the calls of every layer on the workloads' files
+(count and bytes per layer, function and file) are written there, with
+what the kernel made the runtime leave out, so that scripts/kernel-matrix
+can require the same answer from every kernel."""
+import json
+import os
+import shutil
+import tempfile
+
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, need_tool, run,
+                    skip)
+
+need_bpf()
+need_tool("fio")
+STDIO = os.path.join(BUILD, "tests", "stdio_calls")
+HDF5 = os.path.join(BUILD, "tests", "hdf5_calls")
+MPIIO = os.path.join(BUILD, "tests", "mpiio_calls")
+for prog, what in ((HDF5, "HDF5 (libhdf5-dev)"), (MPIIO, "OpenMPI (libopenmpi-dev)")):
+    if not os.path.exists(prog):
+        skip("%s was not found when building; scripts/setup installs it" % what)
+need_tool("mpirun")
+NP, N, BS, IOS = 4, 300, 4096, 64
+COLD = os.path.join(SRC, "tests", "test_e2e_matrix.py")
+
+
+def fio(engine, path, out):
+    return ("fio --name=j --ioengine=%s --rw=write --bs=%d --size=%d --iodepth=4 "
+            "--filename=%s --output-format=json --output=%s" % (engine, BS, IOS * BS, path, out))
+
+
+with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:
+    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/stdio.yaml",
+                         "probes.d/hdf5.yaml", "probes.d/mpiio.yaml", "probes.d/kernel.yaml",
+                         "probes.d/io_uring.yaml", "probes.d/libaio.yaml"], extra=["--skip-missing"])
+    work = os.path.join(tmp, "w")
+    os.mkdir(work)
+    drop = "import os; fd = os.open(%r, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, " \
+        "os.POSIX_FADV_DONTNEED)" % COLD
+    script = " && ".join([
+        "dd if=/dev/zero of=%s/dd bs=%d count=%d status=none" % (work, BS, N),
+        "%s %s > %s/stdio.json" % (STDIO, work, tmp),
+        "%s %s/out.h5 > %s/hdf5.json" % (HDF5, work, tmp),
+        "mpirun -np %d --allow-run-as-root --oversubscribe %s %s/shared.dat > %s/mpi.out"
+        % (NP, MPIIO, work, tmp),
+        fio("io_uring", work + "/uring.dat", tmp + "/uring.json"),
+        fio("libaio", work + "/aio.dat", tmp + "/aio.json"),
+        "python3 -c %s" % json.dumps(drop),
+        "cat %s > /dev/null" % COLD])
+    trace = os.path.join(tmp, "all.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", "sh", "-c", script])
+    check(r.returncode == 0, "runtime: " + r.stderr[-2000:])
+    t = Trace(trace)
+    check(not t.errors, "format: %s" % t.errors[:3])
+    check(t.end["args"]["dropped"] == 0, "nothing dropped: %s" % t.end["args"])
+    unsupported = [u for u in t.start["args"]["unsupported"].split(",") if u]
+
+    # What each workload knows of itself.
+    for cat in ("sys", "POSIX"):
+        w = t.select(cat=cat, name="write", path=work + "/dd")
+        check(len(w) == N and all(e["args"]["size"] == BS for e in w),
+              "%s write on dd's file: %d, want %d of %d bytes" % (cat, len(w), N, BS))
+    truth = json.load(open(os.path.join(tmp, "stdio.json")))
+    for name in ("fwrite", "fprintf", "fread", "fgets"):
+        got = len(t.select(cat="STDIO", name=name, path=truth["file"]))
+        check(got == truth[name], "STDIO %s: %d, the program made %d" % (name, got, truth[name]))
+    truth = json.load(open(os.path.join(tmp, "hdf5.json")))
+    for name, n in truth.items():
+        if name.startswith("H5"):
+            got = len(t.select(cat="HDF5", name=name))
+            check(got == n, "HDF5 %s: %d, the program made %d" % (name, got, n))
+    truth = json.loads(open(os.path.join(tmp, "mpi.out")).read().strip().splitlines()[-1])
+    for name, n in truth.items():
+        if name.startswith("MPI_File_") and not isinstance(n, list):
+            got = len(t.select(cat="MPIIO", name=name))
+            check(got == n * NP, "MPIIO %s: %d, the %d ranks made %d" % (name, got, NP, n * NP))
+    for engine, name, data in (("io_uring", "io_uring_write", "uring"),
+                               ("libaio", "libaio_pwrite", "aio")):
+        job = json.load(open(os.path.join(tmp, data + ".json")))["jobs"][0]["write"]
+        ev = t.select(cat="AIO", name=name, path=os.path.join(work, data + ".dat"))
+        if engine in unsupported:
+            check(not ev, "%s: left out on this kernel, and no event: %d" % (engine, len(ev)))
+            continue
+        check(len(ev) == job["total_ios"] == IOS and
+              sum(e["args"].get("size", 0) for e in ev) == job["io_bytes"],
+              "%s: %d requests, fio made %d" % (engine, len(ev), job["total_ios"]))
+    # The page cache's adds depend on the kernel's readahead, not on the
+    # workload: here only that they come, under cat's reads.
+    ids = {e["id"]: e for e in t.events}
+    ino = os.stat(COLD).st_ino
+    adds = [e for e in t.select(cat="kernel", name="page_cache_add") if e["args"]["i_ino"] == ino]
+    check(adds and all(ids.get(e["args"]["p_idx"], {}).get("name") == "read" for e in adds),
+          "page-cache adds of the cold file under its reads: %d" % len(adds))
+
+    out = os.environ.get("DC_MATRIX_OUT")
+    if out:
+        counts = {}
+        for e in t.events:
+            f = t.file(e)
+            if e["cat"] == "kernel" or not f or not f.startswith(work + "/"):
+                continue
+            k = "%s %s %s" % (e["cat"], e["name"], f[len(work) + 1:])
+            c, b = counts.get(k, (0, 0))
+            counts[k] = (c + 1, b + e["args"].get("size", 0))
+        a = t.start["args"]
+        with open(out + ".tmp", "w") as f:
+            json.dump({"kernel": os.uname().release, "fallbacks": a["fallbacks"],
+                       "uprobes": a["uprobes"], "unsupported": unsupported,
+                       "counts": counts}, f, indent=1, sort_keys=True)
+        os.rename(out + ".tmp", out)
+done()
