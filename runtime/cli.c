@@ -39,7 +39,7 @@ static const char usage[] =
     "      --no-python-setup    leave COMMAND's PYTHONPATH as it is\n"
     "      --user USER          USER's trace: run COMMAND as, follow a cgroup "
     "for\n"
-    "  -q, --quiet; -v, --verbose (libbpf's log); -h, --help; --version\n"
+    "  -q, --quiet; -v/-vv libbpf's log/verifier stats; -h, --help; --version\n"
     "Exits with COMMAND's status. SIGINT or SIGTERM stops tracing cleanly.\n";
 
 static int parse_size(const char *s, size_t *out)
@@ -292,7 +292,7 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 			}
 			break;
 		case 'q': o->quiet = true; break;
-		case 'v': o->verbose = true; break;
+		case 'v': o->verbose++; break;
 		case 'h': printf(usage, dc_prog()); exit(0);
 		case 'V': dc_version(); exit(0);
 		default: fprintf(stderr, usage, dc_prog()); return -EINVAL;

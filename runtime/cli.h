@@ -37,8 +37,8 @@ struct dc_opts {
 	int npaths, nxpaths;
 	struct dc_user user;
 	bool quiet;
-	bool verbose;
-	const char *save;     /* --save-records */
+	int verbose;	  /* -v: libbpf's log; -vv: and verifier statistics */
+	const char *save; /* --save-records */
 	bool wrapper_uprobes; /* --wrappers uprobe */
 	bool force;	      /* --force: replace the user's own -o file */
 	bool no_python_setup; /* leave COMMAND's PYTHONPATH as it is */

@@ -592,6 +592,53 @@ static int size_fallback_maps(struct dc_session *sess)
 	return err;
 }
 
+/* -vv: the kernel's statistics of each program's verification (log
+ * level 4: instructions processed, time), one line a program, so that
+ * what makes loading slow on a kernel can be named. */
+#define DC_STATS_LOG 4096
+
+static char *stats_logs(struct bpf_object *obj)
+{
+	struct bpf_program *p;
+	char *logs;
+	size_t n = 0;
+
+	bpf_object__for_each_program (p, obj)
+		n++;
+	logs = calloc(n ? n : 1, DC_STATS_LOG);
+	if (!logs)
+		return NULL;
+	n = 0;
+	bpf_object__for_each_program (p, obj) {
+		bpf_program__set_log_level(p, 4);
+		bpf_program__set_log_buf(p, logs + n++ * DC_STATS_LOG,
+					 DC_STATS_LOG);
+	}
+	return logs;
+}
+
+static void say_stats(struct bpf_object *obj, const char *logs)
+{
+	unsigned long long insns, us, total = 0;
+	struct bpf_program *p;
+	size_t n = 0;
+
+	bpf_object__for_each_program (p, obj) {
+		const char *l = logs + n++ * DC_STATS_LOG;
+		const char *t = strstr(l, "verification time ");
+		const char *i = strstr(l, "processed ");
+
+		if (!bpf_program__autoload(p) || !t || !i ||
+		    sscanf(t, "verification time %llu usec", &us) != 1 ||
+		    sscanf(i, "processed %llu insns", &insns) != 1)
+			continue;
+		total += us;
+		dc_info("verifier: %s: %llu instructions, %llu us",
+			bpf_program__name(p), insns, us);
+	}
+	dc_info("verifier: %llu us in all", total);
+}
+
 int dc_load(struct dc_session *sess, const char *path)
 {
 	const struct dc_session_opts *opt = &sess->opt;
@@ -605,6 +652,7 @@ int dc_load(struct dc_session *sess, const char *path)
 				 .wrap_by_code = wrap_by_code(),
 				 .ring_size = opt->ringbuf_size };
 	struct dc_obj *o = &sess->o;
+	char *logs = NULL;
 	const struct dc_obj_maps *m = &o->maps;
 	int err;
 
@@ -664,7 +712,12 @@ int dc_load(struct dc_session *sess, const char *path)
 	err = size_fallback_maps(sess);
 	if (err)
 		return err;
+	if (opt->verifier_stats && !(logs = stats_logs(o->obj)))
+		return -ENOMEM;
 	err = bpf_object__load(o->obj);
+	if (logs && !err)
+		say_stats(o->obj, logs);
+	free(logs);
 	if (err) {
 		dc_err("%s: loading into the kernel failed: %s (run with -v "
 		       "for the verifier's log)",

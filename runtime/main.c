@@ -509,6 +509,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		.min_dur_ns = o->min_dur_ns,
 		.max_procs = o->max_procs,
 		.ringbuf_size = o->ringbuf_size,
+		.verifier_stats = o->verbose > 1,
 		.command =
 		    cmd && !find_command(cmd[0], exe, sizeof(exe)) ? exe : NULL,
 		.argv = cmd,

@@ -21,6 +21,7 @@ struct dc_session_opts {
 	uint64_t min_dur_ns; /* --min-duration */
 	uint32_t max_procs;  /* --max-procs: processes traced at once */
 	size_t ringbuf_size; /* --ringbuf-size */
+	bool verifier_stats; /* -vv: each program's verification, said */
 	const char *command; /* COMMAND's executable, or NULL ... */
 	char *const *argv;   /* ... and its argv: uprobes go on the copies
 				of libraries they map (uprobes.c) */

@@ -7,6 +7,7 @@ with uprobe.session links where the kernel has them, and with entry and
 return pairs (DATACRUMBS_UPROBE_PAIRS=1), and with one perf-event uprobe a
 function as kernels before 6.6 have them (DATACRUMBS_UPROBE_LINKS=perf)."""
 import os
+import re
 import tempfile
 
 from dctest import (RUNTIME, Trace, check, check_against_strace, done, generate, need_bpf,
@@ -71,4 +72,18 @@ for pairs, links in (("0", ""), ("1", ""), ("1", "perf")):
         # Ground truth from strace for every syscall the sys layer traces.
         os.unlink(out)
         check_against_strace(t, dd, os.path.join(tmp, "strace.txt"))
+
+# -vv: a line per loaded program with the verifier's statistics, and
+# their sum.
+with tempfile.TemporaryDirectory() as tmp:
+    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml"])
+    r = run([RUNTIME, "-vv", "-o", os.path.join(tmp, "v.pfw.gz"), obj, "--", "true"])
+    check(r.returncode == 0, "runtime -vv: " + r.stderr[-1000:])
+    progs = {m[0]: (int(m[1]), int(m[2])) for m in
+             re.findall(r"verifier: (\w+): (\d+) instructions, (\d+) us", r.stderr)}
+    total = re.search(r"verifier: (\d+) us in all", r.stderr)
+    check({"dc_sys_enter", "dc_sys_exit"} <= set(progs) and
+          all(n > 0 for n, _ in progs.values()), "-vv names the sys programs: %s" % sorted(progs))
+    check(total and int(total.group(1)) == sum(us for _, us in progs.values()),
+          "-vv's total is the sum of its programs' times")
 done()
