@@ -1162,6 +1162,13 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 		n = bpf_probe_read_user_str(
 		    pe->path, sizeof(pe->path),
 		    (const void *)f->val[path_slot & (DC_CAPTURE - 1)]);
+		/* "" reads as 0 bytes on some kernels (6.1 and 6.12 here),
+		 * its NUL uncounted; it is still a path: fstatat(fd, "",
+		 * AT_EMPTY_PATH) is about fd's file. */
+		if (n == 0) {
+			pe->path[0] = 0;
+			n = 1;
+		}
 		len = n > 0 ? n : 0;
 		if (len > DC_PATH_MAX)
 			len = DC_PATH_MAX;
