@@ -424,13 +424,7 @@ static __always_inline int dc_sys_enter_on(unsigned long long *ctx, bool vma)
 			dc_lose(probe, DC_LOSS_STATE);
 		return 0;
 	}
-	/* The syscall ABI passes the fourth argument in r10, not cx. */
-	a[0] = regs->di;
-	a[1] = regs->si;
-	a[2] = regs->dx;
-	a[3] = regs->r10;
-	a[4] = regs->r8;
-	a[5] = regs->r9;
+	dc_sys_args(regs, a);
 	now = bpf_ktime_get_ns();
 	if (dc_wraps.n) {
 		w = dc_wrap_site_of(t, regs->ip, ctx[1], vma);

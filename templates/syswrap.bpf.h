@@ -171,6 +171,18 @@ static __always_inline void dc_wrap_enter(struct dc_thread *t,
 		t->f[dc_frame_slot(d)].site = ip;
 }
 
+/* A system call's six arguments as the syscall ABI passes them: the
+ * fourth in r10, not cx. */
+static __always_inline void dc_sys_args(const struct pt_regs *regs, __u64 a[6])
+{
+	a[0] = regs->di;
+	a[1] = regs->si;
+	a[2] = regs->dx;
+	a[3] = regs->r10;
+	a[4] = regs->r8;
+	a[5] = regs->r9;
+}
+
 /* sys_exit: the wrapper on top of the thread's stack returns with its
  * system call, -errno becoming -1 as the C library returns it. Another
  * syscall's exit (rt_sigreturn after a handler) is not its return. */
@@ -188,12 +200,7 @@ static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
 	 * registers still hold the syscall's arguments. */
 	if (d > DC_MAX_DEPTH) {
 		w = dc_wrap_site_of(t, ip, regs->orig_ax, vma);
-		a[0] = regs->di;
-		a[1] = regs->si;
-		a[2] = regs->dx;
-		a[3] = regs->r10;
-		a[4] = regs->r8;
-		a[5] = regs->r9;
+		dc_sys_args(regs, a);
 		/* An inside call pushed nothing: too deep, none is seen. */
 		if (w && dc_wrap_pick(w, a, DC_NPROBES))
 			t->depth = d - 1;

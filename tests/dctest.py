@@ -362,6 +362,21 @@ class Trace:
                 and (pid is None or e["pid"] == pid)]
 
 
+def fio_write(engine, path, out, bs, ios):
+    """A shell command: fio writing @ios blocks of @bs bytes to @path with
+    @engine, 4 in flight, its JSON report (its own counts) into @out."""
+    return ("fio --name=j --ioengine=%s --rw=write --bs=%d --size=%d --iodepth=4 "
+            "--filename=%s --output-format=json --output=%s" % (engine, bs, ios * bs, path, out))
+
+
+def drop_pages(path, python="python3"):
+    """A shell command: drop @path's pages from the page cache, so that
+    reading it again goes through the kernel's readahead."""
+    return "%s -c %s" % (python, json.dumps(
+        "import os; fd = os.open(%r, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, "
+        "os.POSIX_FADV_DONTNEED)" % path))
+
+
 def strace_counts(cmd, outfile, env=None, only=None):
     """Per-syscall call counts of cmd and its children, from strace -f -c;
     of the syscalls named in only, when given."""

@@ -20,8 +20,8 @@ import subprocess
 import tempfile
 import time
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, need_tool, run,
-                    skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, done, drop_pages, fio_write, generate,
+                    need_bpf, need_tool, run, skip)
 
 need_bpf()
 need_tool("fio")
@@ -51,10 +51,6 @@ def uprobe_links():
     return "session"
 
 
-def fio(engine, path, out):
-    return ("fio --name=j --ioengine=%s --rw=write --bs=%d --size=%d --iodepth=4 "
-            "--filename=%s --output-format=json --output=%s" % (engine, BS, IOS * BS, path, out))
-
 
 # The workload's files on a tmpfs: its writes issue no block requests,
 # which this test does not count (test_e2e_kernel does).
@@ -64,14 +60,12 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
                          "probes.d/python.yaml"])
     dd, prog = os.path.join(tmp, "dd"), os.path.join(tmp, "work.py")
     open(prog, "w").write(PY)
-    drop = "import os; fd = os.open(%r, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, " \
-        "os.POSIX_FADV_DONTNEED)" % COLD
     script = " && ".join([
         "%s %s > %s/stdio.json" % (STDIO, tmp, tmp),
         "dd if=/dev/zero of=%s bs=%d count=%d status=none" % (dd, BS, N),
-        fio("io_uring", tmp + "/uring.dat", tmp + "/uring.json"),
-        fio("libaio", tmp + "/aio.dat", tmp + "/aio.json"),
-        "%s -c %s" % (PYTHON, json.dumps(drop)),
+        fio_write("io_uring", tmp + "/uring.dat", tmp + "/uring.json", BS, IOS),
+        fio_write("libaio", tmp + "/aio.dat", tmp + "/aio.json", BS, IOS),
+        drop_pages(COLD, PYTHON),
         "cat %s > /dev/null" % COLD,
         "%s %s" % (PYTHON, prog)])
     trace = os.path.join(tmp, "all.pfw.gz")

@@ -12,11 +12,10 @@ what the kernel made the runtime leave out, so that scripts/kernel-matrix
 can require the same answer from every kernel."""
 import json
 import os
-import shutil
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, need_tool, run,
-                    skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, done, drop_pages, fio_write, generate,
+                    need_bpf, need_tool, run, skip)
 
 need_bpf()
 need_tool("fio")
@@ -31,10 +30,6 @@ NP, N, BS, IOS = 4, 300, 4096, 64
 COLD = os.path.join(SRC, "tests", "test_e2e_matrix.py")
 
 
-def fio(engine, path, out):
-    return ("fio --name=j --ioengine=%s --rw=write --bs=%d --size=%d --iodepth=4 "
-            "--filename=%s --output-format=json --output=%s" % (engine, BS, IOS * BS, path, out))
-
 
 with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/stdio.yaml",
@@ -42,17 +37,15 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
                          "probes.d/io_uring.yaml", "probes.d/libaio.yaml"], extra=["--skip-missing"])
     work = os.path.join(tmp, "w")
     os.mkdir(work)
-    drop = "import os; fd = os.open(%r, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, " \
-        "os.POSIX_FADV_DONTNEED)" % COLD
     script = " && ".join([
         "dd if=/dev/zero of=%s/dd bs=%d count=%d status=none" % (work, BS, N),
         "%s %s > %s/stdio.json" % (STDIO, work, tmp),
         "%s %s/out.h5 > %s/hdf5.json" % (HDF5, work, tmp),
         "mpirun -np %d --allow-run-as-root --oversubscribe %s %s/shared.dat > %s/mpi.out"
         % (NP, MPIIO, work, tmp),
-        fio("io_uring", work + "/uring.dat", tmp + "/uring.json"),
-        fio("libaio", work + "/aio.dat", tmp + "/aio.json"),
-        "python3 -c %s" % json.dumps(drop),
+        fio_write("io_uring", work + "/uring.dat", tmp + "/uring.json", BS, IOS),
+        fio_write("libaio", work + "/aio.dat", tmp + "/aio.json", BS, IOS),
+        drop_pages(COLD),
         "cat %s > /dev/null" % COLD])
     trace = os.path.join(tmp, "all.pfw.gz")
     r = run([RUNTIME, "-o", trace, obj, "--", "sh", "-c", script])
