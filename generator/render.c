@@ -265,8 +265,8 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 	bool tp = g->mech == DC_MECH_TRACEPOINT;
 	char ids[16], mech[32], ret[32], effect[32], nslots[8], nr[16],
 	    roles[64], args[64], size_slot[16];
-	struct dc_buf str[7] = {}, fields = {}, keys = {};
-	const char *src[7] = { p->name,
+	struct dc_buf str[8] = {}, fields = {}, keys = {}, alt = {};
+	const char *src[8] = { p->name,
 			       p->symbol,
 			       g->layer,
 			       tp	   ? p->event
@@ -274,8 +274,13 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 					   : "",
 			       g->path,
 			       p->end ? p->end : "",
-			       g->builds ? g->builds : "" };
+			       g->builds ? g->builds : "",
+			       "" };
 	int err = 0, size = -1;
+
+	for (int i = 0; i < p->nalts && !err; i++)
+		err = dc_buf_addf(&alt, "%s%s", i ? "," : "", p->alts[i]);
+	src[7] = alt.p ? alt.p : "";
 
 	for (int i = 0; i < DC_CAPTURE && !err; i++) {
 		if (i < p->nfields && p->size_field &&
@@ -302,7 +307,7 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		 s->role[2], s->role[3]);
 	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
 		 s->arg[2], s->arg[3]);
-	for (int i = 0; i < 7 && !err; i++)
+	for (int i = 0; i < 8 && !err; i++)
 		err = add_str(&str[i], pool, src[i], "")
 			  ?: dc_buf_add(&str[i], "", 1);
 	if (!err) {
@@ -320,6 +325,7 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 			"TARGET",    str[3].p,
 			"PATH",	     str[4].p,
 			"END",	     str[5].p,
+			"ALT",	     str[7].p,
 			"FIELDS",    fields.p,
 			"KEYS",	     keys.p,
 			"SIZE_SLOT", size_slot,
@@ -330,8 +336,9 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		};
 		err = dc_tmpl_expand(out, tmpl, kv);
 	}
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 8; i++)
 		dc_buf_free(&str[i]);
+	dc_buf_free(&alt);
 	dc_buf_free(&fields);
 	dc_buf_free(&keys);
 	return err;

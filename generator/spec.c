@@ -125,6 +125,23 @@ static bool valid_ident(const char *s, size_t max)
 	return true;
 }
 
+/* "group/name" as tracefs has them: letters, digits, '_' and '-'. */
+static bool valid_event(const char *s)
+{
+	const char *slash = strchr(s, '/');
+	size_t n = strlen(s);
+
+	if (!slash || slash == s || !slash[1] || n >= DC_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] == '_' || s[i] == '-' || s + i == slash ||
+		      (s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z')))
+			return false;
+	return true;
+}
+
 /* Any name a user would recognise; it is escaped wherever it is written. */
 static bool valid_name(const char *s, size_t max)
 {
@@ -175,6 +192,45 @@ static int parse_aliases(struct parse *p, yaml_node_t *n,
 	return 0;
 }
 
+/* alt: [group/name, ...], the events standing in for 'event'. */
+static int parse_alts(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
+{
+	pr->alt_loc = loc_of(p, n);
+	if (n->type != YAML_SEQUENCE_NODE) {
+		spec_error(p->spec, &pr->alt_loc,
+			   "'alt' must be a list of tracepoints, not %s",
+			   node_kind(n));
+		return -EINVAL;
+	}
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *a = yaml_document_get_node(p->doc, *it);
+		struct dc_loc aloc = loc_of(p, a);
+		const char *v = scalar(p, a, "a tracepoint");
+
+		if (!v)
+			return -EINVAL;
+		if (pr->nalts == DC_TP_ALTS) {
+			spec_error(p->spec, &aloc,
+				   "'alt' takes at most %d tracepoints",
+				   DC_TP_ALTS);
+			return -EINVAL;
+		}
+		if (!valid_event(v)) {
+			spec_error(
+			    p->spec, &aloc,
+			    "'%s' is not a tracepoint: give it as "
+			    "group/name, e.g. writeback/writeback_dirty_page",
+			    v);
+			return -EINVAL;
+		}
+		pr->alts[pr->nalts] = strdup(v);
+		if (!pr->alts[pr->nalts++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* What a tracepoint probe needs, as far as the file alone can tell. */
 static void check_tracepoint_probe(struct dc_spec *spec,
 				   const struct dc_spec_probe *pr)
@@ -188,6 +244,15 @@ static void check_tracepoint_probe(struct dc_spec *spec,
 		spec_error(
 		    spec, &pr->loc,
 		    "a tracepoint probe takes 'fields', not 'args' or 'ret'");
+	for (int s = 0; s < 2; s++) {
+		const char *ev = s ? pr->end : pr->event;
+
+		if (ev && !valid_event(ev))
+			spec_error(spec, s ? &pr->end_loc : &pr->event_loc,
+				   "'%s' is not a tracepoint: give it as "
+				   "group/name, e.g. block/block_rq_issue",
+				   ev);
+	}
 	if (pr->end && !pr->nkeys)
 		spec_error(spec, &pr->end_loc,
 			   "'end' needs a 'key': the fields that match an "
@@ -253,6 +318,8 @@ static void free_probe(struct dc_spec_probe *pr)
 	free(pr->end);
 	free(pr->size_field);
 	free(pr->feeds);
+	for (int i = 0; i < pr->nalts; i++)
+		free(pr->alts[i]);
 	for (int i = 0; i < pr->nfields; i++)
 		free(pr->fields[i]);
 	for (int i = 0; i < pr->nkeys; i++)
@@ -606,6 +673,9 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 			if (parse_names(p, val, "fields", pr.fields, DC_CAPTURE,
 					&pr.nfields, &pr.fields_loc) == -ENOMEM)
 				spec->nerrors++;
+		} else if (tp && !strcmp(key, "alt")) {
+			if (parse_alts(p, val, &pr) == -ENOMEM)
+				spec->nerrors++;
 		} else if (tp && !strcmp(key, "key")) {
 			if (parse_names(p, val, "key", pr.keys, DC_TP_KEYS,
 					&pr.nkeys, &pr.keys_loc) == -ENOMEM)
@@ -641,14 +711,14 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 						   v, known);
 			}
 		} else {
-			spec_error(spec, &kloc,
-				   "unknown key '%s' in a probe (known: %s)",
-				   key,
-				   tp ? "name, event, end, key, fields, size"
-				   : usdt ? "name, symbol, end, aliases, args, "
-					    "ret, effect, feeds, proto"
-					  : "name, symbol, aliases, args, ret, "
-					    "effect, feeds, optional, proto");
+			spec_error(
+			    spec, &kloc,
+			    "unknown key '%s' in a probe (known: %s)", key,
+			    tp	   ? "name, event, alt, end, key, fields, size"
+			    : usdt ? "name, symbol, end, aliases, args, "
+				     "ret, effect, feeds, proto"
+				   : "name, symbol, aliases, args, ret, "
+				     "effect, feeds, optional, proto");
 		}
 	}
 	if (!name_node)
@@ -1335,11 +1405,65 @@ static void check_uring(struct dc_spec *spec)
 	}
 }
 
-/* The events exist and have the fields named; through tracefs when it is
- * readable, else (not root) the events through BTF and fields later. */
+/* What this kernel says of @event: 0 with its format, -ENODEV when it has
+ * it but tracefs cannot be read (fields unknown), -ENOENT when it lacks it. */
+static int tp_format(const char *event, struct dc_tp_format *fmt)
+{
+	int err = dc_tp_format_read(event, fmt);
+
+	if (err == -ENODEV && !btf_has_tracepoint(event))
+		return -ENOENT;
+	return err && err != -ENODEV ? -ENOENT : err;
+}
+
+/* A tracepoint this kernel lacks: an error, as a misspelt name would be;
+ * with --skip-missing it stays in the object, for the kernels that have
+ * it (the runtime reads its fields there and names it where it is not). */
+static void tp_missing(struct dc_spec *spec, const struct dc_loc *loc,
+		       const char *event, const struct dc_spec_probe *alts)
+{
+	char also[DC_TARGET_MAX] = "";
+
+	for (int i = 0; alts && i < alts->nalts; i++)
+		snprintf(also + strlen(also), sizeof(also) - strlen(also),
+			 "%s'%s'", i ? ", " : " nor ", alts->alts[i]);
+	if (spec->skip_missing)
+		fprintf(stderr,
+			"%s:%d:%d: warning: no tracepoint '%s'%s in this "
+			"kernel; kept for the kernels that have it\n",
+			loc->file, loc->line, loc->col, event, also);
+	else
+		spec_error(spec, loc,
+			   "no tracepoint '%s'%s in this kernel "
+			   "(--skip-missing keeps it for kernels that have it)",
+			   event, also);
+}
+
+static void tp_check_fields(struct dc_spec *spec,
+			    const struct dc_spec_probe *pr, const char *event,
+			    const struct dc_tp_format *fmt, bool keys_only)
+{
+	for (int f = 0; !keys_only && f < pr->nfields; f++)
+		if (!dc_tp_format_field(fmt, pr->fields[f]))
+			spec_error(spec, &pr->fields_loc,
+				   "'%s' has no field '%s'", event,
+				   pr->fields[f]);
+	for (int k = 0; k < pr->nkeys; k++)
+		if (!dc_tp_format_field(fmt, pr->keys[k]))
+			spec_error(spec, &pr->keys_loc,
+				   "'%s' has no key field '%s'", event,
+				   pr->keys[k]);
+}
+
+/*
+ * The events exist and have the fields named; through tracefs when it is
+ * readable, else (not root) the events through BTF and fields later. Of
+ * an event and its stand-ins ('alt'), one must be here: the others are
+ * for other kernels, and those here must have the fields too.
+ */
 static void check_tracepoints(struct dc_spec *spec)
 {
-	struct dc_tp_format *fmt = malloc(2 * sizeof(*fmt));
+	struct dc_tp_format *fmt = malloc(sizeof(*fmt));
 	bool warned = false;
 
 	if (!fmt) {
@@ -1348,55 +1472,38 @@ static void check_tracepoints(struct dc_spec *spec)
 	}
 	for (size_t i = 0; i < spec->nprobes; i++) {
 		struct dc_spec_probe *pr = &spec->probes[i];
-		const char *ev[2] = { pr->event, pr->end };
-		const struct dc_loc *loc[2] = { &pr->event_loc, &pr->end_loc };
-		bool have[2] = { false, false };
+		bool found = false;
+		int err;
 
 		if (spec->groups[pr->group].mech != DC_MECH_TRACEPOINT ||
 		    !pr->event)
 			continue;
-		for (int s = 0; s < 2 && ev[s]; s++) {
-			int err = dc_tp_format_read(ev[s], &fmt[s]);
+		for (int a = -1; a < pr->nalts; a++) {
+			const char *ev = a < 0 ? pr->event : pr->alts[a];
 
-			if (err == -ENODEV) {
-				if (!btf_has_tracepoint(ev[s]))
-					spec_error(
-					    spec, loc[s],
-					    "no tracepoint '%s' in this kernel",
-					    ev[s]);
-				else if (!warned)
-					fprintf(
-					    stderr,
-					    "%s:%d:%d: warning: tracefs not "
-					    "readable: tracepoint fields are "
-					    "checked when the runtime loads\n",
-					    loc[s]->file, loc[s]->line,
-					    loc[s]->col);
+			err = tp_format(ev, fmt);
+			found |= err != -ENOENT;
+			if (!err)
+				tp_check_fields(spec, pr, ev, fmt, false);
+			if (err == -ENODEV && !warned) {
+				fprintf(stderr,
+					"%s:%d:%d: warning: tracefs not "
+					"readable: tracepoint fields are "
+					"checked when the runtime loads\n",
+					pr->event_loc.file, pr->event_loc.line,
+					pr->event_loc.col);
 				warned = true;
-				continue;
 			}
-			if (err) {
-				spec_error(spec, loc[s],
-					   "no tracepoint '%s' in this "
-					   "kernel (give it as group/name, "
-					   "e.g. block/block_rq_issue)",
-					   ev[s]);
-				continue;
-			}
-			have[s] = true;
 		}
-		for (int f = 0; have[0] && f < pr->nfields; f++)
-			if (!dc_tp_format_field(&fmt[0], pr->fields[f]))
-				spec_error(spec, &pr->fields_loc,
-					   "'%s' has no field '%s'", pr->event,
-					   pr->fields[f]);
-		for (int k = 0; k < pr->nkeys; k++)
-			for (int s = 0; s < 2; s++)
-				if (have[s] &&
-				    !dc_tp_format_field(&fmt[s], pr->keys[k]))
-					spec_error(spec, &pr->keys_loc,
-						   "'%s' has no key field '%s'",
-						   ev[s], pr->keys[k]);
+		if (!found)
+			tp_missing(spec, &pr->event_loc, pr->event, pr);
+		if (!pr->end)
+			continue;
+		err = tp_format(pr->end, fmt);
+		if (err == -ENOENT)
+			tp_missing(spec, &pr->end_loc, pr->end, NULL);
+		else if (!err)
+			tp_check_fields(spec, pr, pr->end, fmt, true);
 	}
 	free(fmt);
 }

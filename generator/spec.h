@@ -8,6 +8,10 @@
 
 #include <datacrumbs/abi.h>
 
+/* A tracepoint's stand-ins: each at most DC_NAME_MAX - 1 characters,
+ * so the table's comma-separated list fits DC_TARGET_MAX. */
+#define DC_TP_ALTS 4
+
 /* Where a node stands in its file, for messages: 1-based. */
 struct dc_loc {
 	const char *file;
@@ -69,7 +73,12 @@ struct dc_spec_probe {
 	char *keys[DC_TP_KEYS]; /* fields matching event to end */
 	int nkeys;
 	char *size_field; /* the field holding bytes moved, or NULL */
+	/* Events that stand in for 'event' on kernels without it (an older
+	 * name), tried in order by the runtime. */
+	char *alts[DC_TP_ALTS];
+	int nalts;
 	struct dc_loc event_loc, end_loc, fields_loc, keys_loc, size_loc;
+	struct dc_loc alt_loc;
 };
 
 struct dc_spec_group {

@@ -336,7 +336,7 @@ static int tp_field(const struct dc_tp_format *fmt, const char *name,
 static int tp_config(struct dc_probe *pr, int side, struct dc_tp_cfg *cfg)
 {
 	const struct dc_probe_info *d = pr->d;
-	const char *event = side ? d->end : d->target;
+	const char *event = side ? d->end : pr->event ? pr->event : d->target;
 	struct dc_tp_format fmt;
 	int err = dc_tp_format_read(event, &fmt);
 	bool text, dev;
@@ -397,7 +397,11 @@ static int attach_tracepoints(struct dc_session *sess)
 			bool by_id = sess->o.cfg->fallbacks & DC_FB_COOKIES;
 			LIBBPF_OPTS(bpf_tracepoint_opts, opts,
 				    .bpf_cookie = by_id ? 0 : d->id * 2 + side);
-			const char *event = side ? d->end : d->target, *slash;
+			const char *event = side ? d->end
+					    : sess->probes[i].event
+						? sess->probes[i].event
+						: d->target,
+				   *slash;
 			char group[DC_NAME_MAX];
 			struct dc_tp_cfg cfg;
 			__u32 key = d->id * 2 + side;

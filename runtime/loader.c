@@ -20,6 +20,7 @@
 #include "probetab.h"
 #include "session.h"
 #include "sysstub.h"
+#include "tpformat.h"
 
 static char *json_dup(const char *s)
 {
@@ -374,24 +375,100 @@ static int uring_shape(struct dc_session *sess)
 	return sess->uring_shape;
 }
 
+/* Name @what in the start record's "unsupported", whole or not at all. */
+static void add_unsupported(struct dc_session *sess, const char *what)
+{
+	size_t len = strlen(sess->unsupported), n = strlen(what);
+	char *end = sess->unsupported + len;
+
+	if (len + !!len + n >= sizeof(sess->unsupported))
+		return;
+	if (len)
+		*end++ = ',';
+	memcpy(end, what, n + 1);
+}
+
 /* Leave out the probes of @mech, saying once why: what the kernel lacks,
  * and the first Linux that has it. */
 static void drop_mech(struct dc_session *sess, enum dc_mech mech,
 		      const char *name, const char *what, const char *needs,
 		      const char *since)
 {
-	size_t len = strlen(sess->unsupported);
-
 	if (!has_mech(sess, mech))
 		return;
-	snprintf(sess->unsupported + len, sizeof(sess->unsupported) - len,
-		 "%s%s", len ? "," : "", name);
+	add_unsupported(sess, name);
 	dc_warn("%s need %s (Linux %s or newer has it); not traced on this "
 		"kernel",
 		what, needs, since);
 	for (size_t i = 0; i < sess->nprobes; i++)
 		if (sess->probes[i].d->mech == mech)
 			sess->probes[i].disabled = true;
+}
+
+/* Whether this kernel has tracepoint @event; true when tracefs cannot
+ * tell (the attach says what fails). */
+static bool has_tracepoint(const char *event)
+{
+	struct dc_tp_format fmt;
+
+	return dc_tp_format_read(event, &fmt) != -ENOENT;
+}
+
+/* The first of the comma-separated @list this kernel has, copied to
+ * @out; false if none. */
+static bool first_tracepoint(const char *list, char *out, size_t size)
+{
+	while (*list) {
+		size_t n = strcspn(list, ",");
+
+		if (n < size) {
+			memcpy(out, list, n);
+			out[n] = '\0';
+			if (has_tracepoint(out))
+				return true;
+		}
+		list += n + !!list[n];
+	}
+	return false;
+}
+
+/*
+ * Each tracepoint probe attaches to its event, else to the first of its
+ * stand-ins (alt) this kernel has: an older name of the same event. One
+ * whose events this kernel lacks is left out before loading (no program
+ * of its own is loaded), named in the start record and in one line.
+ */
+static int choose_tracepoints(struct dc_session *sess)
+{
+	struct dc_buf gone = {};
+	char alt[DC_TARGET_MAX];
+	int err = 0;
+
+	for (size_t i = 0; i < sess->nprobes && !err; i++) {
+		struct dc_probe *pr = &sess->probes[i];
+		const struct dc_probe_info *d = pr->d;
+		bool here = has_tracepoint(d->target);
+
+		if (d->mech != DC_MECH_TRACEPOINT || pr->disabled)
+			continue;
+		if (!here && first_tracepoint(d->alt, alt, sizeof(alt))) {
+			pr->event = strdup(alt);
+			here = true;
+			if (!pr->event)
+				err = -ENOMEM;
+		}
+		if (here && (!d->end[0] || has_tracepoint(d->end)))
+			continue;
+		pr->disabled = true;
+		add_unsupported(sess, here ? d->end : d->target);
+		err = dc_buf_addf(&gone, "%s%s (%s %s)", gone.len ? ", " : "",
+				  here ? d->end : d->target, d->layer, d->name);
+	}
+	if (!err && gone.len)
+		dc_warn("tracepoints this kernel lacks, not traced: %s",
+			gone.p);
+	dc_buf_free(&gone);
+	return err;
 }
 
 /* Mechanisms with no fallback on this kernel. */
@@ -692,6 +769,9 @@ int dc_load(struct dc_session *sess, const char *path)
 	if (err)
 		return err;
 	drop_unsupported(sess);
+	err = choose_tracepoints(sess);
+	if (err)
+		return err;
 	choose_fallbacks(sess);
 	choose_programs(sess);
 	err = size_wrap_maps(sess) ?: size_traced_bits(m->traced_bits);
@@ -875,6 +955,7 @@ void dc_unload(struct dc_session *sess)
 	for (size_t i = 0; sess->probes && i < sess->nprobes; i++) {
 		free(sess->probes[i].name_json);
 		free(sess->probes[i].cat_json);
+		free(sess->probes[i].event);
 	}
 	free(sess->probes);
 	free(sess->descs);

@@ -44,6 +44,7 @@ static int decode(const struct dc_probe_desc *d, size_t i, const char *pool,
 	ok &= !!(v->path = pool_str(pool, size, d->path, DC_TARGET_MAX));
 	ok &= !!(v->builds = pool_str(pool, size, d->builds, DC_BUILDS_MAX));
 	ok &= !!(v->end = pool_str(pool, size, d->end, DC_NAME_MAX));
+	ok &= !!(v->alt = pool_str(pool, size, d->alt, DC_TARGET_MAX));
 	for (int k = 0; k < DC_CAPTURE; k++)
 		ok &= !!(v->field[k] =
 			     pool_str(pool, size, d->field[k], DC_FIELD_MAX));

@@ -26,6 +26,7 @@ struct dc_probe_info {
 	const char *path;
 	const char *builds; /* struct dc_probe_desc's */
 	const char *end;
+	const char *alt; /* tracepoints: comma-separated stand-ins */
 	const char *field[DC_CAPTURE];
 	const char *key[DC_TP_KEYS];
 };

@@ -68,8 +68,9 @@ void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
 		    : rt->sess.uprobe_multi ? "pairs"
 					    : "perf");
 	dc_kernel_fallback_names(dc_kernel_fallbacks(), fb, sizeof(fb));
-	dc_buf_addf(b, ",\"fallbacks\":\"%s\",\"unsupported\":\"%s\"", fb,
-		    rt->sess.unsupported);
+	/* Tracepoint names come from the object: escaped. */
+	dc_buf_addf(b, ",\"fallbacks\":\"%s\",\"unsupported\":", fb);
+	dc_json_str(b, rt->sess.unsupported, strlen(rt->sess.unsupported));
 	dc_buf_addf(b, ",\"wrappers_at_syscalls\":%zu,\"slow_uprobes\":%zu",
 		    count_probes(rt, true), count_probes(rt, false));
 	if (rt->out.mounts)

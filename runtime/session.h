@@ -46,9 +46,10 @@ struct dc_session {
 				 event a function (Linux < 6.6) */
 	int uring_shape;      /* enum dc_uring_shape: io_uring's events */
 	const char *uring_submit; /* ... and its submission event's name */
-	size_t nwrap_sites;   /* wrappers traced at this many syscall sites */
-	char unsupported[64]; /* mechanisms this kernel cannot trace, named
-				 in the start record ("io_uring,...") */
+	size_t nwrap_sites;    /* wrappers traced at this many syscall sites */
+	char unsupported[512]; /* mechanisms and tracepoints this kernel
+				  cannot trace, named in the start record
+				  ("io_uring,ext4/ext4_sync_file_enter") */
 	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
 };
 

@@ -49,7 +49,10 @@ struct dc_probe {
 	bool closes;	    /* the call ends its fd, stream or handle */
 	enum dc_fd_effect fd_effect;
 	bool attached;
-	bool disabled; /* its layer is not in --layers */
+	bool disabled; /* its layer is not in --layers, or the kernel
+			  lacks its tracepoint */
+	char *event;   /* tracepoint: the stand-in (alt) attached, or NULL
+			  for its target */
 	bool via_sys;  /* a wrapper recognised at sys_enter: no uprobe */
 	bool slow;     /* its uprobe sits on a single-stepped instruction */
 	uint8_t text_slots; /* tracepoint slots holding up to 8 chars */

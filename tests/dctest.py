@@ -200,8 +200,8 @@ def elf_section(path, name):
 
 
 # include/datacrumbs/abi.h: struct dc_probe_table, struct dc_probe_desc
-PROBE_HDR, PROBE_DESC = struct.Struct("<IHHII"), struct.Struct("<IBBBbi4B4BBB2x7I4I2I")
-PROBE_STRS = ("name", "symbol", "layer", "target", "path", "builds", "end")
+PROBE_HDR, PROBE_DESC = struct.Struct("<IHHII"), struct.Struct("<IBBBbi4B4BBB2x8I4I2I")
+PROBE_STRS = ("name", "symbol", "layer", "target", "path", "builds", "end", "alt")
 
 
 def probe_table(obj):
@@ -220,9 +220,9 @@ def probe_table(obj):
         v = PROBE_DESC.unpack_from(data, PROBE_HDR.size + i * desc_size)
         e = dict(id=v[0], mech=v[1], ret=v[2], nslots=v[3], size_slot=v[4], nr=v[5],
                  roles=list(v[6:10]), args=list(v[10:14]), effect=v[14], flags=v[15])
-        e.update((k, at(o)) for k, o in zip(PROBE_STRS, v[16:23]))
-        e["fields"] = [at(o) for o in v[23:27]]
-        e["keys"] = [at(o) for o in v[27:29]]
+        e.update((k, at(o)) for k, o in zip(PROBE_STRS, v[16:24]))
+        e["fields"] = [at(o) for o in v[24:28]]
+        e["keys"] = [at(o) for o in v[28:30]]
         entries.append(e)
     return hdr, entries
 

@@ -3,7 +3,9 @@
 """The kernel layer through tracepoints: block requests of O_DIRECT writes
 are nested under each write syscall and add up to its bytes; an fsync'd
 file's data reaches the device in requests nested under the fsync, issued
-by the right process; page-cache adds carry the file's inode (os.stat)."""
+by the right process; page-cache adds carry the file's inode (os.stat); a
+file written a page at a time has each page dirtied once, under its write
+(writeback_dirty_folio, or writeback_dirty_page before Linux 5.18)."""
 import os
 import subprocess
 import tempfile
@@ -12,13 +14,19 @@ from dctest import RUNTIME, Trace, check, done, generate, need_bpf, run
 
 need_bpf()
 N, BS = 16, 65536
+PAGES = 64
 # /tmp may be a tmpfs on some machines: /var/tmp is on a block device.
 with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/kernel.yaml"])
     direct, synced = os.path.join(tmp, "direct"), os.path.join(tmp, "synced")
+    paged = os.path.join(tmp, "paged")
     trace = os.path.join(tmp, "k.pfw.gz")
+    # Page-sized writes dirty one page-sized folio each, on kernels with
+    # large folios too.
     script = ("dd if=/dev/zero of=%s bs=%d count=%d oflag=direct status=none && "
-              "dd if=/dev/zero of=%s bs=1M count=8 conv=fsync status=none" % (direct, BS, N, synced))
+              "dd if=/dev/zero of=%s bs=1M count=8 conv=fsync status=none && "
+              "dd if=/dev/zero of=%s bs=4096 count=%d status=none"
+              % (direct, BS, N, synced, paged, PAGES))
     r = run([RUNTIME, "-o", trace, obj, "--", "sh", "-c", script])
     check(r.returncode == 0, "runtime: " + r.stderr)
     t = Trace(trace)
@@ -71,6 +79,14 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
     adds = [e for e in t.select(cat="kernel", name="page_cache_add") if e["args"]["i_ino"] == ino]
     check(adds and all(byid[e["args"]["p_idx"]]["cat"] in ("sys", "POSIX") for e in adds),
           "page-cache adds of the buffered file, nested under its writes")
+    # Every page of the fresh file dirtied once, by dd's write of it.
+    ino = os.stat(paged).st_ino
+    dirty = [e for e in t.select(cat="kernel", name="dirty_folio") if e["args"]["ino"] == ino]
+    check(sorted(e["args"]["index"] for e in dirty) == list(range(PAGES)),
+          "pages dirtied: %d, want each of %d once" % (len(dirty), PAGES))
+    check(all(byid[e["args"]["p_idx"]]["name"] == "write"
+              and t.file(byid[e["args"]["p_idx"]]) == paged for e in dirty),
+          "each dirtied page under a write of its file")
     check(all(e["pid"] in {w["pid"] for w in t.select(cat="sys")} for e in t.select(cat="kernel")),
           "every kernel event belongs to a traced process")
 done()

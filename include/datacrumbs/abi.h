@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     15 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     16 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -551,8 +551,11 @@ struct dc_probe_desc {
 	__u32 builds; /* other builds of it laid out as that one: GNU
 			 build-ids in hex, comma-separated, or "" */
 	/* DC_MECH_TRACEPOINT: target is "group/event"; end, if set, the event
-	 * that completes it, matched on the key fields. */
+	 * that completes it, matched on the key fields; alt, events that
+	 * stand in for target on kernels without it, comma-separated, tried
+	 * in order. */
 	__u32 end;
+	__u32 alt;
 	__u32 field[DC_CAPTURE]; /* captured field of each slot */
 	__u32 key[DC_TP_KEYS];
 };
