@@ -104,17 +104,6 @@ void dc_report_free(struct dc_report *r)
 	free(r->mounts);
 }
 
-const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
-			 size_t n)
-{
-	const char *name = dc_map_get(&r->fnames, key_of(hash));
-
-	if (name)
-		return name;
-	snprintf(buf, n, "<fhash %016llx>", (unsigned long long)hash);
-	return buf;
-}
-
 /* One stack a line: a name may not end it. Apart from the recursion, so
  * that its buffer is not on every level's frame. */
 static __attribute__((noinline)) int add_name(struct dc_buf *b,

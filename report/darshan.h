@@ -9,7 +9,8 @@
 #include "event.h"
 #include "map.h"
 
-struct dc_report;
+struct dc_mount;
+struct dc_proc;
 
 /*
  * Darshan's POSIX and STDIO counters, computed from a trace's calls under
@@ -48,6 +49,16 @@ struct dc_dcounter {
 	int64_t max_byte;
 };
 
+/* What Darshan's counters read of the finished aggregate (report.h). */
+struct dc_darshan_run {
+	const struct dc_map *fnames; /* fhash -> file name */
+	const struct dc_mount *mounts;
+	size_t nmounts;
+	struct dc_proc *const *procs; /* their MPI ranks */
+	size_t nprocs;
+	int64_t t0; /* the job's start (us): Darshan's times are from it */
+};
+
 struct dc_darshan {
 	struct dc_dcall *calls;
 	size_t ncalls, cap;
@@ -59,9 +70,10 @@ struct dc_darshan {
 	struct dc_map objects; /* name hash -> object name ("/grp/data") */
 	void **vrecs;
 	size_t nrecs;
-	/* Darshan's mount table: the report's mounts it keeps, longest
+	/* Darshan's mount table: the run's mounts it keeps, longest
 	 * mount point first (indexes). */
 	size_t *fs, nfs;
+	struct dc_darshan_run run; /* as dc_darshan_finish() was given */
 };
 
 void dc_darshan_init(struct dc_darshan *d);
@@ -72,11 +84,11 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev);
  * H5D counters, those that need no single call. Returns 0 or -ENOMEM. */
 int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev);
 void dc_darshan_trace_done(struct dc_darshan *d);
-/* Compute the counters once every trace is read. 0 or -ENOMEM. */
-int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep);
+/* Compute the counters once every trace is read, from @run (which must
+ * outlive @d's outputs). 0 or -ENOMEM. */
+int dc_darshan_finish(struct dc_darshan *d, const struct dc_darshan_run *run);
 /* darshan-parser's lines: module, rank, file, counter, value. */
-int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
-		    FILE *out);
+int dc_darshan_text(const struct dc_darshan *d, FILE *out);
 
 /* Append ,"darshan":{"POSIX":{...},"STDIO":{...}} for file @fhash, its
  * records reduced over processes. 0 or -ENOMEM. */

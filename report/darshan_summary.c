@@ -23,36 +23,6 @@ enum { K_TOTAL, K_RO, K_WO, K_RW, K_UNIQUE, K_SHARED, K_N };
 static const char *const kinds[K_N] = { "total",      "read_only", "write_only",
 					"read_write", "unique",	   "shared" };
 
-/* Each module's operations, bytes, offsets and histograms by name. */
-static const struct {
-	const char *ops[12];
-	const char *hist; /* its first read bucket; "" if none */
-	bool access;	  /* has ACCESS1_ACCESS ... */
-	bool perf;	  /* darshan-util derives its performance */
-} spec[MOD_N] = {
-	[MOD_POSIX] = { { "OPENS", "READS", "WRITES", "SEEKS", "STATS", "MMAPS",
-			  "FSYNCS", "FDSYNCS", "DUPS", "FILENOS" },
-			"SIZE_READ_0_100",
-			true,
-			true },
-	[MOD_STDIO] = { { "OPENS", "READS", "WRITES", "SEEKS", "FLUSHES" },
-			"",
-			false,
-			true },
-	[MOD_MPIIO] = { { "INDEP_OPENS", "COLL_OPENS", "INDEP_READS",
-			  "INDEP_WRITES", "COLL_READS", "COLL_WRITES",
-			  "SPLIT_READS", "SPLIT_WRITES", "NB_READS",
-			  "NB_WRITES", "SYNCS", "VIEWS" },
-			"SIZE_READ_AGG_0_100",
-			true,
-			true },
-	[MOD_H5F] = { { "OPENS", "FLUSHES" }, "", false, false },
-	[MOD_H5D] = { { "OPENS", "READS", "WRITES", "FLUSHES" },
-		      "SIZE_READ_AGG_0_100",
-		      true,
-		      true },
-};
-
 static const char *const buckets[10] = {
 	"0_100", "100_1K", "1K_10K",   "10K_100K", "100K_1M",
 	"1M_4M", "4M_10M", "10M_100M", "100M_1G",  "1G_PLUS",
@@ -242,8 +212,9 @@ static const char *rank_name(const struct srank *r, char *b, size_t n)
 
 static void text_module(FILE *out, int m, const struct dsum *s)
 {
-	const char *p = dc_dmod_prefix(m);
-	int h = spec[m].hist[0] ? dc_dcounter(m, spec[m].hist) : -1;
+	const char *p = dc_dmodules[m]->prefix;
+	int h =
+	    dc_dmodules[m]->hist[0] ? dc_dcounter(m, dc_dmodules[m]->hist) : -1;
 	char b1[16], b2[16], rk[24];
 	int n = 0;
 
@@ -255,10 +226,10 @@ static void text_module(FILE *out, int m, const struct dsum *s)
 			(long long)s->count[k], (long long)s->bytes[k],
 			(long long)s->max_off[k]);
 	fprintf(out, "  operations");
-	for (int k = 0; k < 12 && spec[m].ops[k]; k++)
+	for (int k = 0; k < 12 && dc_dmodules[m]->ops[k]; k++)
 		fprintf(out, "%s%s_%s %lld", n++ % 4 ? "  " : "\n    ", p,
-			spec[m].ops[k],
-			(long long)cval(s->c, m, spec[m].ops[k]));
+			dc_dmodules[m]->ops[k],
+			(long long)cval(s->c, m, dc_dmodules[m]->ops[k]));
 	fprintf(out, "\n");
 	if (dc_dcounter(m, "BYTES_READ") >= 0)
 		fprintf(
@@ -274,7 +245,7 @@ static void text_module(FILE *out, int m, const struct dsum *s)
 		fprintf(out, "  %s_F_READ_TIME %f  %s_F_WRITE_TIME %f", p,
 			s->f[T_READ_TIME], p, s->f[T_WRITE_TIME]);
 	fprintf(out, "  %s_F_META_TIME %f\n", p, s->f[T_META_TIME]);
-	if (spec[m].perf) {
+	if (dc_dmodules[m]->perf) {
 		fprintf(out,
 			"  by the slowest rank (as darshan-parser --perf)\n"
 			"    unique files: slowest_rank_io_time: %f\n"
@@ -301,7 +272,7 @@ static void text_module(FILE *out, int m, const struct dsum *s)
 		}
 		fprintf(out, "\n");
 	}
-	if (spec[m].access) {
+	if (dc_dmodules[m]->access) {
 		fprintf(out, "  most common access sizes");
 		for (int k = 0; k < 4 && s->acc_n[k]; k++)
 			fprintf(out, "  %s_ACCESS%d_ACCESS %lld x %lld", p,
@@ -326,8 +297,9 @@ int dc_darshan_summary_text(const struct dc_darshan *d, FILE *out)
 
 static void html_module(struct dc_buf *b, int m, const struct dsum *s)
 {
-	const char *p = dc_dmod_prefix(m);
-	int h = spec[m].hist[0] ? dc_dcounter(m, spec[m].hist) : -1;
+	const char *p = dc_dmodules[m]->prefix;
+	int h =
+	    dc_dmodules[m]->hist[0] ? dc_dcounter(m, dc_dmodules[m]->hist) : -1;
 	char rk[24], t1[16], t2[16];
 
 	dc_buf_addf(b, "<h3>%s</h3>\n<table class=\"darshan\">\n", p);
@@ -341,10 +313,10 @@ static void html_module(struct dc_buf *b, int m, const struct dsum *s)
 			    (long long)s->bytes[k], (long long)s->max_off[k]);
 	dc_buf_adds(b, "</table>\n<table class=\"darshan\">\n"
 		       "<tr><th>counter</th><th>total</th></tr>\n");
-	for (int k = 0; k < 12 && spec[m].ops[k]; k++)
+	for (int k = 0; k < 12 && dc_dmodules[m]->ops[k]; k++)
 		dc_buf_addf(b, "<tr><td>%s_%s</td><td>%lld</td></tr>\n", p,
-			    spec[m].ops[k],
-			    (long long)cval(s->c, m, spec[m].ops[k]));
+			    dc_dmodules[m]->ops[k],
+			    (long long)cval(s->c, m, dc_dmodules[m]->ops[k]));
 	if (dc_dcounter(m, "BYTES_READ") >= 0)
 		dc_buf_addf(b,
 			    "<tr><td>%s_BYTES_READ</td><td>%lld</td></tr>\n"
@@ -356,7 +328,7 @@ static void html_module(struct dc_buf *b, int m, const struct dsum *s)
 			dc_buf_addf(b, "<tr><td>%s_%s</td><td>%f s</td></tr>\n",
 				    p, dc_dtime_names[k], s->f[k]);
 	dc_buf_adds(b, "</table>\n");
-	if (spec[m].perf)
+	if (dc_dmodules[m]->perf)
 		dc_buf_addf(
 		    b,
 		    "<p>I/O time by the slowest rank: unique files %s (rank "
@@ -380,7 +352,7 @@ static void html_module(struct dc_buf *b, int m, const struct dsum *s)
 		}
 		dc_buf_adds(b, "</tr>\n</table>\n");
 	}
-	if (spec[m].access && s->acc_n[0]) {
+	if (dc_dmodules[m]->access && s->acc_n[0]) {
 		dc_buf_adds(b, "<p>Most common access sizes:");
 		for (int k = 0; k < 4 && s->acc_n[k]; k++)
 			dc_buf_addf(b, "%s %lld bytes &times; %lld",

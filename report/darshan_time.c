@@ -165,22 +165,10 @@ void dc_dtime_reduce(const struct drec *first, int module, uint64_t ohash,
 	}
 }
 
-const char *const dc_dtime_names[T_N] = {
-	"F_OPEN_START_TIMESTAMP",
-	"F_READ_START_TIMESTAMP",
-	"F_WRITE_START_TIMESTAMP",
-	"F_CLOSE_START_TIMESTAMP",
-	"F_OPEN_END_TIMESTAMP",
-	"F_READ_END_TIMESTAMP",
-	"F_WRITE_END_TIMESTAMP",
-	"F_CLOSE_END_TIMESTAMP",
-	"F_READ_TIME",
-	"F_WRITE_TIME",
-	"F_META_TIME",
-	"F_MAX_READ_TIME",
-	"F_MAX_WRITE_TIME",
-	"F_FASTEST_RANK_TIME",
-	"F_SLOWEST_RANK_TIME",
-	"F_VARIANCE_RANK_TIME",
-	"F_VARIANCE_RANK_BYTES",
-};
+#define DC_DTIME_NAME(id, name) name,
+const char *const dc_dtime_names[T_N] = { DC_DTIMES(DC_DTIME_NAME) };
+#undef DC_DTIME_NAME
+
+#define DC_DTIME_ID(id, name) T_##id,
+const int8_t dc_dtimes_all[T_N] = { DC_DTIMES(DC_DTIME_ID) };
+#undef DC_DTIME_ID

@@ -201,12 +201,23 @@ int dcr_report_add(struct dcr_report *d, const char *path)
 
 int dcr_report_finish(struct dcr_report *d)
 {
+	const struct dc_report *r = &d->r;
+	/* Darshan's times are seconds from the job's start. */
+	struct dc_darshan_run run = {
+		.fnames = &r->fnames,
+		.mounts = r->mounts,
+		.nmounts = r->nmounts,
+		.procs = r->procs,
+		.nprocs = r->nprocs,
+		.t0 = r->run_start < r->t_min ? r->run_start : r->t_min,
+	};
+
 	if (d->finished)
 		return -EBUSY;
 	d->finished = 1;
 	dc_report_finish(&d->r);
 	d->problems += d->r.bad_lines + d->r.unknown_hashes;
-	return d->r.darshan ? dc_darshan_finish(&d->dsh, &d->r) : 0;
+	return d->r.darshan ? dc_darshan_finish(&d->dsh, &run) : 0;
 }
 
 uint64_t dcr_report_events(const struct dcr_report *d)
@@ -226,7 +237,7 @@ static int render(const struct dcr_report *d, enum dcr_format fmt, int top,
 	case DCR_JSON: return dc_json_report(&d->r, f);
 	case DCR_TEXT: return dc_text_report(&d->r, f, top);
 	case DCR_FOLDED: return dc_folded_report(&d->r, f);
-	case DCR_DARSHAN: return dc_darshan_text(&d->dsh, &d->r, f);
+	case DCR_DARSHAN: return dc_darshan_text(&d->dsh, f);
 	case DCR_SUMMARY: return dc_darshan_summary_text(&d->dsh, f);
 	default: return -EINVAL;
 	}

@@ -177,8 +177,15 @@ void dc_report_trace_done(struct dc_report *r);
 /* After all traces: report hashes never defined. */
 void dc_report_finish(struct dc_report *r);
 
-const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
+/* The name of file @hash in @fnames (hash -> name), or "<fhash HEX>" in
+ * @buf (@n bytes). */
+const char *dc_fmt_fname(const struct dc_map *fnames, uint64_t hash, char *buf,
 			 size_t n);
+static inline const char *dc_file_name(const struct dc_report *r, uint64_t hash,
+				       char *buf, size_t n)
+{
+	return dc_fmt_fname(&r->fnames, hash, buf, n);
+}
 /* "layer;func;layer;func" of a node into @b. */
 int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b);
 
