@@ -109,7 +109,7 @@ void dc_report_free(struct dc_report *r)
 static __attribute__((noinline)) int add_name(struct dc_buf *b,
 					      const char *name)
 {
-	char esc[DC_NAME_MAX];
+	char esc[DC_ESC_NAME_MAX];
 
 	return dc_buf_adds(b, dc_fmt_name(name, esc, sizeof(esc)));
 }

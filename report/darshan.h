@@ -45,7 +45,7 @@ struct dc_dcounter {
 	uint32_t pid;
 	uint8_t op, module;
 	uint64_t calls; /* that did not fail */
-	uint64_t size_sum, dur_sum, seq, consec, switches, hist[10];
+	uint64_t size_sum, dur_sum, seq, consec, switches, hist[DC_HIST_N];
 	int64_t max_byte;
 };
 

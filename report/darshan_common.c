@@ -4,15 +4,13 @@
 
 #include "darshan_rec.h"
 
-/* Darshan's size buckets: 0-100, 100-1K, ... 1G+. */
 int dc_dbucket(int64_t v)
 {
-	static const int64_t top[] = { 101,	 1025,	    10241,
-				       102401,	 1048577,   4194305,
-				       10485761, 104857601, 1073741825 };
+	static const int64_t top[DC_HIST_N] = { DC_DBUCKETS(
+	    DC_DBUCKET_BOUND, ) };
 	int i = 0;
 
-	while (i < 9 && v >= top[i])
+	while (i < DC_HIST_N - 1 && v > top[i])
 		i++;
 	return i;
 }
@@ -88,7 +86,7 @@ void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
 void dc_dio_count(struct drec *r, const struct dc_dio_layout *l,
 		  const struct dc_dcounter *k, bool wr)
 {
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < DC_HIST_N; i++)
 		r->c[(wr ? l->size_write : l->size_read) + i] += k->hist[i];
 	r->c[wr ? l->bytes_written : l->bytes_read] += k->size_sum;
 	r->c[l->rw_switches] += k->switches;

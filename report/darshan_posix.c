@@ -196,7 +196,7 @@ static void count(struct drec *r, const struct dc_dcounter *k)
 		c[P_RW_SWITCHES] += k->switches;
 		c[wr ? P_MAX_BYTE_WRITTEN : P_MAX_BYTE_READ] = dc_max64(
 		    c[wr ? P_MAX_BYTE_WRITTEN : P_MAX_BYTE_READ], k->max_byte);
-		for (int i = 0; i < 10; i++)
+		for (int i = 0; i < DC_HIST_N; i++)
 			c[(wr ? P_SIZE_WRITE : P_SIZE_READ) + i] += k->hist[i];
 		break;
 	case DC_DOP_SEEK: c[P_SEEKS] += n; break;

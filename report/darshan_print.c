@@ -78,8 +78,8 @@ static bool group_first(const struct dc_darshan *d, const struct drec *x)
 
 int dc_darshan_text(const struct dc_darshan *d, FILE *out)
 {
-	char buf[64], fesc[DC_NAME_MAX], oesc[DC_NAME_MAX], mesc[DC_NAME_MAX],
-	    tesc[256];
+	char buf[64], fesc[DC_ESC_NAME_MAX], oesc[DC_ESC_NAME_MAX],
+	    mesc[DC_ESC_NAME_MAX], tesc[256];
 	int64_t c[DC_DREC_MAX];
 	double f[T_N];
 

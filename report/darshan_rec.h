@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <datacrumbs/abi.h>
+
 #include "darshan.h"
 
 /* What report/darshan*.c share: one record of Darshan's counters per
@@ -59,12 +61,12 @@ enum { DC_DTIMES(DC_DTIME_ENUM) T_N };
  */
 #define DC_DCOUNTER_ENUM(pfx, kind, x) DC_DENUM_##kind(pfx, x)
 #define DC_DENUM_ONE(pfx, x)	       pfx##x,
-#define DC_DENUM_SIZES(pfx, x)	       pfx##x, pfx##x##_LAST_ = pfx##x + 9,
+#define DC_DENUM_SIZES(pfx, x)	       pfx##x, pfx##x##_LAST_ = pfx##x + DC_HIST_N - 1,
 #define DC_DENUM_TOP4(pfx, x)                                                  \
 	pfx##x, pfx##x##_COUNT = pfx##x + 4, pfx##x##_LAST_ = pfx##x + 7,
 #define DC_DCOUNTER_NAME(pfx, kind, x) DC_DNAME_##kind(x)
 #define DC_DNAME_ONE(x)		       #x,
-#define DC_DNAME_SIZES(x)	       DC_DSIZE_NAMES(#x),
+#define DC_DNAME_SIZES(x)	       DC_DSIZE_NAMES(#x)
 #define DC_DNAME_TOP4(x)	       DC_DTOP4_NAMES(#x),
 #define DC_DTOP4_NAMES(s)                                                      \
 	s "1_" s, s "2_" s, s "3_" s, s "4_" s, s "1_COUNT", s "2_COUNT",      \
@@ -105,13 +107,13 @@ struct drec {
 	struct drec *next; /* the next record of the same file */
 };
 
-/* The names of Darshan's ten size buckets of @op ("SIZE_READ_AGG"). */
-#define DC_DSIZE_NAMES(op)                                                     \
-	op "_0_100", op "_100_1K", op "_1K_10K", op "_10K_100K",               \
-	    op "_100K_1M", op "_1M_4M", op "_4M_10M", op "_10M_100M",          \
-	    op "_100M_1G", op "_1G_PLUS"
+/* The names of Darshan's size buckets of @op ("SIZE_READ_AGG_0_100" ...),
+ * and of the buckets alone ("0_100" ...). */
+#define DC_DSIZE_NAME(op, bound, name)	op "_" name,
+#define DC_DSIZE_NAMES(op)		DC_DBUCKETS(DC_DSIZE_NAME, op)
+#define DC_DBUCKET_NAME(a, bound, name) name,
 
-/* Darshan's size buckets: 0-100, 100-1K, ... 1G+, as 0 to 9. */
+/* Darshan's size bucket of @v bytes (DC_DBUCKETS): 0 to DC_HIST_N - 1. */
 int dc_dbucket(int64_t v);
 /* How often @v was seen, counting this time; 0 once 32 other values
  * fill @t (Darshan then ignores new ones). */
@@ -151,7 +153,7 @@ void dc_dtime_reduce(const struct drec *first, int module, uint64_t ohash,
  * H5D modules do keeps those counters. */
 struct dc_dio_layout {
 	int bytes_read, bytes_written, rw_switches;
-	int size_read, size_write; /* the first of ten buckets each */
+	int size_read, size_write; /* the first of DC_HIST_N buckets each */
 	int access, access_count;  /* counters before access are sums */
 	struct dc_dtime_layout t;
 };

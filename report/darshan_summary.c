@@ -23,10 +23,8 @@ enum { K_TOTAL, K_RO, K_WO, K_RW, K_UNIQUE, K_SHARED, K_N };
 static const char *const kinds[K_N] = { "total",      "read_only", "write_only",
 					"read_write", "unique",	   "shared" };
 
-static const char *const buckets[10] = {
-	"0_100", "100_1K", "1K_10K",   "10K_100K", "100K_1M",
-	"1M_4M", "4M_10M", "10M_100M", "100M_1G",  "1G_PLUS",
-};
+static const char *const buckets[DC_HIST_N] = { DC_DBUCKETS(
+    DC_DBUCKET_NAME, ) };
 
 /* One file (or H5D dataset) of a module. */
 struct sfile {
@@ -262,13 +260,13 @@ static void text_module(FILE *out, int m, const struct dsum *s)
 	}
 	if (h >= 0) {
 		fprintf(out, "  access sizes   ");
-		for (int k = 0; k < 10; k++)
+		for (int k = 0; k < DC_HIST_N; k++)
 			fprintf(out, " %9s", buckets[k]);
 		for (int w = 0; w < 2; w++) {
 			fprintf(out, "\n    %-12s", w ? "write" : "read");
-			for (int k = 0; k < 10; k++)
+			for (int k = 0; k < DC_HIST_N; k++)
 				fprintf(out, " %9lld",
-					(long long)s->c[h + 10 * w + k]);
+					(long long)s->c[h + DC_HIST_N * w + k]);
 		}
 		fprintf(out, "\n");
 	}
@@ -341,14 +339,15 @@ static void html_module(struct dc_buf *b, int m, const struct dsum *s)
 	if (h >= 0) {
 		dc_buf_adds(b, "<table class=\"darshan\">\n<tr><th>access "
 			       "size</th>");
-		for (int k = 0; k < 10; k++)
+		for (int k = 0; k < DC_HIST_N; k++)
 			dc_buf_addf(b, "<th>%s</th>", buckets[k]);
 		for (int w = 0; w < 2; w++) {
 			dc_buf_addf(b, "</tr>\n<tr><td>%s</td>",
 				    w ? "write" : "read");
-			for (int k = 0; k < 10; k++)
-				dc_buf_addf(b, "<td>%lld</td>",
-					    (long long)s->c[h + 10 * w + k]);
+			for (int k = 0; k < DC_HIST_N; k++)
+				dc_buf_addf(
+				    b, "<td>%lld</td>",
+				    (long long)s->c[h + DC_HIST_N * w + k]);
 		}
 		dc_buf_adds(b, "</tr>\n</table>\n");
 	}

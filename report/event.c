@@ -343,7 +343,7 @@ static int int_field(struct scan *c, int64_t *v, struct dc_trace_event *ev,
 	return 0;
 }
 
-/* A counter's "hist": up to 10 counts of Darshan's size buckets. */
+/* A counter's "hist": up to DC_HIST_N counts of Darshan's size buckets. */
 static int hist(struct scan *c, uint64_t *h)
 {
 	int64_t v;
@@ -359,7 +359,7 @@ static int hist(struct scan *c, uint64_t *h)
 	}
 	for (int k = 0;; k++) {
 		ws(c);
-		if (k == 10 || num(c, &v, NULL) || v < 0)
+		if (k == DC_HIST_N || num(c, &v, NULL) || v < 0)
 			return -EINVAL;
 		h[k] = v;
 		ws(c);

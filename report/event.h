@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <datacrumbs/abi.h>
+
 /* Text inside the parsed line: a string's contents (@quoted), still
  * JSON-escaped when @esc, or a raw value such as a number. */
 struct dc_str {
@@ -70,7 +72,7 @@ struct dc_trace_event {
 	uint64_t count, dur_sum, size_sum; /* counter events */
 	/* ... and their Darshan counters (docs/trace-format.md): 0 when
 	 * not written. */
-	uint64_t seq, consec, switches, errs, hist[10];
+	uint64_t seq, consec, switches, errs, hist[DC_HIST_N];
 	int64_t max_byte;
 	bool inner;
 	/* Metadata: args.name, and args.value as a string or raw number. */

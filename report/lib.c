@@ -33,11 +33,11 @@ static const struct {
 	const char *name;
 	int64_t value;
 } consts[] = {
-	{ "HIST_N", DC_HIST_N },	   { "BINS", DC_BINS },
+	{ "HIST_N", DC_LAT_BINS },	   { "BINS", DC_BINS },
 	{ "SIZE_BINS", DC_SIZE_BINS },	   { "MAX_LAYERS", DC_MAX_LAYERS },
 	{ "SLOWEST", DC_SLOWEST },	   { "LINE_MAX", DC_LINE_MAX },
 	{ "MEMBER_CAP", DC_MEMBER_CAP },   { "TIME_MAX", DC_TIME_MAX },
-	{ "NAME_MAX", DC_NAME_MAX },	   { "LANE_BIT", DC_LANE_BIT },
+	{ "NAME_MAX", DC_ESC_NAME_MAX },   { "LANE_BIT", DC_LANE_BIT },
 	{ "TID_MASK", DC_TID_MASK },	   { "FORMAT_JSON", DCR_JSON },
 	{ "FORMAT_TEXT", DCR_TEXT },	   { "FORMAT_FOLDED", DCR_FOLDED },
 	{ "FORMAT_DARSHAN", DCR_DARSHAN }, { "FORMAT_SUMMARY", DCR_SUMMARY },

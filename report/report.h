@@ -14,9 +14,9 @@ struct dc_darshan;
 
 /* Latencies in a log-linear histogram: exact below 64 us, then 32
  * buckets per power of two (3% wide), so memory is fixed per function. */
-#define DC_HIST_N (64 + 58 * 32)
+#define DC_LAT_BINS (64 + 58 * 32)
 struct dc_hist {
-	uint64_t b[DC_HIST_N];
+	uint64_t b[DC_LAT_BINS];
 };
 void dc_hist_add(struct dc_hist *h, uint64_t v, uint64_t n);
 /* The nearest-rank percentile @p (0-100), as its bucket's lower bound. */
@@ -201,7 +201,7 @@ const char *dc_fmt_bytes(double v, char *b);
  * it has bytes that would break or forge lines and columns (a newline,
  * a tab) or drive the terminal (ESC, C1 controls such as U+009B, bytes
  * that are not UTF-8), a copy in @b (@n bytes) with each as \xNN. */
-#define DC_NAME_MAX 8192
+#define DC_ESC_NAME_MAX 8192
 /* Room for a layer name or end-record key (at most 255 bytes) escaped. */
 #define DC_LAYER_ESC (4 * 256)
 const char *dc_fmt_name(const char *s, char *b, size_t n);
