@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan.h"
 #include "hash.h"
 #include "log.h"
 #include "nest.h"
@@ -480,8 +479,6 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 		n = ev->count;
 		dur = ev->dur_sum;
 		r->counters++;
-		if (r->darshan && dc_darshan_counter(r->darshan, ev))
-			return -ENOMEM;
 	} else {
 		r->events++;
 		if (ev->has & DC_EV_PIDX)
@@ -492,8 +489,6 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 		if (ev->has & DC_EV_AIO_HELPER)
 			ni.file_sized_outer = false;
 		slowest_add(r, ev, fi, bytes);
-		if (r->darshan && dc_darshan_call(r->darshan, ev))
-			return -ENOMEM;
 	}
 	if (ev->ts < r->t_min)
 		r->t_min = ev->ts;
@@ -639,11 +634,6 @@ static int marker(struct dc_report *r, const struct dc_trace_event *ev)
 	return 0;
 }
 
-static int str_is(const struct dc_str *s, const char *w)
-{
-	return same(s, w, strlen(w));
-}
-
 static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 {
 	struct dc_map *m = NULL;
@@ -651,9 +641,9 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 	char **slot = NULL;
 
 	r->meta++;
-	if (str_is(&ev->name, "FH"))
+	if (dc_str_is(&ev->name, "FH"))
 		m = &r->fnames;
-	else if (str_is(&ev->name, "HH"))
+	else if (dc_str_is(&ev->name, "HH"))
 		m = &r->hnames;
 	if (m && (ev->has & DC_EV_ARG_NAME) && (ev->has & DC_EV_ARG_VALUE)) {
 		uint64_t key = key_of(dc_hash_value(&ev->arg_value));
@@ -673,11 +663,12 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 			f->match = file_matches(r, name);
 		return 0;
 	}
-	if (str_is(&ev->name, "process_name") && (ev->has & DC_EV_ARG_NAME)) {
+	if (dc_str_is(&ev->name, "process_name") &&
+	    (ev->has & DC_EV_ARG_NAME)) {
 		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
 		slot = p ? &p->name : NULL;
-	} else if (str_is(&ev->name, "PR") && (ev->has & DC_EV_ARG_NAME) &&
-		   str_is(&ev->arg_name, "rank")) {
+	} else if (dc_str_is(&ev->name, "PR") && (ev->has & DC_EV_ARG_NAME) &&
+		   dc_str_is(&ev->arg_name, "rank")) {
 		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
 		slot = p ? &p->rank : NULL;
 	} else {
@@ -690,38 +681,12 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 	return *slot ? 0 : -ENOMEM;
 }
 
-/* A time no run has (before 1970, or in 146,000 years): the sums and
- * the time bins of the rest then cannot overflow. */
-static bool times_ok(const struct dc_trace_event *ev)
-{
-	return ev->ts >= 0 && ev->ts < DC_TIME_MAX &&
-	       (!(ev->has & DC_EV_DUR) ||
-		(ev->dur >= 0 && ev->dur < DC_TIME_MAX)) &&
-	       (ev->ph != 'C' || ev->dur_sum < DC_TIME_MAX);
-}
-
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 		   const struct dc_trace_event *ev)
 {
 	r->lines++;
 	if (status == DC_EVENT_SKIP)
 		return 0;
-	/* dftracer-utils' rules: every event has a string ph, a name (the
-	 * parser checks it) and, if it is timed, a ts. */
-	if (status == 0 && !ev->ph) {
-		status = -EINVAL;
-		((struct dc_trace_event *)ev)->err =
-		    "no ph, or ph is not a string";
-	} else if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
-		   !(ev->has & DC_EV_TS)) {
-		status = -EINVAL;
-		((struct dc_trace_event *)ev)->err = "no ts";
-	} else if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
-		   !times_ok(ev)) {
-		status = -EINVAL;
-		((struct dc_trace_event *)ev)->err =
-		    "ts or dur outside 0..2^62";
-	}
 	if (status < 0) {
 		if (r->bad_lines++ < MAX_LINE_ERRORS)
 			dc_err("%s: line %llu: %s (column %zu); line skipped",
@@ -733,7 +698,7 @@ int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 	switch (ev->ph) {
 	case 'M': return meta(r, ev);
 	case 'X':
-		if (str_is(&ev->cat, "dftracer"))
+		if (dc_str_is(&ev->cat, "dftracer"))
 			return marker(r, ev);
 		return call(r, ev, lineno);
 	case 'C': return call(r, ev, lineno);
@@ -748,8 +713,6 @@ void dc_report_trace_done(struct dc_report *r)
 	dc_nest_free(r);
 	r->ntraces++;
 	r->trace_hh = 0;
-	if (r->darshan)
-		dc_darshan_trace_done(r->darshan);
 }
 
 void dc_report_finish(struct dc_report *r)

@@ -19,13 +19,6 @@
 /* Longest object name kept (an HDF5 dataset's path in its file). */
 #define DC_OBJECT_MAX 1024
 
-bool dc_str_is(const struct dc_str *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	return s->n == n && !memcmp(s->p, w, n);
-}
-
 /* The module that takes a call (@call) or counter record @ev, and its
  * op: the first module of the event's layer with an op of that name;
  * else, for a call, the first of the layer that keeps calls it counts
@@ -99,7 +92,8 @@ static int object_of(struct dc_darshan *d, const struct dc_trace_event *ev,
 	return 0;
 }
 
-int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
+/* A call event. Returns 0 or -ENOMEM. */
+static int call_add(struct dc_darshan *d, const struct dc_trace_event *ev)
 {
 	int op, module = module_of(ev, true, &op);
 	struct dc_dcall *c;
@@ -144,7 +138,9 @@ int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev)
 	return 0;
 }
 
-int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev)
+/* A counter record (profile mode): what its module counts of it that
+ * needs no single call. Returns 0 or -ENOMEM. */
+static int counter_add(struct dc_darshan *d, const struct dc_trace_event *ev)
 {
 	int op, module = module_of(ev, false, &op);
 	struct dc_dcounter *c;
@@ -176,6 +172,16 @@ int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev)
 		.max_byte = ev->max_byte,
 	};
 	memcpy(c->hist, ev->hist, sizeof(c->hist));
+	return 0;
+}
+
+int dc_darshan_line(struct dc_darshan *d, const struct dc_trace_event *ev)
+{
+	if (ev->ph == 'C')
+		return counter_add(d, ev);
+	/* The run's start and end records are not calls. */
+	if (ev->ph == 'X' && !dc_str_is(&ev->cat, "dftracer"))
+		return call_add(d, ev);
 	return 0;
 }
 

@@ -78,11 +78,9 @@ struct dc_darshan {
 
 void dc_darshan_init(struct dc_darshan *d);
 void dc_darshan_free(struct dc_darshan *d);
-/* A call event; @cat its layer. Returns 0 or -ENOMEM. */
-int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev);
-/* A counter record (profile mode): its POSIX, STDIO, MPI-IO, H5F and
- * H5D counters, those that need no single call. Returns 0 or -ENOMEM. */
-int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev);
+/* A record that dc_event_check() passed: the calls and counter records
+ * of Darshan's layers are kept. Returns 0 or -ENOMEM. */
+int dc_darshan_line(struct dc_darshan *d, const struct dc_trace_event *ev);
 void dc_darshan_trace_done(struct dc_darshan *d);
 /* Compute the counters once every trace is read, from @run (which must
  * outlive @d's outputs). 0 or -ENOMEM. */

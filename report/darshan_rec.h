@@ -193,9 +193,6 @@ const struct dc_mount *dc_darshan_mount(const struct dc_darshan *d,
 const char *dc_darshan_path(const struct dc_darshan *d, uint64_t fhash,
 			    char *buf, size_t n);
 
-/* Whether @s is the text @w. */
-bool dc_str_is(const struct dc_str *s, const char *w);
-
 /*
  * One of Darshan's modules: everything the report knows of it, so that
  * the code that reads, counts and prints dispatches through this table

@@ -222,10 +222,17 @@ static void lost(const struct dc_report *r, struct dc_buf *b)
 	}
 }
 
+/* What the page shows. */
+struct page {
+	const struct dc_report *r;
+	const struct dc_darshan *darshan; /* or NULL */
+};
+
 /* One placeholder's contents. */
 static int fill(void *ctx, const char *name, size_t n, struct dc_buf *b)
 {
-	const struct dc_report *r = ctx;
+	const struct page *pg = ctx;
+	const struct dc_report *r = pg->r;
 
 #define IS(s) (n == sizeof(s) - 1 && !memcmp(name, s, n))
 	if (IS("TITLE"))
@@ -251,22 +258,24 @@ static int fill(void *ctx, const char *name, size_t n, struct dc_buf *b)
 	else if (IS("LOST"))
 		lost(r, b);
 	else if (IS("DARSHAN_SUMMARY"))
-		return r->darshan ? dc_darshan_summary_html(r->darshan, b) : 0;
+		return pg->darshan ? dc_darshan_summary_html(pg->darshan, b)
+				   : 0;
 	else
 		return 1;
 	return 0;
 #undef IS
 }
 
-int dc_html_report(const struct dc_report *r, const char *tmpl_dir,
-		   const char *path)
+int dc_html_report(const struct dc_report *r, const struct dc_darshan *darshan,
+		   const char *tmpl_dir, const char *path)
 {
+	struct page pg = { r, darshan };
 	struct dc_tmpl t = {};
 	struct dc_buf out = {};
 	int err;
 
 	err = dc_tmpl_read(&t, tmpl_dir, "report.html") ?:
-	      dc_tmpl_fill(&out, &t, fill, (void *)r) ?:
+	      dc_tmpl_fill(&out, &t, fill, &pg) ?:
 	      dc_write_atomic(path, out.p, out.len);
 	dc_tmpl_free(&t);
 	dc_buf_free(&out);

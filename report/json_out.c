@@ -135,7 +135,8 @@ static void funcs(struct dc_buf *b, const struct dc_report *r, bool scope)
 	free(ix);
 }
 
-static void files(struct dc_buf *b, const struct dc_report *r, bool scope)
+static void files(struct dc_buf *b, const struct dc_report *r,
+		  const struct dc_darshan *darshan, bool scope)
 {
 	size_t *ix = dc_sort_files(r);
 	char nb[64], h[32];
@@ -166,8 +167,8 @@ static void files(struct dc_buf *b, const struct dc_report *r, bool scope)
 			dc_buf_adds(b, "}");
 		}
 		dc_buf_adds(b, "}");
-		if (r->darshan)
-			dc_darshan_json(r->darshan, f->hash, b);
+		if (darshan)
+			dc_darshan_json(darshan, f->hash, b);
 		dc_buf_adds(b, "}");
 	}
 	dc_buf_adds(b, "]");
@@ -224,7 +225,8 @@ static void slowest(struct dc_buf *b, const struct dc_report *r)
 	dc_buf_adds(b, "]");
 }
 
-int dc_json_report(const struct dc_report *r, FILE *o)
+int dc_json_report(const struct dc_report *r, const struct dc_darshan *darshan,
+		   FILE *o)
 {
 	struct dc_buf b = {};
 	int64_t start = r->run_start < r->t_min ? r->run_start : r->t_min;
@@ -260,7 +262,7 @@ int dc_json_report(const struct dc_report *r, FILE *o)
 	procs(&b, r);
 	layers(&b, r, false);
 	funcs(&b, r, false);
-	files(&b, r, false);
+	files(&b, r, darshan, false);
 	slowest(&b, r);
 	key(&b, "lost");
 	dc_buf_adds(&b, "{");
@@ -283,7 +285,7 @@ int dc_json_report(const struct dc_report *r, FILE *o)
 		key(&b, "file_scope");
 		dc_buf_adds(&b, "{");
 		kstr(&b, "pattern", r->file_pattern);
-		files(&b, r, true);
+		files(&b, r, darshan, true);
 		layers(&b, r, true);
 		for (int i = 0; i < r->nlayers; i++)
 			by[i] = r->layers[i].scope_excl;

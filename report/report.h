@@ -34,10 +34,6 @@ struct dc_stat {
 	struct dc_hist *hist;
 };
 
-/* Times (ts, dur) a trace may have, in us: [0, 2^62). A line with
- * another is damaged. */
-#define DC_TIME_MAX (INT64_C(1) << 62)
-
 #define DC_BINS	      256
 #define DC_SIZE_BINS  48
 #define DC_MAX_LAYERS 32
@@ -163,13 +159,12 @@ struct dc_report {
 	bool has_pidx;
 	/* Damaged traces: gzip members and compressed bytes not read. */
 	uint64_t bad_members, bytes_skipped, empty_traces;
-	/* --darshan: the calls its counters are computed from, or NULL. */
-	struct dc_darshan *darshan;
 };
 
 int dc_report_init(struct dc_report *r);
 void dc_report_free(struct dc_report *r);
-/* Feed one line of the trace named r->trace. */
+/* Feed one line of the trace named r->trace, @status as dc_event_check()
+ * made it: a damaged one is named and counted. */
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 		   const struct dc_trace_event *ev);
 /* After each trace: close the calls still open. */
@@ -190,7 +185,9 @@ static inline const char *dc_file_name(const struct dc_report *r, uint64_t hash,
 int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b);
 
 int dc_text_report(const struct dc_report *r, FILE *out, int top);
-int dc_json_report(const struct dc_report *r, FILE *out);
+/* With Darshan's counters of each file from @darshan, or none if NULL. */
+int dc_json_report(const struct dc_report *r, const struct dc_darshan *darshan,
+		   FILE *out);
 int dc_folded_report(const struct dc_report *r, FILE *out);
 int dc_flame_svg(const struct dc_report *r, struct dc_buf *b, int width);
 const char *dc_layer_color(int layer);
@@ -211,7 +208,8 @@ const char *dc_fmt_name(const char *s, char *b, size_t n);
  * never half a character. */
 void dc_html_esc(struct dc_buf *b, const char *s);
 void dc_html_escn(struct dc_buf *b, const char *s, size_t max);
-int dc_html_report(const struct dc_report *r, const char *tmpl_dir,
-		   const char *path);
+/* With Darshan's job summary from @darshan, or none if NULL. */
+int dc_html_report(const struct dc_report *r, const struct dc_darshan *darshan,
+		   const char *tmpl_dir, const char *path);
 
 #endif
