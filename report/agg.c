@@ -51,7 +51,7 @@ static void free_stat(struct dc_stat *s)
 
 static void free_file(void *p)
 {
-	struct dc_file *f = p;
+	struct dcr_file *f = p;
 
 	free_stat(&f->s);
 	free(f->layers);
@@ -60,7 +60,7 @@ static void free_file(void *p)
 
 static void free_proc(void *p)
 {
-	struct dc_proc *pr = p;
+	struct dcr_proc *pr = p;
 
 	free(pr->name);
 	free(pr->rank);
@@ -229,9 +229,9 @@ static bool file_matches(const struct dc_report *r, const char *name)
 }
 
 /* @n calls of @dur in layer @layer on @f. */
-static int file_layer_add(struct dc_file *f, int layer, double dur, uint64_t n)
+static int file_layer_add(struct dcr_file *f, int layer, double dur, uint64_t n)
 {
-	struct dc_file_layer *l;
+	struct dcr_file_layer *l;
 	int i;
 
 	for (i = 0; i < f->nlayers && f->layers[i].layer < layer; i++)
@@ -241,7 +241,7 @@ static int file_layer_add(struct dc_file *f, int layer, double dur, uint64_t n)
 		if (!l)
 			return -ENOMEM;
 		memmove(&l[i + 1], &l[i], (f->nlayers - i) * sizeof(*l));
-		l[i] = (struct dc_file_layer){ .layer = layer };
+		l[i] = (struct dcr_file_layer){ .layer = layer };
 		f->layers = l;
 		f->nlayers++;
 	}
@@ -250,10 +250,10 @@ static int file_layer_add(struct dc_file *f, int layer, double dur, uint64_t n)
 	return 0;
 }
 
-static struct dc_file *file_get(struct dc_report *r, uint64_t hash,
-				uint64_t lineno)
+static struct dcr_file *file_get(struct dc_report *r, uint64_t hash,
+				 uint64_t lineno)
 {
-	struct dc_file *f = dc_map_get(&r->file_ix, key_of(hash));
+	struct dcr_file *f = dc_map_get(&r->file_ix, key_of(hash));
 
 	if (f)
 		return f;
@@ -273,11 +273,11 @@ static struct dc_file *file_get(struct dc_report *r, uint64_t hash,
 }
 
 /* Records without a host hash (process_name) are on the trace's host. */
-static struct dc_proc *proc_get(struct dc_report *r, uint64_t hhash,
-				uint32_t pid)
+static struct dcr_proc *proc_get(struct dc_report *r, uint64_t hhash,
+				 uint32_t pid)
 {
 	uint64_t key;
-	struct dc_proc *p;
+	struct dcr_proc *p;
 
 	if (!hhash)
 		hhash = r->trace_hh;
@@ -429,7 +429,7 @@ static void slowest_add(struct dc_report *r, const struct dc_trace_event *ev,
 		r->nslowest++;
 	for (; i > 0 && r->slowest[i - 1].dur < ev->dur; i--)
 		r->slowest[i] = r->slowest[i - 1];
-	r->slowest[i] = (struct dc_call){
+	r->slowest[i] = (struct dcr_call){
 		.dur = ev->dur,
 		.ts = ev->ts,
 		.pid = ev->pid,
@@ -454,10 +454,10 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 	struct dc_nest_info ni = { .root = true,
 				   .file_outer = true,
 				   .file_sized_outer = true };
-	struct dc_file *file = NULL;
+	struct dcr_file *file = NULL;
 	struct dc_func *f;
 	struct dc_layer *l;
-	struct dc_proc *p;
+	struct dcr_proc *p;
 	bool counter = ev->ph == 'C', err;
 	int64_t bytes, dur = ev->dur > 0 ? ev->dur : 0;
 	uint64_t n = 1;
@@ -637,7 +637,7 @@ static int marker(struct dc_report *r, const struct dc_trace_event *ev)
 static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 {
 	struct dc_map *m = NULL;
-	struct dc_proc *p;
+	struct dcr_proc *p;
 	char **slot = NULL;
 
 	r->meta++;
@@ -648,7 +648,7 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 	if (m && (ev->has & DC_EV_ARG_NAME) && (ev->has & DC_EV_ARG_VALUE)) {
 		uint64_t key = key_of(dc_hash_value(&ev->arg_value));
 		char *name;
-		struct dc_file *f;
+		struct dcr_file *f;
 
 		if (m == &r->hnames && !r->trace_hh)
 			r->trace_hh = key;
@@ -718,7 +718,7 @@ void dc_report_trace_done(struct dc_report *r)
 void dc_report_finish(struct dc_report *r)
 {
 	for (size_t i = 0; i < r->nfiles; i++) {
-		struct dc_file *f = r->files[i];
+		struct dcr_file *f = r->files[i];
 
 		if (dc_map_get(&r->fnames, key_of(f->hash)))
 			continue;

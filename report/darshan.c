@@ -27,7 +27,7 @@ static int module_of(const struct dc_trace_event *ev, bool call, int *op)
 {
 	int opless = 0;
 
-	for (int m = 1; m < MOD_N; m++) {
+	for (int m = 1; m < DC_DM_N; m++) {
 		int o = dc_dmodules[m]->op(&ev->cat, &ev->name, call);
 
 		if (o > 0) {
@@ -44,7 +44,8 @@ static int module_of(const struct dc_trace_event *ev, bool call, int *op)
 /* fileno, a STDIO function, is counted by POSIX. */
 static int counted_by(int module, int op)
 {
-	return module == MOD_STDIO && op == DC_DOP_FILENO ? MOD_POSIX : module;
+	return module == DC_DM_STDIO && op == DC_DOP_FILENO ? DC_DM_POSIX
+							    : module;
 }
 
 void dc_darshan_init(struct dc_darshan *d)
@@ -191,13 +192,13 @@ void dc_darshan_trace_done(struct dc_darshan *d)
 }
 
 /* @c's record of @module, made if @make; NULL if none or out of memory. */
-static struct drec *rec_get(struct dc_darshan *d, int module,
-			    const struct dc_dcall *c, bool make)
+static struct dc_drec *rec_get(struct dc_darshan *d, int module,
+			       const struct dc_dcall *c, bool make)
 {
 	uint64_t key = (c->fhash ^ c->hhash * 0x9e3779b97f4a7c15ull ^
 			(uint64_t)c->pid << 32 ^ c->ohash) +
 		       module;
-	struct drec *r;
+	struct dc_drec *r;
 
 	key = key ? key : 1;
 	/* A collision of the mixed key is told apart by the fields. */
@@ -247,7 +248,7 @@ static uint64_t proc_key(uint64_t hhash, uint32_t pid)
 }
 
 /* Records of one module, file and dataset share a key. */
-static uint64_t share_key(const struct drec *x)
+static uint64_t share_key(const struct dc_drec *x)
 {
 	uint64_t k = (x->fhash ^ x->ohash * 0x9e3779b97f4a7c15ull) +
 		     x->module * 0xff51afd7ed558ccdull;
@@ -269,8 +270,8 @@ static int set_sharing(struct dc_darshan *d)
 		    &procs, proc_key(run->procs[k]->hhash, run->procs[k]->pid),
 		    run->procs[k]);
 	for (size_t i = 0; i < d->nrecs && !err; i++) {
-		struct drec *x = d->vrecs[i];
-		const struct dc_proc *p =
+		struct dc_drec *x = d->vrecs[i];
+		const struct dcr_proc *p =
 		    dc_map_get(&procs, proc_key(x->hhash, x->pid));
 		uint64_t k = share_key(x);
 		uintptr_t n = (uintptr_t)dc_map_get(&shared, k);
@@ -282,7 +283,7 @@ static int set_sharing(struct dc_darshan *d)
 		err = dc_map_put(&shared, k, (void *)(n + 1));
 	}
 	for (size_t i = 0; i < d->nrecs && !err; i++) {
-		struct drec *x = d->vrecs[i];
+		struct dc_drec *x = d->vrecs[i];
 
 		x->sharers = (uintptr_t)dc_map_get(&shared, share_key(x));
 		if (dc_dmodules[x->module]->finish)
@@ -295,20 +296,20 @@ static int set_sharing(struct dc_darshan *d)
 
 /* Counter record @k into @r: times as sums of the calls' durations, and
  * what its module counts of it. */
-static void count_call(struct drec *r, const struct dc_dcounter *k)
+static void count_call(struct dc_drec *r, const struct dc_dcounter *k)
 {
 	const struct dc_dmodule *m = dc_dmodules[r->module];
 	int kind = m->kind(k->op);
 	double t = (double)k->dur_sum / 1e6;
 
 	r->counted = true;
-	if (kind == DT_READ)
-		r->f[T_READ_TIME] += t;
-	else if (kind == DT_WRITE || kind == DT_SYNC)
-		r->f[T_WRITE_TIME] += t;
-	else if (kind != DT_NONE)
-		r->f[T_META_TIME] += t;
-	if (kind == DT_READ || kind == DT_WRITE)
+	if (kind == DC_DK_READ)
+		r->f[DC_DT_READ_TIME] += t;
+	else if (kind == DC_DK_WRITE || kind == DC_DK_SYNC)
+		r->f[DC_DT_WRITE_TIME] += t;
+	else if (kind != DC_DK_NONE)
+		r->f[DC_DT_META_TIME] += t;
+	if (kind == DC_DK_READ || kind == DC_DK_WRITE)
 		r->moved += k->size_sum;
 	m->count(r, k);
 }
@@ -325,8 +326,8 @@ static int count_calls(struct dc_darshan *d)
 						.ohash = k->ohash,
 						.pid = k->pid };
 			bool close =
-			    dc_dmodules[k->module]->kind(k->op) == DT_CLOSE;
-			struct drec *r;
+			    dc_dmodules[k->module]->kind(k->op) == DC_DK_CLOSE;
+			struct dc_drec *r;
 
 			if (close != (pass == 1))
 				continue;
@@ -360,7 +361,7 @@ static void mark_nested(struct dc_darshan *d, const struct dc_map *ix)
  * through its entry points, and Darshan sees them. */
 static bool seen(const struct dc_dcall *c, const struct dc_dcall *p)
 {
-	return !p || (p->module != MOD_POSIX && p->module != MOD_STDIO &&
+	return !p || (p->module != DC_DM_POSIX && p->module != DC_DM_STDIO &&
 		      dc_dmodules[p->module]->family !=
 			  dc_dmodules[c->module]->family);
 }
@@ -377,13 +378,13 @@ static int count_all(struct dc_darshan *d, const struct dc_map *ix)
 		int module = counted_by(c->module, c->op);
 		const struct dc_dmodule *m = dc_dmodules[module];
 		bool close;
-		struct drec *r;
+		struct dc_drec *r;
 
 		if (!seen(c, p) || !c->op || !(c->has & DC_EV_FHASH) ||
 		    failed(c))
 			continue;
 		/* A close counts on a record that something else made. */
-		close = m->kind(c->op) == DT_CLOSE;
+		close = m->kind(c->op) == DC_DK_CLOSE;
 		if (!(r = rec_get(d, module, c, !close))) {
 			if (!close)
 				return -ENOMEM;
@@ -413,7 +414,7 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_darshan_run *run)
 		err = count_calls(d);
 	/* Each file's records in one list, for --json's reduction. */
 	for (size_t i = 0; i < d->nrecs && !err; i++) {
-		struct drec *x = d->vrecs[i];
+		struct dc_drec *x = d->vrecs[i];
 		uint64_t key = x->fhash ? x->fhash : 1;
 
 		x->next = dc_map_get(&d->byfile, key);

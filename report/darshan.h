@@ -10,7 +10,7 @@
 #include "map.h"
 
 struct dc_mount;
-struct dc_proc;
+struct dcr_proc;
 
 /*
  * Darshan's POSIX and STDIO counters, computed from a trace's calls under
@@ -54,7 +54,7 @@ struct dc_darshan_run {
 	const struct dc_map *fnames; /* fhash -> file name */
 	const struct dc_mount *mounts;
 	size_t nmounts;
-	struct dc_proc *const *procs; /* their MPI ranks */
+	struct dcr_proc *const *procs; /* their MPI ranks */
 	size_t nprocs;
 	int64_t t0; /* the job's start (us): Darshan's times are from it */
 };
@@ -65,8 +65,8 @@ struct dc_darshan {
 	struct dc_dcounter *counters;
 	size_t ncounters, ccap;
 	uint64_t trace_no;
-	struct dc_map recs;    /* (module, hhash, pid, fhash) -> struct drec */
-	struct dc_map byfile;  /* fhash -> its first struct drec */
+	struct dc_map recs; /* (module, hhash, pid, fhash) -> struct dc_drec */
+	struct dc_map byfile;  /* fhash -> its first struct dc_drec */
 	struct dc_map objects; /* name hash -> object name ("/grp/data") */
 	void **vrecs;
 	size_t nrecs;

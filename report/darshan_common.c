@@ -71,7 +71,7 @@ void dc_dcommon_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq,
 	memcpy(cnts, nc, sizeof(nc));
 }
 
-void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
+void dc_dio_call(struct dc_drec *r, const struct dc_dio_layout *l, int64_t n,
 		 bool wr)
 {
 	r->c[(wr ? l->size_write : l->size_read) + dc_dbucket(n)]++;
@@ -83,7 +83,7 @@ void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
 	r->last_io = wr ? 'w' : 'r';
 }
 
-void dc_dio_count(struct drec *r, const struct dc_dio_layout *l,
+void dc_dio_count(struct dc_drec *r, const struct dc_dio_layout *l,
 		  const struct dc_dcounter *k, bool wr)
 {
 	for (int i = 0; i < DC_HIST_N; i++)
@@ -98,11 +98,11 @@ bool dc_dio_needs_calls(const struct dc_dio_layout *l, int k)
 	       (k >= l->access && k < l->access_count + 4);
 }
 
-void dc_dio_reduce(const struct drec *first, int module, uint64_t ohash,
+void dc_dio_reduce(const struct dc_drec *first, int module, uint64_t ohash,
 		   const struct dc_dio_layout *l, int64_t *c, double *f)
 {
 	memset(c, 0, sizeof(int64_t) * DC_DREC_MAX);
-	for (const struct drec *r = first; r; r = r->next) {
+	for (const struct dc_drec *r = first; r; r = r->next) {
 		if (r->module != module || r->ohash != ohash)
 			continue;
 		for (int k = 0; k < l->access; k++)

@@ -55,18 +55,19 @@ enum { H5D_COUNTERS(DC_DCOUNTER_ENUM) D_N };
 static const char *const h5f_names[] = { H5F_COUNTERS(DC_DCOUNTER_NAME) };
 static const char *const h5d_names[] = { H5D_COUNTERS(DC_DCOUNTER_NAME) };
 
-_Static_assert(D_N <= DC_DREC_MAX, "an H5D record fits a drec");
+_Static_assert(D_N <= DC_DREC_MAX, "an H5D record fits a dc_drec");
 
 static const int8_t h5f_times[] = {
-	T_OPEN_START, T_CLOSE_START, T_OPEN_END, T_CLOSE_END, T_META_TIME,
+	DC_DT_OPEN_START, DC_DT_CLOSE_START, DC_DT_OPEN_END,
+	DC_DT_CLOSE_END,  DC_DT_META_TIME,
 };
 
-/* The module, MOD_H5F or MOD_H5D, that counts op @op; 0: none. */
+/* The module, DC_DM_H5F or DC_DM_H5D, that counts op @op; 0: none. */
 static int module_of(int op)
 {
 	return op == DC_HOP_FOPEN || op == DC_HOP_FFLUSH || op == DC_HOP_FCLOSE
-		   ? MOD_H5F
-	       : op ? MOD_H5D
+		   ? DC_DM_H5F
+	       : op ? DC_DM_H5D
 		    : 0;
 }
 
@@ -86,14 +87,14 @@ static int h5f_op(const struct dc_str *cat, const struct dc_str *name,
 		  bool call)
 {
 	(void)call;
-	return hdf5_op(MOD_H5F, cat, name);
+	return hdf5_op(DC_DM_H5F, cat, name);
 }
 
 static int h5d_op(const struct dc_str *cat, const struct dc_str *name,
 		  bool call)
 {
 	(void)call;
-	return hdf5_op(MOD_H5D, cat, name);
+	return hdf5_op(DC_DM_H5D, cat, name);
 }
 
 static int kind(int op)
@@ -101,14 +102,14 @@ static int kind(int op)
 	switch (op) {
 	case DC_HOP_FOPEN:
 	case DC_HOP_DOPEN:
-	case DC_HOP_DOPEN_DEPRECATED: return DT_OPEN;
+	case DC_HOP_DOPEN_DEPRECATED: return DC_DK_OPEN;
 	case DC_HOP_FCLOSE:
-	case DC_HOP_DCLOSE: return DT_CLOSE;
+	case DC_HOP_DCLOSE: return DC_DK_CLOSE;
 	case DC_HOP_FFLUSH:
-	case DC_HOP_DFLUSH: return DT_META;
-	case DC_HOP_DREAD: return DT_READ;
-	case DC_HOP_DWRITE: return DT_WRITE;
-	default: return DT_NONE;
+	case DC_HOP_DFLUSH: return DC_DK_META;
+	case DC_HOP_DREAD: return DC_DK_READ;
+	case DC_HOP_DWRITE: return DC_DK_WRITE;
+	default: return DC_DK_NONE;
 	}
 }
 
@@ -133,7 +134,7 @@ enum { SHAPE_REGULAR = 2 };
 
 /* The kind of the file selection of a read or write: -1 for all three
  * once a call did not say (a trace of another spec). */
-static void selection(struct drec *r, const struct dc_dcall *c)
+static void selection(struct dc_drec *r, const struct dc_dcall *c)
 {
 	if (!(c->has & DC_EV_SELECTION)) {
 		r->c[D_REGULAR_HYPERSLAB_SELECTS] = -1;
@@ -150,7 +151,7 @@ static void selection(struct drec *r, const struct dc_dcall *c)
 		r->c[D_IRREGULAR_HYPERSLAB_SELECTS]++;
 }
 
-static void io(struct drec *r, const struct dc_dcall *c, bool wr)
+static void io(struct dc_drec *r, const struct dc_dcall *c, bool wr)
 {
 	r->c[wr ? D_WRITES : D_READS]++;
 	selection(r, c);
@@ -158,7 +159,7 @@ static void io(struct drec *r, const struct dc_dcall *c, bool wr)
 }
 
 /* The dataset's shape, as its close tells it: -1 until one does. */
-static void shape(struct drec *r, const struct dc_dcall *c)
+static void shape(struct dc_drec *r, const struct dc_dcall *c)
 {
 	if (c->op == DC_HOP_DCLOSE && (c->has & DC_EV_SHAPE)) {
 		r->c[D_DATASPACE_NDIMS] = c->ndims;
@@ -172,11 +173,12 @@ static void shape(struct drec *r, const struct dc_dcall *c)
 	}
 }
 
-static void call(struct drec *r, const struct dc_dcall *c, double t1, double t2)
+static void call(struct dc_drec *r, const struct dc_dcall *c, double t1,
+		 double t2)
 {
-	if (r->module == MOD_H5D)
+	if (r->module == DC_DM_H5D)
 		shape(r, c);
-	dc_dtime_call(r, r->module == MOD_H5F ? &h5f_layout : &layout.t,
+	dc_dtime_call(r, r->module == DC_DM_H5F ? &h5f_layout : &layout.t,
 		      kind(c->op), t1, t2, (c->has & DC_EV_SIZE) ? c->size : 0);
 	switch (c->op) {
 	case DC_HOP_FOPEN:
@@ -198,7 +200,7 @@ static void call(struct drec *r, const struct dc_dcall *c, double t1, double t2)
 	}
 }
 
-static void count(struct drec *r, const struct dc_dcounter *k)
+static void count(struct dc_drec *r, const struct dc_dcounter *k)
 {
 	switch (k->op) {
 	case DC_HOP_FOPEN: r->c[F_OPENS] += k->calls; break;
@@ -233,25 +235,25 @@ static bool h5f_needs_calls(int k)
 	return k == F_USE_MPIIO;
 }
 
-static void h5f_reduce(const struct drec *first, uint64_t ohash, int64_t *c,
+static void h5f_reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 		       double *f)
 {
 	memset(c, 0, sizeof(int64_t) * F_N);
-	for (const struct drec *r = first; r; r = r->next)
-		for (int k = 0; r->module == MOD_H5F && k < F_N; k++)
+	for (const struct dc_drec *r = first; r; r = r->next)
+		for (int k = 0; r->module == DC_DM_H5F && k < F_N; k++)
 			c[k] =
 			    k == F_USE_MPIIO ? c[k] | r->c[k] : c[k] + r->c[k];
-	dc_dtime_reduce(first, MOD_H5F, ohash, &h5f_layout, c, f);
+	dc_dtime_reduce(first, DC_DM_H5F, ohash, &h5f_layout, c, f);
 }
 
-static void h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c,
+static void h5d_reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 		       double *f)
 {
-	dc_dio_reduce(first, MOD_H5D, ohash, &layout, c, f);
+	dc_dio_reduce(first, DC_DM_H5D, ohash, &layout, c, f);
 	/* Whether any process used the deprecated calls; the selection
 	 * kinds are unknown if a process's are. */
-	for (const struct drec *r = first; r; r = r->next) {
-		if (r->module != MOD_H5D || r->ohash != ohash)
+	for (const struct dc_drec *r = first; r; r = r->next) {
+		if (r->module != DC_DM_H5D || r->ohash != ohash)
 			continue;
 		c[D_USE_DEPRECATED] |= r->c[D_USE_DEPRECATED];
 		c[D_USE_MPIIO_COLLECTIVE] |= r->c[D_USE_MPIIO_COLLECTIVE];
@@ -268,7 +270,7 @@ static void h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c,
  * collectively. */
 static void nested(struct dc_dcall *parent, const struct dc_dcall *c)
 {
-	if (c->module == MOD_MPIIO)
+	if (c->module == DC_DM_MPIIO)
 		parent->via |=
 		    c->op == DC_MOP_OPEN ? DC_VIA_MPIIO_OPEN
 		    : c->op == DC_MOP_COLL_READ || c->op == DC_MOP_COLL_WRITE
@@ -283,7 +285,7 @@ const struct dc_dmodule dc_dh5f = {
 	.n = F_N,
 	.times = h5f_times,
 	.ntimes = sizeof(h5f_times),
-	.family = MOD_H5F,
+	.family = DC_DM_H5F,
 	.op = h5f_op,
 	.kind = kind,
 	.call = call,
@@ -301,8 +303,8 @@ const struct dc_dmodule dc_dh5d = {
 	.names = h5d_names,
 	.n = D_N,
 	.times = dc_dtimes_all,
-	.ntimes = T_N,
-	.family = MOD_H5F,
+	.ntimes = DC_DT_N,
+	.family = DC_DM_H5F,
 	.per_object = true,
 	.op = h5d_op,
 	.kind = kind,

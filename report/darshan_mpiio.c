@@ -42,7 +42,7 @@
 enum { MPIIO_COUNTERS(DC_DCOUNTER_ENUM) M_N };
 static const char *const names[] = { MPIIO_COUNTERS(DC_DCOUNTER_NAME) };
 
-_Static_assert(M_N <= DC_DREC_MAX, "an MPI-IO record fits a drec");
+_Static_assert(M_N <= DC_DREC_MAX, "an MPI-IO record fits a dc_drec");
 
 static const struct dc_dio_layout layout = {
 	.bytes_read = M_BYTES_READ,
@@ -73,18 +73,19 @@ static int op(const struct dc_str *cat, const struct dc_str *name, bool call)
 static int kind(int op)
 {
 	switch (op) {
-	case DC_MOP_OPEN: return DT_OPEN;
-	case DC_MOP_SYNC: return DT_SYNC;
-	case DC_MOP_VIEW: return DT_META;
-	case DC_MOP_CLOSE: return DT_CLOSE;
+	case DC_MOP_OPEN: return DC_DK_OPEN;
+	case DC_MOP_SYNC: return DC_DK_SYNC;
+	case DC_MOP_VIEW: return DC_DK_META;
+	case DC_MOP_CLOSE: return DC_DK_CLOSE;
 	default:
-		return !dc_mop_is_io(op)     ? DT_NONE
-		       : dc_mop_is_write(op) ? DT_WRITE
-					     : DT_READ;
+		return !dc_mop_is_io(op)     ? DC_DK_NONE
+		       : dc_mop_is_write(op) ? DC_DK_WRITE
+					     : DC_DK_READ;
 	}
 }
 
-static void call(struct drec *r, const struct dc_dcall *c, double t1, double t2)
+static void call(struct dc_drec *r, const struct dc_dcall *c, double t1,
+		 double t2)
 {
 	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
 
@@ -107,7 +108,7 @@ static void call(struct drec *r, const struct dc_dcall *c, double t1, double t2)
 	dc_dtime_call(r, &layout.t, kind(c->op), t1, t2, n);
 }
 
-static void count(struct drec *r, const struct dc_dcounter *k)
+static void count(struct dc_drec *r, const struct dc_dcounter *k)
 {
 	switch (k->op) {
 	case DC_MOP_OPEN: r->opens += k->calls; break;
@@ -128,7 +129,7 @@ static bool needs_calls(int k)
 	return k == M_MODE || dc_dio_needs_calls(&layout, k);
 }
 
-static void finish(struct drec *r)
+static void finish(struct dc_drec *r)
 {
 	/* Darshan: an open on a communicator of one process is independent.
 	 * The trace does not hold the communicator: an open of a file that
@@ -136,13 +137,13 @@ static void finish(struct drec *r)
 	r->c[r->sharers > 1 ? M_COLL_OPENS : M_INDEP_OPENS] = r->opens;
 }
 
-static void reduce(const struct drec *first, uint64_t ohash, int64_t *c,
+static void reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 		   double *f)
 {
-	dc_dio_reduce(first, MOD_MPIIO, ohash, &layout, c, f);
+	dc_dio_reduce(first, DC_DM_MPIIO, ohash, &layout, c, f);
 	/* The mode is the file's, not a sum. */
-	for (const struct drec *r = first; r; r = r->next)
-		if (r->module == MOD_MPIIO)
+	for (const struct dc_drec *r = first; r; r = r->next)
+		if (r->module == DC_DM_MPIIO)
 			c[M_MODE] = r->c[M_MODE];
 }
 
@@ -152,8 +153,8 @@ const struct dc_dmodule dc_dmpiio = {
 	.names = names,
 	.n = M_N,
 	.times = dc_dtimes_all,
-	.ntimes = T_N,
-	.family = MOD_MPIIO,
+	.ntimes = DC_DT_N,
+	.family = DC_DM_MPIIO,
 	.opless = true,
 	.mpi_status = true,
 	.op = op,

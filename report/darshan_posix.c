@@ -50,7 +50,7 @@
 enum { POSIX_COUNTERS(DC_DCOUNTER_ENUM) P_N };
 static const char *const names[] = { POSIX_COUNTERS(DC_DCOUNTER_NAME) };
 
-_Static_assert(P_N <= DC_DREC_MAX, "a POSIX record fits a drec");
+_Static_assert(P_N <= DC_DREC_MAX, "a POSIX record fits a dc_drec");
 
 static const struct dc_dtime_layout layout = {
 	P_MAX_READ_TIME_SIZE,
@@ -76,22 +76,22 @@ static int kind(int op)
 	switch (op) {
 	case DC_DOP_OPEN:
 	case DC_DOP_DUP:
-	case DC_DOP_FILENO: return DT_OPEN;
-	case DC_DOP_READ: return DT_READ;
-	case DC_DOP_WRITE: return DT_WRITE;
+	case DC_DOP_FILENO: return DC_DK_OPEN;
+	case DC_DOP_READ: return DC_DK_READ;
+	case DC_DOP_WRITE: return DC_DK_WRITE;
 	case DC_DOP_SEEK:
-	case DC_DOP_STAT: return DT_META;
+	case DC_DOP_STAT: return DC_DK_META;
 	case DC_DOP_FSYNC:
-	case DC_DOP_FDSYNC: return DT_SYNC;
-	case DC_DOP_CLOSE: return DT_CLOSE;
-	default: return DT_NONE;
+	case DC_DOP_FDSYNC: return DC_DK_SYNC;
+	case DC_DOP_CLOSE: return DC_DK_CLOSE;
+	default: return DC_DK_NONE;
 	}
 }
 
 /* POSIX_FILE_ALIGNMENT: the file system's preferred I/O size (Darshan
  * takes 1 MiB on Lustre, whose statfs says 4 KiB, and 4 KiB when statfs
  * failed), -1 on none Darshan keeps. */
-static void made(struct drec *r, const struct dc_darshan *d)
+static void made(struct dc_drec *r, const struct dc_darshan *d)
 {
 	char buf[64];
 	const struct dc_mount *m =
@@ -103,7 +103,7 @@ static void made(struct drec *r, const struct dc_darshan *d)
 							      : 4096;
 }
 
-static void io(struct drec *r, const struct dc_dcall *c, bool wr)
+static void io(struct dc_drec *r, const struct dc_dcall *c, bool wr)
 {
 	int64_t n = c->ret, off, stride,
 		*last = wr ? &r->last_written : &r->last_read;
@@ -137,7 +137,8 @@ static void io(struct drec *r, const struct dc_dcall *c, bool wr)
 		r->c[P_FILE_NOT_ALIGNED]++;
 }
 
-static void call(struct drec *r, const struct dc_dcall *c, double t1, double t2)
+static void call(struct dc_drec *r, const struct dc_dcall *c, double t1,
+		 double t2)
 {
 	dc_dtime_call(r, &layout, kind(c->op), t1, t2, c->ret);
 	switch (c->op) {
@@ -172,7 +173,7 @@ static void call(struct drec *r, const struct dc_dcall *c, double t1, double t2)
 	}
 }
 
-static void count(struct drec *r, const struct dc_dcounter *k)
+static void count(struct dc_drec *r, const struct dc_dcounter *k)
 {
 	bool wr = k->op == DC_DOP_WRITE;
 	int64_t n = k->calls, *c = r->c;
@@ -219,14 +220,14 @@ static bool needs_calls(int k)
 
 /* Sums and maxima, the common access sizes and strides merged, and the
  * timing. */
-static void reduce(const struct drec *first, uint64_t ohash, int64_t *c,
+static void reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 		   double *f)
 {
 	int mode_rank = INT_MIN;
 
 	memset(c, 0, sizeof(int64_t) * DC_DREC_MAX);
-	for (const struct drec *x = first; x; x = x->next) {
-		if (x->module != MOD_POSIX)
+	for (const struct dc_drec *x = first; x; x = x->next) {
+		if (x->module != DC_DM_POSIX)
 			continue;
 		/* Sums and maxima come before the strides. */
 		for (int k = 0; k < P_STRIDE; k++) {
@@ -261,7 +262,7 @@ static void reduce(const struct drec *first, uint64_t ohash, int64_t *c,
 					x->c[P_STRIDE_COUNT + j], true);
 		}
 	}
-	dc_dtime_reduce(first, MOD_POSIX, ohash, &layout, c, f);
+	dc_dtime_reduce(first, DC_DM_POSIX, ohash, &layout, c, f);
 }
 
 const struct dc_dmodule dc_dposix = {
@@ -270,8 +271,8 @@ const struct dc_dmodule dc_dposix = {
 	.names = names,
 	.n = P_N,
 	.times = dc_dtimes_all,
-	.ntimes = T_N,
-	.family = MOD_POSIX,
+	.ntimes = DC_DT_N,
+	.family = DC_DM_POSIX,
 	.opless = true,
 	.op = op,
 	.kind = kind,

@@ -9,15 +9,15 @@
 #include "json.h"
 #include "report.h"
 
-/* Whether module @mod's counter @k (or, with @time, T_* counter @k) needs
+/* Whether module @mod's counter @k (or, with @time, DC_DT_* counter @k) needs
  * every call, which counter records do not give: the common access
  * sizes and strides, the slowest calls and their sizes, when calls began
  * and ended, and the modes opens give. */
 static bool needs_calls(const struct dc_dmodule *mod, int k, bool time)
 {
 	if (time)
-		return k < T_READ_TIME || k == T_MAX_READ_TIME ||
-		       k == T_MAX_WRITE_TIME;
+		return k < DC_DT_READ_TIME || k == DC_DT_MAX_READ_TIME ||
+		       k == DC_DT_MAX_WRITE_TIME;
 	return mod->needs_calls && mod->needs_calls(k);
 }
 
@@ -59,17 +59,18 @@ static void print_rec(FILE *out, int m, const struct rec_cols *rc,
 }
 
 /* Module @m's records of object @ohash in @first's list, reduced. */
-static void reduce(const struct drec *first, int m, uint64_t ohash, int64_t *c,
-		   double *f)
+static void reduce(const struct dc_drec *first, int m, uint64_t ohash,
+		   int64_t *c, double *f)
 {
 	dc_dmodules[m]->reduce(first, ohash, c, f);
 }
 
 /* Whether @x is the first record of its module and dataset in its
  * file's list: the one its group is listed or reduced with. */
-static bool group_first(const struct dc_darshan *d, const struct drec *x)
+static bool group_first(const struct dc_darshan *d, const struct dc_drec *x)
 {
-	const struct drec *y = dc_map_get(&d->byfile, x->fhash ? x->fhash : 1);
+	const struct dc_drec *y =
+	    dc_map_get(&d->byfile, x->fhash ? x->fhash : 1);
 
 	while (y && y != x && (y->module != x->module || y->ohash != x->ohash))
 		y = y->next;
@@ -81,7 +82,7 @@ int dc_darshan_text(const struct dc_darshan *d, FILE *out)
 	char buf[64], fesc[DC_ESC_NAME_MAX], oesc[DC_ESC_NAME_MAX],
 	    mesc[DC_ESC_NAME_MAX], tesc[256];
 	int64_t c[DC_DREC_MAX];
-	double f[T_N];
+	double f[DC_DT_N];
 
 	if (d->ncounters)
 		fprintf(out, "# from profile-mode counter records: counters "
@@ -102,7 +103,7 @@ int dc_darshan_text(const struct dc_darshan *d, FILE *out)
 	/* Each process's records, then, for a record several processes
 	 * share, their reduction as Darshan logs it (rank -1). */
 	for (size_t i = 0; i < 2 * d->nrecs; i++) {
-		const struct drec *x = d->vrecs[i % d->nrecs];
+		const struct dc_drec *x = d->vrecs[i % d->nrecs];
 		bool shared = i >= d->nrecs;
 		const char *path =
 		    dc_darshan_path(d, x->fhash, buf, sizeof(buf));
@@ -167,15 +168,15 @@ static int counters_json(struct dc_buf *b, int m, const int64_t *c,
 
 /* "H5D":{"/grp/data":{...},...}: each object (dataset) of module @m in
  * the file once, in the order its first record was made. */
-static int objects_json(const struct dc_darshan *d, const struct drec *first,
+static int objects_json(const struct dc_darshan *d, const struct dc_drec *first,
 			int m, bool counted, struct dc_buf *b)
 {
 	int64_t c[DC_DREC_MAX];
-	double f[T_N];
+	double f[DC_DT_N];
 	int err = 0, n = 0;
 
 	err |= dc_buf_addf(b, "\"%s\":{", dc_dmodules[m]->prefix);
-	for (const struct drec *x = first; x; x = x->next) {
+	for (const struct dc_drec *x = first; x; x = x->next) {
 		const char *name;
 
 		if (x->module != m || !group_first(d, x))
@@ -195,21 +196,21 @@ static int objects_json(const struct dc_darshan *d, const struct drec *first,
 int dc_darshan_json(const struct dc_darshan *d, uint64_t fhash,
 		    struct dc_buf *b)
 {
-	const struct drec *first = dc_map_get(&d->byfile, fhash ? fhash : 1);
+	const struct dc_drec *first = dc_map_get(&d->byfile, fhash ? fhash : 1);
 	int64_t c[DC_DREC_MAX];
-	double f[T_N];
-	bool any[MOD_N] = {};
+	double f[DC_DT_N];
+	bool any[DC_DM_N] = {};
 	const char *sep = "";
 	int err = 0;
 
-	bool counted[MOD_N] = {};
+	bool counted[DC_DM_N] = {};
 
-	for (const struct drec *x = first; x; x = x->next) {
+	for (const struct dc_drec *x = first; x; x = x->next) {
 		any[x->module] = true;
 		counted[x->module] |= x->counted;
 	}
 	err |= dc_buf_adds(b, ",\"darshan\":{");
-	for (int m = MOD_POSIX; m < MOD_N; m++) {
+	for (int m = DC_DM_POSIX; m < DC_DM_N; m++) {
 		if (!any[m])
 			continue;
 		err |= dc_buf_adds(b, sep);
@@ -235,7 +236,7 @@ int dc_dcounter(int m, const char *name)
 	return -1;
 }
 
-bool dc_dlogged(const struct dc_darshan *d, const struct drec *x, int64_t *c,
+bool dc_dlogged(const struct dc_darshan *d, const struct dc_drec *x, int64_t *c,
 		double *f)
 {
 	if (x->sharers < 2) {

@@ -12,7 +12,14 @@
 /* What report/darshan*.c share: one record of Darshan's counters per
  * module, process and file, and the rules every module counts by. */
 
-enum { MOD_POSIX = 1, MOD_STDIO, MOD_MPIIO, MOD_H5F, MOD_H5D, MOD_N };
+enum {
+	DC_DM_POSIX = 1,
+	DC_DM_STDIO,
+	DC_DM_MPIIO,
+	DC_DM_H5F,
+	DC_DM_H5D,
+	DC_DM_N
+};
 
 /* Darshan follows the 32 most frequent values it met first. */
 #define DC_DCOMMON_MAX 32
@@ -47,8 +54,8 @@ struct dc_dcommon {
 	X(VARIANCE_RANK_TIME, "F_VARIANCE_RANK_TIME")                          \
 	X(VARIANCE_RANK_BYTES, "F_VARIANCE_RANK_BYTES")
 
-#define DC_DTIME_ENUM(id, name) T_##id,
-enum { DC_DTIMES(DC_DTIME_ENUM) T_N };
+#define DC_DTIME_ENUM(id, name) DC_DT_##id,
+enum { DC_DTIMES(DC_DTIME_ENUM) DC_DT_N };
 #undef DC_DTIME_ENUM
 
 /*
@@ -75,9 +82,17 @@ enum { DC_DTIMES(DC_DTIME_ENUM) T_N };
 /* What a call's time counts as: an open (meta, open timestamps), a read
  * or write (its time, timestamps and the slowest call), a close, other
  * metadata, or a sync (write time only, as Darshan counts fsync). */
-enum { DT_NONE, DT_OPEN, DT_READ, DT_WRITE, DT_CLOSE, DT_META, DT_SYNC };
+enum {
+	DC_DK_NONE,
+	DC_DK_OPEN,
+	DC_DK_READ,
+	DC_DK_WRITE,
+	DC_DK_CLOSE,
+	DC_DK_META,
+	DC_DK_SYNC
+};
 
-struct drec {
+struct dc_drec {
 	uint8_t module;
 	uint64_t hhash, fhash;
 	uint64_t ohash; /* H5D: the dataset's name, in dc_darshan.objects */
@@ -85,7 +100,7 @@ struct drec {
 	int rank;    /* its MPI rank, or -1 */
 	int sharers; /* processes with a record of this module and file */
 	int64_t c[DC_DREC_MAX];
-	double f[T_N];
+	double f[DC_DT_N];
 	/* Where the last read, write and metadata call ended, so that
 	 * overlapping calls count once; which of f[] are set. */
 	double last_end[3];
@@ -104,7 +119,7 @@ struct drec {
 	/* MPI-IO: opens (independent or collective, told once the records
 	 * are all made). */
 	int64_t opens;
-	struct drec *next; /* the next record of the same file */
+	struct dc_drec *next; /* the next record of the same file */
 };
 
 /* The names of Darshan's size buckets of @op ("SIZE_READ_AGG_0_100" ...),
@@ -136,17 +151,17 @@ struct dc_dtime_layout {
 	int max_read_size, max_write_size, fastest_rank;
 };
 
-/* A call of kind @kind (DT_*) from @t1 to @t2 that moved @n bytes, as
+/* A call of kind @kind (DC_DK_*) from @t1 to @t2 that moved @n bytes, as
  * Darshan times it: timestamps, time not overlapping the same kind's
  * previous call, the slowest read and write and their sizes. */
-void dc_dtime_call(struct drec *r, const struct dc_dtime_layout *l, int kind,
+void dc_dtime_call(struct dc_drec *r, const struct dc_dtime_layout *l, int kind,
 		   double t1, double t2, int64_t n);
 /* Into @f and @l's counters of @c, the timing of @module's records of
  * @ohash in @first's list reduced as Darshan reduces a shared record:
  * earliest starts, latest ends, summed times, the slowest calls, and for
  * several records the fastest and slowest rank (by read, write and
  * metadata time) and the population variance of time and bytes. */
-void dc_dtime_reduce(const struct drec *first, int module, uint64_t ohash,
+void dc_dtime_reduce(const struct dc_drec *first, int module, uint64_t ohash,
 		     const struct dc_dtime_layout *l, int64_t *c, double *f);
 
 /* Where a module that counts reads and writes as Darshan's MPI-IO and
@@ -160,11 +175,11 @@ struct dc_dio_layout {
 
 /* A read or write of @n bytes: bytes, bucket, common access size and
  * read/write switch. */
-void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
+void dc_dio_call(struct dc_drec *r, const struct dc_dio_layout *l, int64_t n,
 		 bool wr);
 /* Counter record @k of reads or writes: bytes, buckets and switches the
  * programs kept. */
-void dc_dio_count(struct drec *r, const struct dc_dio_layout *l,
+void dc_dio_count(struct dc_drec *r, const struct dc_dio_layout *l,
 		  const struct dc_dcounter *k, bool wr);
 /* Whether counter @k needs every call (the slowest calls' sizes, the
  * common access sizes): a counter record does not give it. */
@@ -173,13 +188,13 @@ bool dc_dio_needs_calls(const struct dc_dio_layout *l, int k);
  * Darshan reduces a shared record: sums of the counters before access,
  * the common access sizes merged, the slowest calls' sizes, and for a
  * record of several processes the fastest and slowest rank. */
-void dc_dio_reduce(const struct drec *first, int module, uint64_t ohash,
+void dc_dio_reduce(const struct dc_drec *first, int module, uint64_t ohash,
 		   const struct dc_dio_layout *l, int64_t *c, double *f);
 
-/* The names of the T_* counters, "F_OPEN_START_TIMESTAMP" ... */
-extern const char *const dc_dtime_names[T_N];
-/* Every T_* counter in order: what most modules print. */
-extern const int8_t dc_dtimes_all[T_N];
+/* The names of the DC_DT_* counters, "F_OPEN_START_TIMESTAMP" ... */
+extern const char *const dc_dtime_names[DC_DT_N];
+/* Every DC_DT_* counter in order: what most modules print. */
+extern const int8_t dc_dtimes_all[DC_DT_N];
 
 /* Darshan's mount table of @d->run: the file systems it keeps, longest
  * mount point first (ties in the order mounted). 0 or -ENOMEM. */
@@ -203,7 +218,8 @@ struct dc_dmodule {
 	const char *label;  /* darshan-parser's module column: "MPI-IO" */
 	const char *const *names; /* its counters */
 	int n;
-	const int8_t *times; /* its T_* counters, in darshan-parser's order */
+	const int8_t
+	    *times; /* its DC_DT_* counters, in darshan-parser's order */
 	int ntimes;
 	/* The module of its library (H5D's: H5F): Darshan does not see a
 	 * call inside another of the same library. */
@@ -220,26 +236,26 @@ struct dc_dmodule {
 	 * -1 if the layer is not its. */
 	int (*op)(const struct dc_str *cat, const struct dc_str *name,
 		  bool call);
-	int (*kind)(int op); /* what a call's time counts as: DT_* */
+	int (*kind)(int op); /* what a call's time counts as: DC_DK_* */
 	/* A record of its is made (POSIX: the file system's alignment). */
-	void (*made)(struct drec *r, const struct dc_darshan *d);
+	void (*made)(struct dc_drec *r, const struct dc_darshan *d);
 	/* A call from @t1 to @t2 (seconds from the job's start). */
-	void (*call)(struct drec *r, const struct dc_dcall *c, double t1,
+	void (*call)(struct dc_drec *r, const struct dc_dcall *c, double t1,
 		     double t2);
 	/* A counter record (profile mode): what it counts besides times. */
-	void (*count)(struct drec *r, const struct dc_dcounter *k);
+	void (*count)(struct dc_drec *r, const struct dc_dcounter *k);
 	/* Call @c of another module, inside @parent of this one (HDF5:
 	 * what it did through MPI-IO); NULL: none matters. */
 	void (*nested)(struct dc_dcall *parent, const struct dc_dcall *c);
 	/* Once every record is made and shared (MPI-IO: collective opens);
 	 * may be NULL. */
-	void (*finish)(struct drec *r);
+	void (*finish)(struct dc_drec *r);
 	/* Whether counter @k needs every call, which counter records do
 	 * not give; NULL: none does. */
 	bool (*needs_calls)(int k);
 	/* Its records of object @ohash in @first's list reduced over
 	 * processes, as Darshan reduces a shared record. */
-	void (*reduce)(const struct drec *first, uint64_t ohash, int64_t *c,
+	void (*reduce)(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 		       double *f);
 	/* Its job summary: its operations, its first read size bucket ("":
 	 * none), whether it has common access sizes, whether darshan-util
@@ -251,15 +267,15 @@ struct dc_dmodule {
 
 extern const struct dc_dmodule dc_dposix, dc_dstdio, dc_dmpiio, dc_dh5f,
     dc_dh5d;
-/* The modules by MOD_*; [0] is NULL. */
-extern const struct dc_dmodule *const dc_dmodules[MOD_N];
+/* The modules by DC_DM_*; [0] is NULL. */
+extern const struct dc_dmodule *const dc_dmodules[DC_DM_N];
 
 /* The index of module @m's counter @name ("READS"), or -1. */
 int dc_dcounter(int m, const char *name);
 /* Into @c and @f, record @x as Darshan logs it: itself, or for a record
  * several processes share, their reduction (rank -1), given for the
  * first of them only. Returns whether @x is logged. */
-bool dc_dlogged(const struct dc_darshan *d, const struct drec *x, int64_t *c,
+bool dc_dlogged(const struct dc_darshan *d, const struct dc_drec *x, int64_t *c,
 		double *f);
 
 #endif

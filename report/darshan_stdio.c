@@ -33,11 +33,21 @@ static const char *const names[] = { STDIO_COUNTERS(DC_DCOUNTER_NAME) };
 static const struct dc_dtime_layout layout = { -1, -1, S_FASTEST_RANK };
 
 static const int8_t times[] = {
-	T_META_TIME,	     T_WRITE_TIME,	   T_READ_TIME,
-	T_OPEN_START,	     T_CLOSE_START,	   T_WRITE_START,
-	T_READ_START,	     T_OPEN_END,	   T_CLOSE_END,
-	T_WRITE_END,	     T_READ_END,	   T_FASTEST_RANK_TIME,
-	T_SLOWEST_RANK_TIME, T_VARIANCE_RANK_TIME, T_VARIANCE_RANK_BYTES,
+	DC_DT_META_TIME,
+	DC_DT_WRITE_TIME,
+	DC_DT_READ_TIME,
+	DC_DT_OPEN_START,
+	DC_DT_CLOSE_START,
+	DC_DT_WRITE_START,
+	DC_DT_READ_START,
+	DC_DT_OPEN_END,
+	DC_DT_CLOSE_END,
+	DC_DT_WRITE_END,
+	DC_DT_READ_END,
+	DC_DT_FASTEST_RANK_TIME,
+	DC_DT_SLOWEST_RANK_TIME,
+	DC_DT_VARIANCE_RANK_TIME,
+	DC_DT_VARIANCE_RANK_BYTES,
 };
 
 static int op(const struct dc_str *cat, const struct dc_str *name, bool call)
@@ -51,18 +61,19 @@ static int kind(int op)
 {
 	switch (op) {
 	case DC_DOP_SOPEN:
-	case DC_DOP_SFDOPEN: return DT_OPEN;
-	case DC_DOP_SREAD: return DT_READ;
+	case DC_DOP_SFDOPEN: return DC_DK_OPEN;
+	case DC_DOP_SREAD: return DC_DK_READ;
 	case DC_DOP_SWRITE:
-	case DC_DOP_SFLUSH: return DT_WRITE;
+	case DC_DOP_SFLUSH: return DC_DK_WRITE;
 	case DC_DOP_SSEEK:
-	case DC_DOP_REWIND: return DT_META;
-	case DC_DOP_SCLOSE: return DT_CLOSE;
-	default: return DT_NONE;
+	case DC_DOP_REWIND: return DC_DK_META;
+	case DC_DOP_SCLOSE: return DC_DK_CLOSE;
+	default: return DC_DK_NONE;
 	}
 }
 
-static void call(struct drec *r, const struct dc_dcall *c, double t1, double t2)
+static void call(struct dc_drec *r, const struct dc_dcall *c, double t1,
+		 double t2)
 {
 	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
 	int64_t off = r->offset;
@@ -108,7 +119,7 @@ static void call(struct drec *r, const struct dc_dcall *c, double t1, double t2)
 	}
 }
 
-static void count(struct drec *r, const struct dc_dcounter *k)
+static void count(struct dc_drec *r, const struct dc_dcounter *k)
 {
 	bool wr = k->op == DC_DOP_SWRITE || k->op == DC_DOP_SFLUSH;
 	int64_t n = k->calls, *c = r->c;
@@ -136,17 +147,17 @@ static void count(struct drec *r, const struct dc_dcounter *k)
 }
 
 /* Sums and maxima, and the timing. */
-static void reduce(const struct drec *first, uint64_t ohash, int64_t *c,
+static void reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 		   double *f)
 {
 	memset(c, 0, sizeof(int64_t) * DC_DREC_MAX);
-	for (const struct drec *x = first; x; x = x->next)
-		for (int k = 0; x->module == MOD_STDIO && k < S_FASTEST_RANK;
+	for (const struct dc_drec *x = first; x; x = x->next)
+		for (int k = 0; x->module == DC_DM_STDIO && k < S_FASTEST_RANK;
 		     k++)
 			c[k] = k == S_MAX_BYTE_READ || k == S_MAX_BYTE_WRITTEN
 				   ? dc_max64(c[k], x->c[k])
 				   : c[k] + x->c[k];
-	dc_dtime_reduce(first, MOD_STDIO, ohash, &layout, c, f);
+	dc_dtime_reduce(first, DC_DM_STDIO, ohash, &layout, c, f);
 }
 
 const struct dc_dmodule dc_dstdio = {
@@ -156,7 +167,7 @@ const struct dc_dmodule dc_dstdio = {
 	.n = S_N,
 	.times = times,
 	.ntimes = sizeof(times),
-	.family = MOD_STDIO,
+	.family = DC_DM_STDIO,
 	.opless = true,
 	.op = op,
 	.kind = kind,

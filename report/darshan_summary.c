@@ -44,7 +44,7 @@ struct dsum {
 	int64_t count[K_N], bytes[K_N], max_off[K_N];
 	int64_t c[DC_DREC_MAX]; /* the total record: sums */
 	int64_t acc[4], acc_n[4];
-	double f[T_N];
+	double f[DC_DT_N];
 	double shared_slowest; /* shared files: time_by_slowest */
 	struct srank slow;     /* unique files: the slowest rank */
 	bool any_unique;
@@ -59,7 +59,7 @@ static int64_t cval(const int64_t *c, int m, const char *name)
 }
 
 /* @m's file of @x, made on first sight; NULL if out of memory. */
-static struct sfile *file_of(struct dc_map *files, const struct drec *x)
+static struct sfile *file_of(struct dc_map *files, const struct dc_drec *x)
 {
 	uint64_t key = (x->fhash ^ x->ohash * 0x9e3779b97f4a7c15ull) | 1;
 	struct sfile *s;
@@ -77,7 +77,7 @@ static struct sfile *file_of(struct dc_map *files, const struct drec *x)
 	return s;
 }
 
-static struct srank *rank_of(struct dc_map *ranks, const struct drec *x)
+static struct srank *rank_of(struct dc_map *ranks, const struct dc_drec *x)
 {
 	uint64_t key = x->rank >= 0 ? (uint64_t)x->rank << 1 | 1
 				    : ((uint64_t)x->pid << 1 | 1) << 32;
@@ -112,12 +112,12 @@ static int summarize(const struct dc_darshan *d, int m, struct dsum *s)
 	    kw = dc_dcounter(m, "BYTES_WRITTEN");
 	int ka = dc_dcounter(m, "ACCESS1_ACCESS");
 	int64_t c[DC_DREC_MAX];
-	double f[T_N];
+	double f[DC_DT_N];
 	int err = 0, any = 0;
 
 	memset(s, 0, sizeof(*s));
 	for (size_t j = 0; j < d->nrecs && !err; j++) {
-		const struct drec *x = d->vrecs[j];
+		const struct dc_drec *x = d->vrecs[j];
 		struct sfile *sf;
 		double io;
 
@@ -126,14 +126,15 @@ static int summarize(const struct dc_darshan *d, int m, struct dsum *s)
 		any = 1;
 		for (int k = 0; k < DC_DREC_MAX; k++)
 			s->c[k] += c[k];
-		for (int k = T_READ_TIME; k <= T_META_TIME; k++)
+		for (int k = DC_DT_READ_TIME; k <= DC_DT_META_TIME; k++)
 			s->f[k] += f[k];
 		for (int k = 0; ka >= 0 && k < 4; k++)
 			dc_dcommon_top4(s->acc, s->acc_n, c[ka + k],
 					c[ka + 4 + k], true);
-		io = f[T_READ_TIME] + f[T_WRITE_TIME] + f[T_META_TIME];
+		io = f[DC_DT_READ_TIME] + f[DC_DT_WRITE_TIME] +
+		     f[DC_DT_META_TIME];
 		if (x->sharers > 1) {
-			s->shared_slowest += f[T_SLOWEST_RANK_TIME];
+			s->shared_slowest += f[DC_DT_SLOWEST_RANK_TIME];
 		} else {
 			struct srank *r = rank_of(&ranks, x);
 
@@ -142,8 +143,8 @@ static int summarize(const struct dc_darshan *d, int m, struct dsum *s)
 				break;
 			}
 			r->io += io;
-			r->meta += f[T_META_TIME];
-			r->rw += f[T_READ_TIME] + f[T_WRITE_TIME];
+			r->meta += f[DC_DT_META_TIME];
+			r->rw += f[DC_DT_READ_TIME] + f[DC_DT_WRITE_TIME];
 		}
 		if (!(sf = file_of(&files, x))) {
 			err = -ENOMEM;
@@ -239,10 +240,10 @@ static void text_module(FILE *out, int m, const struct dsum *s)
 		    (long long)cval(s->c, m, "BYTES_WRITTEN"),
 		    dc_fmt_bytes((double)cval(s->c, m, "BYTES_WRITTEN"), b2));
 	fprintf(out, "  time (s, all processes)");
-	if (m != MOD_H5F)
+	if (m != DC_DM_H5F)
 		fprintf(out, "  %s_F_READ_TIME %f  %s_F_WRITE_TIME %f", p,
-			s->f[T_READ_TIME], p, s->f[T_WRITE_TIME]);
-	fprintf(out, "  %s_F_META_TIME %f\n", p, s->f[T_META_TIME]);
+			s->f[DC_DT_READ_TIME], p, s->f[DC_DT_WRITE_TIME]);
+	fprintf(out, "  %s_F_META_TIME %f\n", p, s->f[DC_DT_META_TIME]);
 	if (dc_dmodules[m]->perf) {
 		fprintf(out,
 			"  by the slowest rank (as darshan-parser --perf)\n"
@@ -285,7 +286,7 @@ int dc_darshan_summary_text(const struct dc_darshan *d, FILE *out)
 	struct dsum s;
 	int err = 0;
 
-	for (int m = MOD_POSIX; m < MOD_N && err >= 0; m++)
+	for (int m = DC_DM_POSIX; m < DC_DM_N && err >= 0; m++)
 		if (!(err = summarize(d, m, &s)))
 			text_module(out, m, &s);
 	if (err < 0)
@@ -321,8 +322,8 @@ static void html_module(struct dc_buf *b, int m, const struct dsum *s)
 			    "<tr><td>%s_BYTES_WRITTEN</td><td>%lld</td></tr>\n",
 			    p, (long long)cval(s->c, m, "BYTES_READ"), p,
 			    (long long)cval(s->c, m, "BYTES_WRITTEN"));
-	for (int k = T_READ_TIME; k <= T_META_TIME; k++)
-		if (m != MOD_H5F || k == T_META_TIME)
+	for (int k = DC_DT_READ_TIME; k <= DC_DT_META_TIME; k++)
+		if (m != DC_DM_H5F || k == DC_DT_META_TIME)
 			dc_buf_addf(b, "<tr><td>%s_%s</td><td>%f s</td></tr>\n",
 				    p, dc_dtime_names[k], s->f[k]);
 	dc_buf_adds(b, "</table>\n");
@@ -367,7 +368,7 @@ int dc_darshan_summary_html(const struct dc_darshan *d, struct dc_buf *b)
 	int err = 0;
 
 	dc_buf_adds(b, "<h2>Darshan job summary</h2>\n");
-	for (int m = MOD_POSIX; m < MOD_N && err >= 0; m++)
+	for (int m = DC_DM_POSIX; m < DC_DM_N && err >= 0; m++)
 		if (!(err = summarize(d, m, &s)))
 			html_module(b, m, &s);
 	return err < 0 ? err : 0;

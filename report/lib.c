@@ -218,7 +218,7 @@ int dcr_report_finish(struct dcr_report *d)
 		.nmounts = r->nmounts,
 		.procs = r->procs,
 		.nprocs = r->nprocs,
-		.t0 = r->run_start < r->t_min ? r->run_start : r->t_min,
+		.t0 = dc_report_start(r),
 	};
 
 	if (d->finished)

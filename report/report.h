@@ -60,7 +60,7 @@ struct dc_func {
 };
 
 /* A file's calls in one layer. */
-struct dc_file_layer {
+struct dcr_file_layer {
 	uint64_t count;
 	double time;
 	int layer;
@@ -68,17 +68,17 @@ struct dc_file_layer {
 
 /* One per distinct file of the traces, which may be millions: the layers
  * it saw are a short list (a few of DC_MAX_LAYERS), not an array. */
-struct dc_file {
+struct dcr_file {
 	uint64_t hash;
 	struct dc_stat s; /* calls on it, outermost on this file only */
-	struct dc_file_layer *layers; /* ascending by layer */
+	struct dcr_file_layer *layers; /* ascending by layer */
 	int nlayers;
 	bool match; /* --file */
 	const char *first_trace;
 	uint64_t first_line;
 };
 
-struct dc_proc {
+struct dcr_proc {
 	uint64_t hhash;
 	uint32_t pid;
 	char *name, *rank;
@@ -87,7 +87,7 @@ struct dc_proc {
 	double bins[DC_BINS];
 };
 
-struct dc_call {
+struct dcr_call {
 	int64_t dur, ts;
 	uint32_t pid, tid;
 	int func;
@@ -128,13 +128,13 @@ struct dc_report {
 	int nlayers;
 	struct dc_func *funcs;
 	int nfuncs;
-	struct dc_file **files;
+	struct dcr_file **files;
 	size_t nfiles;
-	struct dc_proc **procs;
+	struct dcr_proc **procs;
 	size_t nprocs;
 	struct dc_node *nodes;
 	int nnodes;
-	struct dc_call slowest[DC_SLOWEST];
+	struct dcr_call slowest[DC_SLOWEST];
 	int nslowest;
 	/* Time bins shared by every series: [t0, t0 + DC_BINS * width). */
 	int64_t t0, width;
@@ -160,6 +160,18 @@ struct dc_report {
 	/* Damaged traces: gzip members and compressed bytes not read. */
 	uint64_t bad_members, bytes_skipped, empty_traces;
 };
+
+/* The run's span (us): from its start record or first call, whichever
+ * is earlier, to its end record or last call's end, whichever is later. */
+static inline int64_t dc_report_start(const struct dc_report *r)
+{
+	return r->run_start < r->t_min ? r->run_start : r->t_min;
+}
+
+static inline int64_t dc_report_end(const struct dc_report *r)
+{
+	return r->run_end > r->t_max ? r->run_end : r->t_max;
+}
 
 int dc_report_init(struct dc_report *r);
 void dc_report_free(struct dc_report *r);

@@ -128,7 +128,7 @@ static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 		scope ? "Matching files" : "Top files by I/O time", "time",
 		"calls", "read", "written", "file (time per layer)");
 	for (size_t i = 0; i < r->nfiles && n < top; i++) {
-		const struct dc_file *f = r->files[ix[i]];
+		const struct dcr_file *f = r->files[ix[i]];
 
 		if (scope && !f->match)
 			continue;
@@ -161,7 +161,7 @@ static void slowest_table(const struct dc_report *r, FILE *o, int top)
 	fprintf(o, "\nSlowest calls\n  %10s  %-26s %15s %10s  %s\n", "time",
 		"call", "pid/tid", "bytes", "file");
 	for (int i = 0; i < r->nslowest && i < top; i++) {
-		const struct dc_call *c = &r->slowest[i];
+		const struct dcr_call *c = &r->slowest[i];
 		const struct dc_func *f = &r->funcs[c->func];
 		char call[64], pt[32];
 
@@ -220,8 +220,8 @@ int dc_text_report(const struct dc_report *r, FILE *o, int top)
 {
 	char t[16], esc[DC_ESC_NAME_MAX];
 	uint64_t ranks = 0;
-	int64_t start = r->run_start < r->t_min ? r->run_start : r->t_min;
-	int64_t end = r->run_end > r->t_max ? r->run_end : r->t_max;
+	int64_t start = dc_report_start(r);
+	int64_t end = dc_report_end(r);
 
 	for (size_t i = 0; i < r->nprocs; i++)
 		ranks += r->procs[i]->rank != NULL;
