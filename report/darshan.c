@@ -19,16 +19,34 @@
 /* Longest object name kept (an HDF5 dataset's path in its file). */
 #define DC_OBJECT_MAX 1024
 
+static bool reads_layer(const struct dc_dmodule *mod, const struct dc_str *cat)
+{
+	for (int i = 0; i < 2 && mod->layers[i]; i++)
+		if (dc_str_is(cat, mod->layers[i]))
+			return true;
+	return false;
+}
+
 /* The module that takes a call (@call) or counter record @ev, and its
  * op: the first module of the event's layer with an op of that name;
  * else, for a call, the first of the layer that keeps calls it counts
  * nothing of (op 0). 0: none. */
-static int module_of(const struct dc_trace_event *ev, bool call, int *op)
+static int module_of(struct dc_darshan *d, const struct dc_trace_event *ev,
+		     bool call, int *op)
 {
 	int opless = 0;
+	bool read = false;
 
+	*op = 0;
+	if (ev->cat.n == d->skip_n && !memcmp(ev->cat.p, d->skip, d->skip_n))
+		return 0;
 	for (int m = 1; m < DC_DM_N; m++) {
-		int o = dc_dmodules[m]->op(&ev->cat, &ev->name, call);
+		int o;
+
+		if (!reads_layer(dc_dmodules[m], &ev->cat))
+			continue;
+		read = true;
+		o = dc_dmodules[m]->op(&ev->cat, &ev->name, call);
 
 		if (o > 0) {
 			*op = o;
@@ -37,7 +55,10 @@ static int module_of(const struct dc_trace_event *ev, bool call, int *op)
 		if (!o && call && !opless && dc_dmodules[m]->opless)
 			opless = m;
 	}
-	*op = 0;
+	if (!read && ev->cat.n <= sizeof(d->skip)) {
+		memcpy(d->skip, ev->cat.p, ev->cat.n);
+		d->skip_n = ev->cat.n;
+	}
 	return opless;
 }
 
@@ -96,7 +117,7 @@ static int object_of(struct dc_darshan *d, const struct dc_trace_event *ev,
 /* A call event. Returns 0 or -ENOMEM. */
 static int call_add(struct dc_darshan *d, const struct dc_trace_event *ev)
 {
-	int op, module = module_of(ev, true, &op);
+	int op, module = module_of(d, ev, true, &op);
 	struct dc_dcall *c;
 	uint64_t ohash;
 
@@ -143,7 +164,7 @@ static int call_add(struct dc_darshan *d, const struct dc_trace_event *ev)
  * needs no single call. Returns 0 or -ENOMEM. */
 static int counter_add(struct dc_darshan *d, const struct dc_trace_event *ev)
 {
-	int op, module = module_of(ev, false, &op);
+	int op, module = module_of(d, ev, false, &op);
 	struct dc_dcounter *c;
 	uint64_t ohash = 0;
 

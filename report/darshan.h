@@ -74,6 +74,10 @@ struct dc_darshan {
 	 * mount point first (indexes). */
 	size_t *fs, nfs;
 	struct dc_darshan_run run; /* as dc_darshan_finish() was given */
+	/* The last layer no module reads: most events are of a few layers,
+	 * and those of it are passed over at once. */
+	char skip[32];
+	uint32_t skip_n;
 };
 
 void dc_darshan_init(struct dc_darshan *d);

@@ -72,29 +72,27 @@ static int module_of(int op)
 }
 
 /* HDF5's calls, told apart by function: @module's (H5F's or H5D's). */
-static int hdf5_op(int module, const struct dc_str *cat,
-		   const struct dc_str *name)
+static int hdf5_op(int module, const struct dc_str *name)
 {
-	int op;
+	int op = dc_darshan_hdf5_op(name->p, name->n);
 
-	if (!dc_str_is(cat, "HDF5"))
-		return -1;
-	op = dc_darshan_hdf5_op(name->p, name->n);
 	return module_of(op) == module ? op : 0;
 }
 
 static int h5f_op(const struct dc_str *cat, const struct dc_str *name,
 		  bool call)
 {
+	(void)cat;
 	(void)call;
-	return hdf5_op(DC_DM_H5F, cat, name);
+	return hdf5_op(DC_DM_H5F, name);
 }
 
 static int h5d_op(const struct dc_str *cat, const struct dc_str *name,
 		  bool call)
 {
+	(void)cat;
 	(void)call;
-	return hdf5_op(DC_DM_H5D, cat, name);
+	return hdf5_op(DC_DM_H5D, name);
 }
 
 static int kind(int op)
@@ -285,6 +283,7 @@ const struct dc_dmodule dc_dh5f = {
 	.n = F_N,
 	.times = h5f_times,
 	.ntimes = sizeof(h5f_times),
+	.layers = { "HDF5" },
 	.family = DC_DM_H5F,
 	.op = h5f_op,
 	.kind = kind,
@@ -304,6 +303,7 @@ const struct dc_dmodule dc_dh5d = {
 	.n = D_N,
 	.times = dc_dtimes_all,
 	.ntimes = DC_DT_N,
+	.layers = { "HDF5" },
 	.family = DC_DM_H5F,
 	.per_object = true,
 	.op = h5d_op,

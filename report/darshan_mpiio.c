@@ -64,10 +64,9 @@ static int io_counter(int op)
 
 static int op(const struct dc_str *cat, const struct dc_str *name, bool call)
 {
+	(void)cat;
 	(void)call;
-	return dc_str_is(cat, "MPIIO")
-		   ? (int)dc_darshan_mpiio_op(name->p, name->n)
-		   : -1;
+	return dc_darshan_mpiio_op(name->p, name->n);
 }
 
 static int kind(int op)
@@ -154,6 +153,7 @@ const struct dc_dmodule dc_dmpiio = {
 	.n = M_N,
 	.times = dc_dtimes_all,
 	.ntimes = DC_DT_N,
+	.layers = { "MPIIO" },
 	.family = DC_DM_MPIIO,
 	.opless = true,
 	.mpi_status = true,

@@ -62,12 +62,11 @@ static const struct dc_dtime_layout layout = {
  * Darshan counts as a read or a write, from submission to aio_return. */
 static int op(const struct dc_str *cat, const struct dc_str *name, bool call)
 {
-	if (call && dc_str_is(cat, "AIO"))
-		return dc_str_is(name, "aio_read")    ? DC_DOP_READ
+	if (dc_str_is(cat, "AIO"))
+		return !call			      ? -1
+		       : dc_str_is(name, "aio_read")  ? DC_DOP_READ
 		       : dc_str_is(name, "aio_write") ? DC_DOP_WRITE
 						      : -1;
-	if (!dc_str_is(cat, "POSIX"))
-		return -1;
 	return dc_darshan_op(name->p, name->n);
 }
 
@@ -272,6 +271,7 @@ const struct dc_dmodule dc_dposix = {
 	.n = P_N,
 	.times = dc_dtimes_all,
 	.ntimes = DC_DT_N,
+	.layers = { "POSIX", "AIO" },
 	.family = DC_DM_POSIX,
 	.opless = true,
 	.op = op,

@@ -231,9 +231,11 @@ struct dc_dmodule {
 	bool mpi_status;
 	/* A record per object (an HDF5 dataset): --json lists them by name. */
 	bool per_object;
-	/* Intake: the op of a call (@call) or counter record in layer @cat
-	 * named @name; 0 if the layer is its but it counts no such call,
-	 * -1 if the layer is not its. */
+	/* The trace's layers (cat) it reads. */
+	const char *layers[2];
+	/* Intake: the op of a call (@call) or counter record of one of its
+	 * layers, @cat, named @name; 0 if it counts no such call, -1 if it
+	 * does not take it at all. */
 	int (*op)(const struct dc_str *cat, const struct dc_str *name,
 		  bool call);
 	int (*kind)(int op); /* what a call's time counts as: DC_DK_* */

@@ -52,9 +52,9 @@ static const int8_t times[] = {
 
 static int op(const struct dc_str *cat, const struct dc_str *name, bool call)
 {
+	(void)cat;
 	(void)call;
-	return dc_str_is(cat, "STDIO") ? (int)dc_darshan_op(name->p, name->n)
-				       : -1;
+	return dc_darshan_op(name->p, name->n);
 }
 
 static int kind(int op)
@@ -167,6 +167,7 @@ const struct dc_dmodule dc_dstdio = {
 	.n = S_N,
 	.times = times,
 	.ntimes = sizeof(times),
+	.layers = { "STDIO" },
 	.family = DC_DM_STDIO,
 	.opless = true,
 	.op = op,

@@ -668,10 +668,3 @@ int dc_event_check(int status, struct dc_trace_event *ev)
 		return 0;
 	return -EINVAL;
 }
-
-bool dc_str_is(const struct dc_str *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	return s->n == n && !memcmp(s->p, w, n);
-}

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <datacrumbs/abi.h>
 
@@ -108,8 +109,14 @@ int dc_json_member(const char *s, size_t len, size_t *pos, struct dc_str *key,
  * length written. */
 size_t dc_str_copy(const struct dc_str *s, char *out, size_t cap);
 
-/* Whether @s is the text @w (as written: escapes are not undone). */
-bool dc_str_is(const struct dc_str *s, const char *w);
+/* Whether @s is the text @w (as written: escapes are not undone).
+ * Inline: with @w a literal, its length is known where it is called. */
+static inline bool dc_str_is(const struct dc_str *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	return s->n == n && !memcmp(s->p, w, n);
+}
 
 /* A hash written as a hex string or a decimal number: 0 if neither. */
 uint64_t dc_hash_value(const struct dc_str *raw);
