@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darshan.h"
 #include "hash.h"
 #include "log.h"
 #include "nest.h"
@@ -52,7 +51,7 @@ static void free_stat(struct dc_stat *s)
 
 static void free_file(void *p)
 {
-	struct dc_file *f = p;
+	struct dcr_file *f = p;
 
 	free_stat(&f->s);
 	free(f->layers);
@@ -61,7 +60,7 @@ static void free_file(void *p)
 
 static void free_proc(void *p)
 {
-	struct dc_proc *pr = p;
+	struct dcr_proc *pr = p;
 
 	free(pr->name);
 	free(pr->rank);
@@ -104,23 +103,12 @@ void dc_report_free(struct dc_report *r)
 	free(r->mounts);
 }
 
-const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
-			 size_t n)
-{
-	const char *name = dc_map_get(&r->fnames, key_of(hash));
-
-	if (name)
-		return name;
-	snprintf(buf, n, "<fhash %016llx>", (unsigned long long)hash);
-	return buf;
-}
-
 /* One stack a line: a name may not end it. Apart from the recursion, so
  * that its buffer is not on every level's frame. */
 static __attribute__((noinline)) int add_name(struct dc_buf *b,
 					      const char *name)
 {
-	char esc[DC_NAME_MAX];
+	char esc[DC_ESC_NAME_MAX];
 
 	return dc_buf_adds(b, dc_fmt_name(name, esc, sizeof(esc)));
 }
@@ -241,9 +229,9 @@ static bool file_matches(const struct dc_report *r, const char *name)
 }
 
 /* @n calls of @dur in layer @layer on @f. */
-static int file_layer_add(struct dc_file *f, int layer, double dur, uint64_t n)
+static int file_layer_add(struct dcr_file *f, int layer, double dur, uint64_t n)
 {
-	struct dc_file_layer *l;
+	struct dcr_file_layer *l;
 	int i;
 
 	for (i = 0; i < f->nlayers && f->layers[i].layer < layer; i++)
@@ -253,7 +241,7 @@ static int file_layer_add(struct dc_file *f, int layer, double dur, uint64_t n)
 		if (!l)
 			return -ENOMEM;
 		memmove(&l[i + 1], &l[i], (f->nlayers - i) * sizeof(*l));
-		l[i] = (struct dc_file_layer){ .layer = layer };
+		l[i] = (struct dcr_file_layer){ .layer = layer };
 		f->layers = l;
 		f->nlayers++;
 	}
@@ -262,10 +250,10 @@ static int file_layer_add(struct dc_file *f, int layer, double dur, uint64_t n)
 	return 0;
 }
 
-static struct dc_file *file_get(struct dc_report *r, uint64_t hash,
-				uint64_t lineno)
+static struct dcr_file *file_get(struct dc_report *r, uint64_t hash,
+				 uint64_t lineno)
 {
-	struct dc_file *f = dc_map_get(&r->file_ix, key_of(hash));
+	struct dcr_file *f = dc_map_get(&r->file_ix, key_of(hash));
 
 	if (f)
 		return f;
@@ -285,11 +273,11 @@ static struct dc_file *file_get(struct dc_report *r, uint64_t hash,
 }
 
 /* Records without a host hash (process_name) are on the trace's host. */
-static struct dc_proc *proc_get(struct dc_report *r, uint64_t hhash,
-				uint32_t pid)
+static struct dcr_proc *proc_get(struct dc_report *r, uint64_t hhash,
+				 uint32_t pid)
 {
 	uint64_t key;
-	struct dc_proc *p;
+	struct dcr_proc *p;
 
 	if (!hhash)
 		hhash = r->trace_hh;
@@ -441,7 +429,7 @@ static void slowest_add(struct dc_report *r, const struct dc_trace_event *ev,
 		r->nslowest++;
 	for (; i > 0 && r->slowest[i - 1].dur < ev->dur; i--)
 		r->slowest[i] = r->slowest[i - 1];
-	r->slowest[i] = (struct dc_call){
+	r->slowest[i] = (struct dcr_call){
 		.dur = ev->dur,
 		.ts = ev->ts,
 		.pid = ev->pid,
@@ -466,10 +454,10 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 	struct dc_nest_info ni = { .root = true,
 				   .file_outer = true,
 				   .file_sized_outer = true };
-	struct dc_file *file = NULL;
+	struct dcr_file *file = NULL;
 	struct dc_func *f;
 	struct dc_layer *l;
-	struct dc_proc *p;
+	struct dcr_proc *p;
 	bool counter = ev->ph == 'C', err;
 	int64_t bytes, dur = ev->dur > 0 ? ev->dur : 0;
 	uint64_t n = 1;
@@ -491,8 +479,6 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 		n = ev->count;
 		dur = ev->dur_sum;
 		r->counters++;
-		if (r->darshan && dc_darshan_counter(r->darshan, ev))
-			return -ENOMEM;
 	} else {
 		r->events++;
 		if (ev->has & DC_EV_PIDX)
@@ -503,8 +489,6 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 		if (ev->has & DC_EV_AIO_HELPER)
 			ni.file_sized_outer = false;
 		slowest_add(r, ev, fi, bytes);
-		if (r->darshan && dc_darshan_call(r->darshan, ev))
-			return -ENOMEM;
 	}
 	if (ev->ts < r->t_min)
 		r->t_min = ev->ts;
@@ -650,26 +634,21 @@ static int marker(struct dc_report *r, const struct dc_trace_event *ev)
 	return 0;
 }
 
-static int str_is(const struct dc_str *s, const char *w)
-{
-	return same(s, w, strlen(w));
-}
-
 static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 {
 	struct dc_map *m = NULL;
-	struct dc_proc *p;
+	struct dcr_proc *p;
 	char **slot = NULL;
 
 	r->meta++;
-	if (str_is(&ev->name, "FH"))
+	if (dc_str_is(&ev->name, "FH"))
 		m = &r->fnames;
-	else if (str_is(&ev->name, "HH"))
+	else if (dc_str_is(&ev->name, "HH"))
 		m = &r->hnames;
 	if (m && (ev->has & DC_EV_ARG_NAME) && (ev->has & DC_EV_ARG_VALUE)) {
 		uint64_t key = key_of(dc_hash_value(&ev->arg_value));
 		char *name;
-		struct dc_file *f;
+		struct dcr_file *f;
 
 		if (m == &r->hnames && !r->trace_hh)
 			r->trace_hh = key;
@@ -684,11 +663,12 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 			f->match = file_matches(r, name);
 		return 0;
 	}
-	if (str_is(&ev->name, "process_name") && (ev->has & DC_EV_ARG_NAME)) {
+	if (dc_str_is(&ev->name, "process_name") &&
+	    (ev->has & DC_EV_ARG_NAME)) {
 		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
 		slot = p ? &p->name : NULL;
-	} else if (str_is(&ev->name, "PR") && (ev->has & DC_EV_ARG_NAME) &&
-		   str_is(&ev->arg_name, "rank")) {
+	} else if (dc_str_is(&ev->name, "PR") && (ev->has & DC_EV_ARG_NAME) &&
+		   dc_str_is(&ev->arg_name, "rank")) {
 		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
 		slot = p ? &p->rank : NULL;
 	} else {
@@ -701,38 +681,12 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 	return *slot ? 0 : -ENOMEM;
 }
 
-/* A time no run has (before 1970, or in 146,000 years): the sums and
- * the time bins of the rest then cannot overflow. */
-static bool times_ok(const struct dc_trace_event *ev)
-{
-	return ev->ts >= 0 && ev->ts < DC_TIME_MAX &&
-	       (!(ev->has & DC_EV_DUR) ||
-		(ev->dur >= 0 && ev->dur < DC_TIME_MAX)) &&
-	       (ev->ph != 'C' || ev->dur_sum < DC_TIME_MAX);
-}
-
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 		   const struct dc_trace_event *ev)
 {
 	r->lines++;
 	if (status == DC_EVENT_SKIP)
 		return 0;
-	/* dftracer-utils' rules: every event has a string ph, a name (the
-	 * parser checks it) and, if it is timed, a ts. */
-	if (status == 0 && !ev->ph) {
-		status = -EINVAL;
-		((struct dc_trace_event *)ev)->err =
-		    "no ph, or ph is not a string";
-	} else if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
-		   !(ev->has & DC_EV_TS)) {
-		status = -EINVAL;
-		((struct dc_trace_event *)ev)->err = "no ts";
-	} else if (status == 0 && (ev->ph == 'X' || ev->ph == 'C') &&
-		   !times_ok(ev)) {
-		status = -EINVAL;
-		((struct dc_trace_event *)ev)->err =
-		    "ts or dur outside 0..2^62";
-	}
 	if (status < 0) {
 		if (r->bad_lines++ < MAX_LINE_ERRORS)
 			dc_err("%s: line %llu: %s (column %zu); line skipped",
@@ -744,7 +698,7 @@ int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 	switch (ev->ph) {
 	case 'M': return meta(r, ev);
 	case 'X':
-		if (str_is(&ev->cat, "dftracer"))
+		if (dc_str_is(&ev->cat, "dftracer"))
 			return marker(r, ev);
 		return call(r, ev, lineno);
 	case 'C': return call(r, ev, lineno);
@@ -759,14 +713,12 @@ void dc_report_trace_done(struct dc_report *r)
 	dc_nest_free(r);
 	r->ntraces++;
 	r->trace_hh = 0;
-	if (r->darshan)
-		dc_darshan_trace_done(r->darshan);
 }
 
 void dc_report_finish(struct dc_report *r)
 {
 	for (size_t i = 0; i < r->nfiles; i++) {
-		struct dc_file *f = r->files[i];
+		struct dcr_file *f = r->files[i];
 
 		if (dc_map_get(&r->fnames, key_of(f->hash)))
 			continue;

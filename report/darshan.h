@@ -9,7 +9,8 @@
 #include "event.h"
 #include "map.h"
 
-struct dc_report;
+struct dc_mount;
+struct dcr_proc;
 
 /*
  * Darshan's POSIX and STDIO counters, computed from a trace's calls under
@@ -44,8 +45,18 @@ struct dc_dcounter {
 	uint32_t pid;
 	uint8_t op, module;
 	uint64_t calls; /* that did not fail */
-	uint64_t size_sum, dur_sum, seq, consec, switches, hist[10];
+	uint64_t size_sum, dur_sum, seq, consec, switches, hist[DC_HIST_N];
 	int64_t max_byte;
+};
+
+/* What Darshan's counters read of the finished aggregate (report.h). */
+struct dc_darshan_run {
+	const struct dc_map *fnames; /* fhash -> file name */
+	const struct dc_mount *mounts;
+	size_t nmounts;
+	struct dcr_proc *const *procs; /* their MPI ranks */
+	size_t nprocs;
+	int64_t t0; /* the job's start (us): Darshan's times are from it */
 };
 
 struct dc_darshan {
@@ -54,29 +65,32 @@ struct dc_darshan {
 	struct dc_dcounter *counters;
 	size_t ncounters, ccap;
 	uint64_t trace_no;
-	struct dc_map recs;    /* (module, hhash, pid, fhash) -> struct drec */
-	struct dc_map byfile;  /* fhash -> its first struct drec */
+	struct dc_map recs; /* (module, hhash, pid, fhash) -> struct dc_drec */
+	struct dc_map byfile;  /* fhash -> its first struct dc_drec */
 	struct dc_map objects; /* name hash -> object name ("/grp/data") */
 	void **vrecs;
 	size_t nrecs;
-	/* Darshan's mount table: the report's mounts it keeps, longest
+	/* Darshan's mount table: the run's mounts it keeps, longest
 	 * mount point first (indexes). */
 	size_t *fs, nfs;
+	struct dc_darshan_run run; /* as dc_darshan_finish() was given */
+	/* The last layer no module reads: most events are of a few layers,
+	 * and those of it are passed over at once. */
+	char skip[32];
+	uint32_t skip_n;
 };
 
 void dc_darshan_init(struct dc_darshan *d);
 void dc_darshan_free(struct dc_darshan *d);
-/* A call event; @cat its layer. Returns 0 or -ENOMEM. */
-int dc_darshan_call(struct dc_darshan *d, const struct dc_trace_event *ev);
-/* A counter record (profile mode): its POSIX, STDIO, MPI-IO, H5F and
- * H5D counters, those that need no single call. Returns 0 or -ENOMEM. */
-int dc_darshan_counter(struct dc_darshan *d, const struct dc_trace_event *ev);
+/* A record that dc_event_check() passed: the calls and counter records
+ * of Darshan's layers are kept. Returns 0 or -ENOMEM. */
+int dc_darshan_line(struct dc_darshan *d, const struct dc_trace_event *ev);
 void dc_darshan_trace_done(struct dc_darshan *d);
-/* Compute the counters once every trace is read. 0 or -ENOMEM. */
-int dc_darshan_finish(struct dc_darshan *d, const struct dc_report *rep);
+/* Compute the counters once every trace is read, from @run (which must
+ * outlive @d's outputs). 0 or -ENOMEM. */
+int dc_darshan_finish(struct dc_darshan *d, const struct dc_darshan_run *run);
 /* darshan-parser's lines: module, rank, file, counter, value. */
-int dc_darshan_text(const struct dc_darshan *d, const struct dc_report *r,
-		    FILE *out);
+int dc_darshan_text(const struct dc_darshan *d, FILE *out);
 
 /* Append ,"darshan":{"POSIX":{...},"STDIO":{...}} for file @fhash, its
  * records reduced over processes. 0 or -ENOMEM. */

@@ -4,15 +4,13 @@
 
 #include "darshan_rec.h"
 
-/* Darshan's size buckets: 0-100, 100-1K, ... 1G+. */
 int dc_dbucket(int64_t v)
 {
-	static const int64_t top[] = { 101,	 1025,	    10241,
-				       102401,	 1048577,   4194305,
-				       10485761, 104857601, 1073741825 };
+	static const int64_t top[DC_HIST_N] = { DC_DBUCKETS(
+	    DC_DBUCKET_BOUND, ) };
 	int i = 0;
 
-	while (i < 9 && v >= top[i])
+	while (i < DC_HIST_N - 1 && v > top[i])
 		i++;
 	return i;
 }
@@ -73,7 +71,7 @@ void dc_dcommon_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq,
 	memcpy(cnts, nc, sizeof(nc));
 }
 
-void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
+void dc_dio_call(struct dc_drec *r, const struct dc_dio_layout *l, int64_t n,
 		 bool wr)
 {
 	r->c[(wr ? l->size_write : l->size_read) + dc_dbucket(n)]++;
@@ -85,10 +83,10 @@ void dc_dio_call(struct drec *r, const struct dc_dio_layout *l, int64_t n,
 	r->last_io = wr ? 'w' : 'r';
 }
 
-void dc_dio_count(struct drec *r, const struct dc_dio_layout *l,
+void dc_dio_count(struct dc_drec *r, const struct dc_dio_layout *l,
 		  const struct dc_dcounter *k, bool wr)
 {
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < DC_HIST_N; i++)
 		r->c[(wr ? l->size_write : l->size_read) + i] += k->hist[i];
 	r->c[wr ? l->bytes_written : l->bytes_read] += k->size_sum;
 	r->c[l->rw_switches] += k->switches;
@@ -100,11 +98,11 @@ bool dc_dio_needs_calls(const struct dc_dio_layout *l, int k)
 	       (k >= l->access && k < l->access_count + 4);
 }
 
-void dc_dio_reduce(const struct drec *first, int module, uint64_t ohash,
+void dc_dio_reduce(const struct dc_drec *first, int module, uint64_t ohash,
 		   const struct dc_dio_layout *l, int64_t *c, double *f)
 {
 	memset(c, 0, sizeof(int64_t) * DC_DREC_MAX);
-	for (const struct drec *r = first; r; r = r->next) {
+	for (const struct dc_drec *r = first; r; r = r->next) {
 		if (r->module != module || r->ohash != ohash)
 			continue;
 		for (int k = 0; k < l->access; k++)

@@ -19,90 +19,95 @@
 #include "darshan_ops.h"
 #include "darshan_rec.h"
 
-const char *const dc_h5f_names[DC_H5F_N] = { "OPENS", "FLUSHES", "USE_MPIIO" };
+#define H5F_COUNTERS(X)                                                        \
+	X(F_, ONE, OPENS)                                                      \
+	X(F_, ONE, FLUSHES)                                                    \
+	X(F_, ONE, USE_MPIIO)
 
-enum { F_OPENS, F_FLUSHES, F_USE_MPIIO };
+#define H5D_COUNTERS(X)                                                        \
+	X(D_, ONE, OPENS)                                                      \
+	X(D_, ONE, READS)                                                      \
+	X(D_, ONE, WRITES)                                                     \
+	X(D_, ONE, FLUSHES)                                                    \
+	X(D_, ONE, BYTES_READ)                                                 \
+	X(D_, ONE, BYTES_WRITTEN)                                              \
+	X(D_, ONE, RW_SWITCHES)                                                \
+	X(D_, ONE, REGULAR_HYPERSLAB_SELECTS)                                  \
+	X(D_, ONE, IRREGULAR_HYPERSLAB_SELECTS)                                \
+	X(D_, ONE, POINT_SELECTS)                                              \
+	X(D_, ONE, MAX_READ_TIME_SIZE)                                         \
+	X(D_, ONE, MAX_WRITE_TIME_SIZE)                                        \
+	X(D_, SIZES, SIZE_READ_AGG)                                            \
+	X(D_, SIZES, SIZE_WRITE_AGG)                                           \
+	X(D_, TOP4, ACCESS)                                                    \
+	X(D_, ONE, DATASPACE_NDIMS)                                            \
+	X(D_, ONE, DATASPACE_NPOINTS)                                          \
+	X(D_, ONE, DATATYPE_SIZE)                                              \
+	X(D_, ONE, USE_MPIIO_COLLECTIVE)                                       \
+	X(D_, ONE, USE_DEPRECATED)                                             \
+	X(D_, ONE, FASTEST_RANK)                                               \
+	X(D_, ONE, FASTEST_RANK_BYTES)                                         \
+	X(D_, ONE, SLOWEST_RANK)                                               \
+	X(D_, ONE, SLOWEST_RANK_BYTES)
 
-enum {
-	D_OPENS,
-	D_READS,
-	D_WRITES,
-	D_FLUSHES,
-	D_BYTES_READ,
-	D_BYTES_WRITTEN,
-	D_RW_SWITCHES,
-	D_REGULAR_HYPERSLAB_SELECTS,
-	D_IRREGULAR_HYPERSLAB_SELECTS,
-	D_POINT_SELECTS,
-	D_MAX_READ_TIME_SIZE,
-	D_MAX_WRITE_TIME_SIZE,
-	D_SIZE_READ,
-	D_SIZE_WRITE = D_SIZE_READ + 10,
-	D_ACCESS = D_SIZE_WRITE + 10,
-	D_ACCESS_COUNT = D_ACCESS + 4,
-	D_DATASPACE_NDIMS = D_ACCESS_COUNT + 4,
-	D_DATASPACE_NPOINTS,
-	D_DATATYPE_SIZE,
-	D_USE_MPIIO_COLLECTIVE,
-	D_USE_DEPRECATED,
-	D_FASTEST_RANK,
-	D_FASTEST_RANK_BYTES,
-	D_SLOWEST_RANK,
-	D_SLOWEST_RANK_BYTES,
-	D_N,
+enum { H5F_COUNTERS(DC_DCOUNTER_ENUM) F_N };
+enum { H5D_COUNTERS(DC_DCOUNTER_ENUM) D_N };
+static const char *const h5f_names[] = { H5F_COUNTERS(DC_DCOUNTER_NAME) };
+static const char *const h5d_names[] = { H5D_COUNTERS(DC_DCOUNTER_NAME) };
+
+_Static_assert(D_N <= DC_DREC_MAX, "an H5D record fits a dc_drec");
+
+static const int8_t h5f_times[] = {
+	DC_DT_OPEN_START, DC_DT_CLOSE_START, DC_DT_OPEN_END,
+	DC_DT_CLOSE_END,  DC_DT_META_TIME,
 };
 
-_Static_assert(D_N == DC_H5D_N, "dc_h5d_names has every counter");
-_Static_assert(D_N <= DC_DREC_MAX, "an H5D record fits a drec");
-
-const char *const dc_h5d_names[DC_H5D_N] = {
-	"OPENS",
-	"READS",
-	"WRITES",
-	"FLUSHES",
-	"BYTES_READ",
-	"BYTES_WRITTEN",
-	"RW_SWITCHES",
-	"REGULAR_HYPERSLAB_SELECTS",
-	"IRREGULAR_HYPERSLAB_SELECTS",
-	"POINT_SELECTS",
-	"MAX_READ_TIME_SIZE",
-	"MAX_WRITE_TIME_SIZE",
-	DC_DSIZE_NAMES("SIZE_READ_AGG"),
-	DC_DSIZE_NAMES("SIZE_WRITE_AGG"),
-	DC_DACCESS_NAMES,
-	"DATASPACE_NDIMS",
-	"DATASPACE_NPOINTS",
-	"DATATYPE_SIZE",
-	"USE_MPIIO_COLLECTIVE",
-	"USE_DEPRECATED",
-	"FASTEST_RANK",
-	"FASTEST_RANK_BYTES",
-	"SLOWEST_RANK",
-	"SLOWEST_RANK_BYTES",
-};
-
-int dc_hdf5_module(int op)
+/* The module, DC_DM_H5F or DC_DM_H5D, that counts op @op; 0: none. */
+static int module_of(int op)
 {
 	return op == DC_HOP_FOPEN || op == DC_HOP_FFLUSH || op == DC_HOP_FCLOSE
-		   ? MOD_H5F
-	       : op ? MOD_H5D
+		   ? DC_DM_H5F
+	       : op ? DC_DM_H5D
 		    : 0;
 }
 
-int dc_hdf5_kind(int op)
+/* HDF5's calls, told apart by function: @module's (H5F's or H5D's). */
+static int hdf5_op(int module, const struct dc_str *name)
+{
+	int op = dc_darshan_hdf5_op(name->p, name->n);
+
+	return module_of(op) == module ? op : 0;
+}
+
+static int h5f_op(const struct dc_str *cat, const struct dc_str *name,
+		  bool call)
+{
+	(void)cat;
+	(void)call;
+	return hdf5_op(DC_DM_H5F, name);
+}
+
+static int h5d_op(const struct dc_str *cat, const struct dc_str *name,
+		  bool call)
+{
+	(void)cat;
+	(void)call;
+	return hdf5_op(DC_DM_H5D, name);
+}
+
+static int kind(int op)
 {
 	switch (op) {
 	case DC_HOP_FOPEN:
 	case DC_HOP_DOPEN:
-	case DC_HOP_DOPEN_DEPRECATED: return DT_OPEN;
+	case DC_HOP_DOPEN_DEPRECATED: return DC_DK_OPEN;
 	case DC_HOP_FCLOSE:
-	case DC_HOP_DCLOSE: return DT_CLOSE;
+	case DC_HOP_DCLOSE: return DC_DK_CLOSE;
 	case DC_HOP_FFLUSH:
-	case DC_HOP_DFLUSH: return DT_META;
-	case DC_HOP_DREAD: return DT_READ;
-	case DC_HOP_DWRITE: return DT_WRITE;
-	default: return DT_NONE;
+	case DC_HOP_DFLUSH: return DC_DK_META;
+	case DC_HOP_DREAD: return DC_DK_READ;
+	case DC_HOP_DWRITE: return DC_DK_WRITE;
+	default: return DC_DK_NONE;
 	}
 }
 
@@ -110,8 +115,8 @@ static const struct dc_dio_layout layout = {
 	.bytes_read = D_BYTES_READ,
 	.bytes_written = D_BYTES_WRITTEN,
 	.rw_switches = D_RW_SWITCHES,
-	.size_read = D_SIZE_READ,
-	.size_write = D_SIZE_WRITE,
+	.size_read = D_SIZE_READ_AGG,
+	.size_write = D_SIZE_WRITE_AGG,
 	.access = D_ACCESS,
 	.access_count = D_ACCESS_COUNT,
 	.t = { D_MAX_READ_TIME_SIZE, D_MAX_WRITE_TIME_SIZE, D_FASTEST_RANK },
@@ -127,7 +132,7 @@ enum { SHAPE_REGULAR = 2 };
 
 /* The kind of the file selection of a read or write: -1 for all three
  * once a call did not say (a trace of another spec). */
-static void selection(struct drec *r, const struct dc_dcall *c)
+static void selection(struct dc_drec *r, const struct dc_dcall *c)
 {
 	if (!(c->has & DC_EV_SELECTION)) {
 		r->c[D_REGULAR_HYPERSLAB_SELECTS] = -1;
@@ -144,7 +149,7 @@ static void selection(struct drec *r, const struct dc_dcall *c)
 		r->c[D_IRREGULAR_HYPERSLAB_SELECTS]++;
 }
 
-static void io(struct drec *r, const struct dc_dcall *c, bool wr)
+static void io(struct dc_drec *r, const struct dc_dcall *c, bool wr)
 {
 	r->c[wr ? D_WRITES : D_READS]++;
 	selection(r, c);
@@ -152,7 +157,7 @@ static void io(struct drec *r, const struct dc_dcall *c, bool wr)
 }
 
 /* The dataset's shape, as its close tells it: -1 until one does. */
-static void shape(struct drec *r, const struct dc_dcall *c)
+static void shape(struct dc_drec *r, const struct dc_dcall *c)
 {
 	if (c->op == DC_HOP_DCLOSE && (c->has & DC_EV_SHAPE)) {
 		r->c[D_DATASPACE_NDIMS] = c->ndims;
@@ -166,14 +171,13 @@ static void shape(struct drec *r, const struct dc_dcall *c)
 	}
 }
 
-void dc_hdf5_call(struct drec *r, const struct dc_dcall *c, double t1,
-		  double t2)
+static void call(struct dc_drec *r, const struct dc_dcall *c, double t1,
+		 double t2)
 {
-	if (r->module == MOD_H5D)
+	if (r->module == DC_DM_H5D)
 		shape(r, c);
-	dc_dtime_call(r, r->module == MOD_H5F ? &h5f_layout : &layout.t,
-		      dc_hdf5_kind(c->op), t1, t2,
-		      (c->has & DC_EV_SIZE) ? c->size : 0);
+	dc_dtime_call(r, r->module == DC_DM_H5F ? &h5f_layout : &layout.t,
+		      kind(c->op), t1, t2, (c->has & DC_EV_SIZE) ? c->size : 0);
 	switch (c->op) {
 	case DC_HOP_FOPEN:
 		r->c[F_OPENS]++;
@@ -194,7 +198,7 @@ void dc_hdf5_call(struct drec *r, const struct dc_dcall *c, double t1,
 	}
 }
 
-void dc_hdf5_count(struct drec *r, const struct dc_dcounter *k)
+static void count(struct dc_drec *r, const struct dc_dcounter *k)
 {
 	switch (k->op) {
 	case DC_HOP_FOPEN: r->c[F_OPENS] += k->calls; break;
@@ -216,7 +220,7 @@ void dc_hdf5_count(struct drec *r, const struct dc_dcounter *k)
 /* Besides the common access sizes and slowest calls: the selection kinds
  * and the shape are the calls' arguments, which counter records do not
  * keep. */
-bool dc_h5d_needs_calls(int k)
+static bool h5d_needs_calls(int k)
 {
 	return dc_dio_needs_calls(&layout, k) ||
 	       (k >= D_REGULAR_HYPERSLAB_SELECTS && k <= D_POINT_SELECTS) ||
@@ -224,29 +228,30 @@ bool dc_h5d_needs_calls(int k)
 }
 
 /* Whether the file was opened through MPI-IO: the nesting of calls. */
-bool dc_h5f_needs_calls(int k)
+static bool h5f_needs_calls(int k)
 {
 	return k == F_USE_MPIIO;
 }
 
-void dc_h5f_reduce(const struct drec *first, int64_t *c, double *f)
+static void h5f_reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
+		       double *f)
 {
-	memset(c, 0, sizeof(int64_t) * DC_H5F_N);
-	for (const struct drec *r = first; r; r = r->next)
-		for (int k = 0; r->module == MOD_H5F && k < DC_H5F_N; k++)
+	memset(c, 0, sizeof(int64_t) * F_N);
+	for (const struct dc_drec *r = first; r; r = r->next)
+		for (int k = 0; r->module == DC_DM_H5F && k < F_N; k++)
 			c[k] =
 			    k == F_USE_MPIIO ? c[k] | r->c[k] : c[k] + r->c[k];
-	dc_dtime_reduce(first, MOD_H5F, 0, &h5f_layout, c, f);
+	dc_dtime_reduce(first, DC_DM_H5F, ohash, &h5f_layout, c, f);
 }
 
-void dc_h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c,
-		   double *f)
+static void h5d_reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
+		       double *f)
 {
-	dc_dio_reduce(first, MOD_H5D, ohash, &layout, c, f);
+	dc_dio_reduce(first, DC_DM_H5D, ohash, &layout, c, f);
 	/* Whether any process used the deprecated calls; the selection
 	 * kinds are unknown if a process's are. */
-	for (const struct drec *r = first; r; r = r->next) {
-		if (r->module != MOD_H5D || r->ohash != ohash)
+	for (const struct dc_drec *r = first; r; r = r->next) {
+		if (r->module != DC_DM_H5D || r->ohash != ohash)
 			continue;
 		c[D_USE_DEPRECATED] |= r->c[D_USE_DEPRECATED];
 		c[D_USE_MPIIO_COLLECTIVE] |= r->c[D_USE_MPIIO_COLLECTIVE];
@@ -257,3 +262,59 @@ void dc_h5d_reduce(const struct drec *first, uint64_t ohash, int64_t *c,
 			c[k] = -1;
 	}
 }
+
+/* What an HDF5 call did through MPI-IO, as Darshan asks HDF5's property
+ * lists: the MPI-IO calls inside it opened its file or transferred
+ * collectively. */
+static void nested(struct dc_dcall *parent, const struct dc_dcall *c)
+{
+	if (c->module == DC_DM_MPIIO)
+		parent->via |=
+		    c->op == DC_MOP_OPEN ? DC_VIA_MPIIO_OPEN
+		    : c->op == DC_MOP_COLL_READ || c->op == DC_MOP_COLL_WRITE
+			? DC_VIA_MPIIO_COLL
+			: 0;
+}
+
+const struct dc_dmodule dc_dh5f = {
+	.prefix = "H5F",
+	.label = "H5F",
+	.names = h5f_names,
+	.n = F_N,
+	.times = h5f_times,
+	.ntimes = sizeof(h5f_times),
+	.layers = { "HDF5" },
+	.family = DC_DM_H5F,
+	.op = h5f_op,
+	.kind = kind,
+	.call = call,
+	.count = count,
+	.nested = nested,
+	.needs_calls = h5f_needs_calls,
+	.reduce = h5f_reduce,
+	.ops = { "OPENS", "FLUSHES" },
+	.hist = "",
+};
+
+const struct dc_dmodule dc_dh5d = {
+	.prefix = "H5D",
+	.label = "H5D",
+	.names = h5d_names,
+	.n = D_N,
+	.times = dc_dtimes_all,
+	.ntimes = DC_DT_N,
+	.layers = { "HDF5" },
+	.family = DC_DM_H5F,
+	.per_object = true,
+	.op = h5d_op,
+	.kind = kind,
+	.call = call,
+	.count = count,
+	.nested = nested,
+	.needs_calls = h5d_needs_calls,
+	.reduce = h5d_reduce,
+	.ops = { "OPENS", "READS", "WRITES", "FLUSHES" },
+	.hist = "SIZE_READ_AGG_0_100",
+	.access = true,
+	.perf = true,
+};

@@ -11,75 +11,45 @@
 #include "darshan_ops.h"
 #include "darshan_rec.h"
 
-enum {
-	M_INDEP_OPENS,
-	M_COLL_OPENS,
-	M_INDEP_READS,
-	M_INDEP_WRITES,
-	M_COLL_READS,
-	M_COLL_WRITES,
-	M_SPLIT_READS,
-	M_SPLIT_WRITES,
-	M_NB_READS,
-	M_NB_WRITES,
-	M_SYNCS,
-	M_HINTS,
-	M_VIEWS,
-	M_MODE,
-	M_BYTES_READ,
-	M_BYTES_WRITTEN,
-	M_RW_SWITCHES,
-	M_MAX_READ_TIME_SIZE,
-	M_MAX_WRITE_TIME_SIZE,
-	M_SIZE_READ,
-	M_SIZE_WRITE = M_SIZE_READ + 10,
-	M_ACCESS = M_SIZE_WRITE + 10,
-	M_ACCESS_COUNT = M_ACCESS + 4,
-	M_FASTEST_RANK = M_ACCESS_COUNT + 4,
-	M_FASTEST_RANK_BYTES,
-	M_SLOWEST_RANK,
-	M_SLOWEST_RANK_BYTES,
-	M_N,
-};
+#define MPIIO_COUNTERS(X)                                                      \
+	X(M_, ONE, INDEP_OPENS)                                                \
+	X(M_, ONE, COLL_OPENS)                                                 \
+	X(M_, ONE, INDEP_READS)                                                \
+	X(M_, ONE, INDEP_WRITES)                                               \
+	X(M_, ONE, COLL_READS)                                                 \
+	X(M_, ONE, COLL_WRITES)                                                \
+	X(M_, ONE, SPLIT_READS)                                                \
+	X(M_, ONE, SPLIT_WRITES)                                               \
+	X(M_, ONE, NB_READS)                                                   \
+	X(M_, ONE, NB_WRITES)                                                  \
+	X(M_, ONE, SYNCS)                                                      \
+	X(M_, ONE, HINTS)                                                      \
+	X(M_, ONE, VIEWS)                                                      \
+	X(M_, ONE, MODE)                                                       \
+	X(M_, ONE, BYTES_READ)                                                 \
+	X(M_, ONE, BYTES_WRITTEN)                                              \
+	X(M_, ONE, RW_SWITCHES)                                                \
+	X(M_, ONE, MAX_READ_TIME_SIZE)                                         \
+	X(M_, ONE, MAX_WRITE_TIME_SIZE)                                        \
+	X(M_, SIZES, SIZE_READ_AGG)                                            \
+	X(M_, SIZES, SIZE_WRITE_AGG)                                           \
+	X(M_, TOP4, ACCESS)                                                    \
+	X(M_, ONE, FASTEST_RANK)                                               \
+	X(M_, ONE, FASTEST_RANK_BYTES)                                         \
+	X(M_, ONE, SLOWEST_RANK)                                               \
+	X(M_, ONE, SLOWEST_RANK_BYTES)
 
-_Static_assert(M_N == DC_MPIIO_N, "dc_mpiio_names has every counter");
-_Static_assert(M_N <= DC_DREC_MAX, "an MPI-IO record fits a drec");
+enum { MPIIO_COUNTERS(DC_DCOUNTER_ENUM) M_N };
+static const char *const names[] = { MPIIO_COUNTERS(DC_DCOUNTER_NAME) };
 
-const char *const dc_mpiio_names[DC_MPIIO_N] = {
-	"INDEP_OPENS",
-	"COLL_OPENS",
-	"INDEP_READS",
-	"INDEP_WRITES",
-	"COLL_READS",
-	"COLL_WRITES",
-	"SPLIT_READS",
-	"SPLIT_WRITES",
-	"NB_READS",
-	"NB_WRITES",
-	"SYNCS",
-	"HINTS",
-	"VIEWS",
-	"MODE",
-	"BYTES_READ",
-	"BYTES_WRITTEN",
-	"RW_SWITCHES",
-	"MAX_READ_TIME_SIZE",
-	"MAX_WRITE_TIME_SIZE",
-	DC_DSIZE_NAMES("SIZE_READ_AGG"),
-	DC_DSIZE_NAMES("SIZE_WRITE_AGG"),
-	DC_DACCESS_NAMES,
-	"FASTEST_RANK",
-	"FASTEST_RANK_BYTES",
-	"SLOWEST_RANK",
-	"SLOWEST_RANK_BYTES",
-};
+_Static_assert(M_N <= DC_DREC_MAX, "an MPI-IO record fits a dc_drec");
 
 static const struct dc_dio_layout layout = {
 	.bytes_read = M_BYTES_READ,
 	.bytes_written = M_BYTES_WRITTEN,
 	.rw_switches = M_RW_SWITCHES,
-	.size_read = M_SIZE_READ,
-	.size_write = M_SIZE_WRITE,
+	.size_read = M_SIZE_READ_AGG,
+	.size_write = M_SIZE_WRITE_AGG,
 	.access = M_ACCESS,
 	.access_count = M_ACCESS_COUNT,
 	.t = { M_MAX_READ_TIME_SIZE, M_MAX_WRITE_TIME_SIZE, M_FASTEST_RANK },
@@ -92,22 +62,29 @@ static int io_counter(int op)
 	return M_INDEP_READS + op - DC_MOP_INDEP_READ;
 }
 
-int dc_mpiio_kind(int op)
+static int op(const struct dc_str *cat, const struct dc_str *name, bool call)
+{
+	(void)cat;
+	(void)call;
+	return dc_darshan_mpiio_op(name->p, name->n);
+}
+
+static int kind(int op)
 {
 	switch (op) {
-	case DC_MOP_OPEN: return DT_OPEN;
-	case DC_MOP_SYNC: return DT_SYNC;
-	case DC_MOP_VIEW: return DT_META;
-	case DC_MOP_CLOSE: return DT_CLOSE;
+	case DC_MOP_OPEN: return DC_DK_OPEN;
+	case DC_MOP_SYNC: return DC_DK_SYNC;
+	case DC_MOP_VIEW: return DC_DK_META;
+	case DC_MOP_CLOSE: return DC_DK_CLOSE;
 	default:
-		return !dc_mop_is_io(op)     ? DT_NONE
-		       : dc_mop_is_write(op) ? DT_WRITE
-					     : DT_READ;
+		return !dc_mop_is_io(op)     ? DC_DK_NONE
+		       : dc_mop_is_write(op) ? DC_DK_WRITE
+					     : DC_DK_READ;
 	}
 }
 
-void dc_mpiio_call(struct drec *r, const struct dc_dcall *c, double t1,
-		   double t2)
+static void call(struct dc_drec *r, const struct dc_dcall *c, double t1,
+		 double t2)
 {
 	int64_t n = (c->has & DC_EV_SIZE) ? c->size : 0;
 
@@ -127,10 +104,10 @@ void dc_mpiio_call(struct drec *r, const struct dc_dcall *c, double t1,
 		}
 		break;
 	}
-	dc_dtime_call(r, &layout.t, dc_mpiio_kind(c->op), t1, t2, n);
+	dc_dtime_call(r, &layout.t, kind(c->op), t1, t2, n);
 }
 
-void dc_mpiio_count(struct drec *r, const struct dc_dcounter *k)
+static void count(struct dc_drec *r, const struct dc_dcounter *k)
 {
 	switch (k->op) {
 	case DC_MOP_OPEN: r->opens += k->calls; break;
@@ -145,13 +122,13 @@ void dc_mpiio_count(struct drec *r, const struct dc_dcounter *k)
 	}
 }
 
-bool dc_mpiio_needs_calls(int k)
+static bool needs_calls(int k)
 {
 	/* The mode is the open's argument, which no counter keeps. */
 	return k == M_MODE || dc_dio_needs_calls(&layout, k);
 }
 
-void dc_mpiio_finish(struct drec *r)
+static void finish(struct dc_drec *r)
 {
 	/* Darshan: an open on a communicator of one process is independent.
 	 * The trace does not hold the communicator: an open of a file that
@@ -159,11 +136,38 @@ void dc_mpiio_finish(struct drec *r)
 	r->c[r->sharers > 1 ? M_COLL_OPENS : M_INDEP_OPENS] = r->opens;
 }
 
-void dc_mpiio_reduce(const struct drec *first, int64_t *c, double *f)
+static void reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
+		   double *f)
 {
-	dc_dio_reduce(first, MOD_MPIIO, 0, &layout, c, f);
+	dc_dio_reduce(first, DC_DM_MPIIO, ohash, &layout, c, f);
 	/* The mode is the file's, not a sum. */
-	for (const struct drec *r = first; r; r = r->next)
-		if (r->module == MOD_MPIIO)
+	for (const struct dc_drec *r = first; r; r = r->next)
+		if (r->module == DC_DM_MPIIO)
 			c[M_MODE] = r->c[M_MODE];
 }
+
+const struct dc_dmodule dc_dmpiio = {
+	.prefix = "MPIIO",
+	.label = "MPI-IO",
+	.names = names,
+	.n = M_N,
+	.times = dc_dtimes_all,
+	.ntimes = DC_DT_N,
+	.layers = { "MPIIO" },
+	.family = DC_DM_MPIIO,
+	.opless = true,
+	.mpi_status = true,
+	.op = op,
+	.kind = kind,
+	.call = call,
+	.count = count,
+	.finish = finish,
+	.needs_calls = needs_calls,
+	.reduce = reduce,
+	.ops = { "INDEP_OPENS", "COLL_OPENS", "INDEP_READS", "INDEP_WRITES",
+		 "COLL_READS", "COLL_WRITES", "SPLIT_READS", "SPLIT_WRITES",
+		 "NB_READS", "NB_WRITES", "SYNCS", "VIEWS" },
+	.hist = "SIZE_READ_AGG_0_100",
+	.access = true,
+	.perf = true,
+};

@@ -23,40 +23,8 @@ enum { K_TOTAL, K_RO, K_WO, K_RW, K_UNIQUE, K_SHARED, K_N };
 static const char *const kinds[K_N] = { "total",      "read_only", "write_only",
 					"read_write", "unique",	   "shared" };
 
-/* Each module's operations, bytes, offsets and histograms by name. */
-static const struct {
-	const char *ops[12];
-	const char *hist; /* its first read bucket; "" if none */
-	bool access;	  /* has ACCESS1_ACCESS ... */
-	bool perf;	  /* darshan-util derives its performance */
-} spec[MOD_N] = {
-	[MOD_POSIX] = { { "OPENS", "READS", "WRITES", "SEEKS", "STATS", "MMAPS",
-			  "FSYNCS", "FDSYNCS", "DUPS", "FILENOS" },
-			"SIZE_READ_0_100",
-			true,
-			true },
-	[MOD_STDIO] = { { "OPENS", "READS", "WRITES", "SEEKS", "FLUSHES" },
-			"",
-			false,
-			true },
-	[MOD_MPIIO] = { { "INDEP_OPENS", "COLL_OPENS", "INDEP_READS",
-			  "INDEP_WRITES", "COLL_READS", "COLL_WRITES",
-			  "SPLIT_READS", "SPLIT_WRITES", "NB_READS",
-			  "NB_WRITES", "SYNCS", "VIEWS" },
-			"SIZE_READ_AGG_0_100",
-			true,
-			true },
-	[MOD_H5F] = { { "OPENS", "FLUSHES" }, "", false, false },
-	[MOD_H5D] = { { "OPENS", "READS", "WRITES", "FLUSHES" },
-		      "SIZE_READ_AGG_0_100",
-		      true,
-		      true },
-};
-
-static const char *const buckets[10] = {
-	"0_100", "100_1K", "1K_10K",   "10K_100K", "100K_1M",
-	"1M_4M", "4M_10M", "10M_100M", "100M_1G",  "1G_PLUS",
-};
+static const char *const buckets[DC_HIST_N] = { DC_DBUCKETS(
+    DC_DBUCKET_NAME, ) };
 
 /* One file (or H5D dataset) of a module. */
 struct sfile {
@@ -76,7 +44,7 @@ struct dsum {
 	int64_t count[K_N], bytes[K_N], max_off[K_N];
 	int64_t c[DC_DREC_MAX]; /* the total record: sums */
 	int64_t acc[4], acc_n[4];
-	double f[T_N];
+	double f[DC_DT_N];
 	double shared_slowest; /* shared files: time_by_slowest */
 	struct srank slow;     /* unique files: the slowest rank */
 	bool any_unique;
@@ -91,7 +59,7 @@ static int64_t cval(const int64_t *c, int m, const char *name)
 }
 
 /* @m's file of @x, made on first sight; NULL if out of memory. */
-static struct sfile *file_of(struct dc_map *files, const struct drec *x)
+static struct sfile *file_of(struct dc_map *files, const struct dc_drec *x)
 {
 	uint64_t key = (x->fhash ^ x->ohash * 0x9e3779b97f4a7c15ull) | 1;
 	struct sfile *s;
@@ -109,7 +77,7 @@ static struct sfile *file_of(struct dc_map *files, const struct drec *x)
 	return s;
 }
 
-static struct srank *rank_of(struct dc_map *ranks, const struct drec *x)
+static struct srank *rank_of(struct dc_map *ranks, const struct dc_drec *x)
 {
 	uint64_t key = x->rank >= 0 ? (uint64_t)x->rank << 1 | 1
 				    : ((uint64_t)x->pid << 1 | 1) << 32;
@@ -144,12 +112,12 @@ static int summarize(const struct dc_darshan *d, int m, struct dsum *s)
 	    kw = dc_dcounter(m, "BYTES_WRITTEN");
 	int ka = dc_dcounter(m, "ACCESS1_ACCESS");
 	int64_t c[DC_DREC_MAX];
-	double f[T_N];
+	double f[DC_DT_N];
 	int err = 0, any = 0;
 
 	memset(s, 0, sizeof(*s));
 	for (size_t j = 0; j < d->nrecs && !err; j++) {
-		const struct drec *x = d->vrecs[j];
+		const struct dc_drec *x = d->vrecs[j];
 		struct sfile *sf;
 		double io;
 
@@ -158,14 +126,15 @@ static int summarize(const struct dc_darshan *d, int m, struct dsum *s)
 		any = 1;
 		for (int k = 0; k < DC_DREC_MAX; k++)
 			s->c[k] += c[k];
-		for (int k = T_READ_TIME; k <= T_META_TIME; k++)
+		for (int k = DC_DT_READ_TIME; k <= DC_DT_META_TIME; k++)
 			s->f[k] += f[k];
 		for (int k = 0; ka >= 0 && k < 4; k++)
 			dc_dcommon_top4(s->acc, s->acc_n, c[ka + k],
 					c[ka + 4 + k], true);
-		io = f[T_READ_TIME] + f[T_WRITE_TIME] + f[T_META_TIME];
+		io = f[DC_DT_READ_TIME] + f[DC_DT_WRITE_TIME] +
+		     f[DC_DT_META_TIME];
 		if (x->sharers > 1) {
-			s->shared_slowest += f[T_SLOWEST_RANK_TIME];
+			s->shared_slowest += f[DC_DT_SLOWEST_RANK_TIME];
 		} else {
 			struct srank *r = rank_of(&ranks, x);
 
@@ -174,8 +143,8 @@ static int summarize(const struct dc_darshan *d, int m, struct dsum *s)
 				break;
 			}
 			r->io += io;
-			r->meta += f[T_META_TIME];
-			r->rw += f[T_READ_TIME] + f[T_WRITE_TIME];
+			r->meta += f[DC_DT_META_TIME];
+			r->rw += f[DC_DT_READ_TIME] + f[DC_DT_WRITE_TIME];
 		}
 		if (!(sf = file_of(&files, x))) {
 			err = -ENOMEM;
@@ -242,8 +211,9 @@ static const char *rank_name(const struct srank *r, char *b, size_t n)
 
 static void text_module(FILE *out, int m, const struct dsum *s)
 {
-	const char *p = dc_dmod_prefix(m);
-	int h = spec[m].hist[0] ? dc_dcounter(m, spec[m].hist) : -1;
+	const char *p = dc_dmodules[m]->prefix;
+	int h =
+	    dc_dmodules[m]->hist[0] ? dc_dcounter(m, dc_dmodules[m]->hist) : -1;
 	char b1[16], b2[16], rk[24];
 	int n = 0;
 
@@ -255,10 +225,10 @@ static void text_module(FILE *out, int m, const struct dsum *s)
 			(long long)s->count[k], (long long)s->bytes[k],
 			(long long)s->max_off[k]);
 	fprintf(out, "  operations");
-	for (int k = 0; k < 12 && spec[m].ops[k]; k++)
+	for (int k = 0; k < 12 && dc_dmodules[m]->ops[k]; k++)
 		fprintf(out, "%s%s_%s %lld", n++ % 4 ? "  " : "\n    ", p,
-			spec[m].ops[k],
-			(long long)cval(s->c, m, spec[m].ops[k]));
+			dc_dmodules[m]->ops[k],
+			(long long)cval(s->c, m, dc_dmodules[m]->ops[k]));
 	fprintf(out, "\n");
 	if (dc_dcounter(m, "BYTES_READ") >= 0)
 		fprintf(
@@ -270,11 +240,11 @@ static void text_module(FILE *out, int m, const struct dsum *s)
 		    (long long)cval(s->c, m, "BYTES_WRITTEN"),
 		    dc_fmt_bytes((double)cval(s->c, m, "BYTES_WRITTEN"), b2));
 	fprintf(out, "  time (s, all processes)");
-	if (m != MOD_H5F)
+	if (m != DC_DM_H5F)
 		fprintf(out, "  %s_F_READ_TIME %f  %s_F_WRITE_TIME %f", p,
-			s->f[T_READ_TIME], p, s->f[T_WRITE_TIME]);
-	fprintf(out, "  %s_F_META_TIME %f\n", p, s->f[T_META_TIME]);
-	if (spec[m].perf) {
+			s->f[DC_DT_READ_TIME], p, s->f[DC_DT_WRITE_TIME]);
+	fprintf(out, "  %s_F_META_TIME %f\n", p, s->f[DC_DT_META_TIME]);
+	if (dc_dmodules[m]->perf) {
 		fprintf(out,
 			"  by the slowest rank (as darshan-parser --perf)\n"
 			"    unique files: slowest_rank_io_time: %f\n"
@@ -291,17 +261,17 @@ static void text_module(FILE *out, int m, const struct dsum *s)
 	}
 	if (h >= 0) {
 		fprintf(out, "  access sizes   ");
-		for (int k = 0; k < 10; k++)
+		for (int k = 0; k < DC_HIST_N; k++)
 			fprintf(out, " %9s", buckets[k]);
 		for (int w = 0; w < 2; w++) {
 			fprintf(out, "\n    %-12s", w ? "write" : "read");
-			for (int k = 0; k < 10; k++)
+			for (int k = 0; k < DC_HIST_N; k++)
 				fprintf(out, " %9lld",
-					(long long)s->c[h + 10 * w + k]);
+					(long long)s->c[h + DC_HIST_N * w + k]);
 		}
 		fprintf(out, "\n");
 	}
-	if (spec[m].access) {
+	if (dc_dmodules[m]->access) {
 		fprintf(out, "  most common access sizes");
 		for (int k = 0; k < 4 && s->acc_n[k]; k++)
 			fprintf(out, "  %s_ACCESS%d_ACCESS %lld x %lld", p,
@@ -316,7 +286,7 @@ int dc_darshan_summary_text(const struct dc_darshan *d, FILE *out)
 	struct dsum s;
 	int err = 0;
 
-	for (int m = MOD_POSIX; m < MOD_N && err >= 0; m++)
+	for (int m = DC_DM_POSIX; m < DC_DM_N && err >= 0; m++)
 		if (!(err = summarize(d, m, &s)))
 			text_module(out, m, &s);
 	if (err < 0)
@@ -326,8 +296,9 @@ int dc_darshan_summary_text(const struct dc_darshan *d, FILE *out)
 
 static void html_module(struct dc_buf *b, int m, const struct dsum *s)
 {
-	const char *p = dc_dmod_prefix(m);
-	int h = spec[m].hist[0] ? dc_dcounter(m, spec[m].hist) : -1;
+	const char *p = dc_dmodules[m]->prefix;
+	int h =
+	    dc_dmodules[m]->hist[0] ? dc_dcounter(m, dc_dmodules[m]->hist) : -1;
 	char rk[24], t1[16], t2[16];
 
 	dc_buf_addf(b, "<h3>%s</h3>\n<table class=\"darshan\">\n", p);
@@ -341,22 +312,22 @@ static void html_module(struct dc_buf *b, int m, const struct dsum *s)
 			    (long long)s->bytes[k], (long long)s->max_off[k]);
 	dc_buf_adds(b, "</table>\n<table class=\"darshan\">\n"
 		       "<tr><th>counter</th><th>total</th></tr>\n");
-	for (int k = 0; k < 12 && spec[m].ops[k]; k++)
+	for (int k = 0; k < 12 && dc_dmodules[m]->ops[k]; k++)
 		dc_buf_addf(b, "<tr><td>%s_%s</td><td>%lld</td></tr>\n", p,
-			    spec[m].ops[k],
-			    (long long)cval(s->c, m, spec[m].ops[k]));
+			    dc_dmodules[m]->ops[k],
+			    (long long)cval(s->c, m, dc_dmodules[m]->ops[k]));
 	if (dc_dcounter(m, "BYTES_READ") >= 0)
 		dc_buf_addf(b,
 			    "<tr><td>%s_BYTES_READ</td><td>%lld</td></tr>\n"
 			    "<tr><td>%s_BYTES_WRITTEN</td><td>%lld</td></tr>\n",
 			    p, (long long)cval(s->c, m, "BYTES_READ"), p,
 			    (long long)cval(s->c, m, "BYTES_WRITTEN"));
-	for (int k = T_READ_TIME; k <= T_META_TIME; k++)
-		if (m != MOD_H5F || k == T_META_TIME)
+	for (int k = DC_DT_READ_TIME; k <= DC_DT_META_TIME; k++)
+		if (m != DC_DM_H5F || k == DC_DT_META_TIME)
 			dc_buf_addf(b, "<tr><td>%s_%s</td><td>%f s</td></tr>\n",
 				    p, dc_dtime_names[k], s->f[k]);
 	dc_buf_adds(b, "</table>\n");
-	if (spec[m].perf)
+	if (dc_dmodules[m]->perf)
 		dc_buf_addf(
 		    b,
 		    "<p>I/O time by the slowest rank: unique files %s (rank "
@@ -369,18 +340,19 @@ static void html_module(struct dc_buf *b, int m, const struct dsum *s)
 	if (h >= 0) {
 		dc_buf_adds(b, "<table class=\"darshan\">\n<tr><th>access "
 			       "size</th>");
-		for (int k = 0; k < 10; k++)
+		for (int k = 0; k < DC_HIST_N; k++)
 			dc_buf_addf(b, "<th>%s</th>", buckets[k]);
 		for (int w = 0; w < 2; w++) {
 			dc_buf_addf(b, "</tr>\n<tr><td>%s</td>",
 				    w ? "write" : "read");
-			for (int k = 0; k < 10; k++)
-				dc_buf_addf(b, "<td>%lld</td>",
-					    (long long)s->c[h + 10 * w + k]);
+			for (int k = 0; k < DC_HIST_N; k++)
+				dc_buf_addf(
+				    b, "<td>%lld</td>",
+				    (long long)s->c[h + DC_HIST_N * w + k]);
 		}
 		dc_buf_adds(b, "</tr>\n</table>\n");
 	}
-	if (spec[m].access && s->acc_n[0]) {
+	if (dc_dmodules[m]->access && s->acc_n[0]) {
 		dc_buf_adds(b, "<p>Most common access sizes:");
 		for (int k = 0; k < 4 && s->acc_n[k]; k++)
 			dc_buf_addf(b, "%s %lld bytes &times; %lld",
@@ -396,7 +368,7 @@ int dc_darshan_summary_html(const struct dc_darshan *d, struct dc_buf *b)
 	int err = 0;
 
 	dc_buf_adds(b, "<h2>Darshan job summary</h2>\n");
-	for (int m = MOD_POSIX; m < MOD_N && err >= 0; m++)
+	for (int m = DC_DM_POSIX; m < DC_DM_N && err >= 0; m++)
 		if (!(err = summarize(d, m, &s)))
 			html_module(b, m, &s);
 	return err < 0 ? err : 0;

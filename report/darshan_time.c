@@ -9,18 +9,18 @@
 
 #include "darshan_rec.h"
 
-/* Bits of drec.tset: a start timestamp set (T_OPEN_START..T_CLOSE_START),
- * a slowest read or write seen. */
+/* Bits of dc_drec.tset: a start timestamp set
+ * (DC_DT_OPEN_START..DC_DT_CLOSE_START), a slowest read or write seen. */
 #define SET_MAX_READ  (1u << 4)
 #define SET_MAX_WRITE (1u << 5)
 
 /* The earliest @t1 and the last call's end for the start timestamp @k. */
-static void stamp(struct drec *r, int k, double t1, double t2)
+static void stamp(struct dc_drec *r, int k, double t1, double t2)
 {
 	if (!(r->tset & 1u << k) || t1 < r->f[k])
 		r->f[k] = t1;
 	r->tset |= 1u << k;
-	r->f[k + T_OPEN_END - T_OPEN_START] = t2;
+	r->f[k + DC_DT_OPEN_END - DC_DT_OPEN_START] = t2;
 }
 
 /* Add the part of [t1, t2] after the previous call of its kind ended.
@@ -37,8 +37,8 @@ static void add_time(double *timer, double *last, double t1, double t2)
 }
 
 /* The slowest call of one direction, the first of equals; its size. */
-static void slowest(struct drec *r, int k, unsigned bit, int size_ix, double el,
-		    int64_t n)
+static void slowest(struct dc_drec *r, int k, unsigned bit, int size_ix,
+		    double el, int64_t n)
 {
 	if (!(r->tset & bit) || el > r->f[k]) {
 		r->f[k] = el;
@@ -48,36 +48,36 @@ static void slowest(struct drec *r, int k, unsigned bit, int size_ix, double el,
 	r->tset |= bit;
 }
 
-void dc_dtime_call(struct drec *r, const struct dc_dtime_layout *l, int kind,
+void dc_dtime_call(struct dc_drec *r, const struct dc_dtime_layout *l, int kind,
 		   double t1, double t2, int64_t n)
 {
 	switch (kind) {
-	case DT_OPEN:
-		stamp(r, T_OPEN_START, t1, t2);
-		add_time(&r->f[T_META_TIME], &r->last_end[2], t1, t2);
+	case DC_DK_OPEN:
+		stamp(r, DC_DT_OPEN_START, t1, t2);
+		add_time(&r->f[DC_DT_META_TIME], &r->last_end[2], t1, t2);
 		break;
-	case DT_CLOSE:
-		stamp(r, T_CLOSE_START, t1, t2);
-		add_time(&r->f[T_META_TIME], &r->last_end[2], t1, t2);
+	case DC_DK_CLOSE:
+		stamp(r, DC_DT_CLOSE_START, t1, t2);
+		add_time(&r->f[DC_DT_META_TIME], &r->last_end[2], t1, t2);
 		break;
-	case DT_META:
-		add_time(&r->f[T_META_TIME], &r->last_end[2], t1, t2);
+	case DC_DK_META:
+		add_time(&r->f[DC_DT_META_TIME], &r->last_end[2], t1, t2);
 		break;
-	case DT_SYNC:
-		add_time(&r->f[T_WRITE_TIME], &r->last_end[1], t1, t2);
+	case DC_DK_SYNC:
+		add_time(&r->f[DC_DT_WRITE_TIME], &r->last_end[1], t1, t2);
 		break;
-	case DT_READ:
-		stamp(r, T_READ_START, t1, t2);
-		slowest(r, T_MAX_READ_TIME, SET_MAX_READ, l->max_read_size,
+	case DC_DK_READ:
+		stamp(r, DC_DT_READ_START, t1, t2);
+		slowest(r, DC_DT_MAX_READ_TIME, SET_MAX_READ, l->max_read_size,
 			t2 - t1, n);
-		add_time(&r->f[T_READ_TIME], &r->last_end[0], t1, t2);
+		add_time(&r->f[DC_DT_READ_TIME], &r->last_end[0], t1, t2);
 		r->moved += n;
 		break;
-	case DT_WRITE:
-		stamp(r, T_WRITE_START, t1, t2);
-		slowest(r, T_MAX_WRITE_TIME, SET_MAX_WRITE, l->max_write_size,
-			t2 - t1, n);
-		add_time(&r->f[T_WRITE_TIME], &r->last_end[1], t1, t2);
+	case DC_DK_WRITE:
+		stamp(r, DC_DT_WRITE_START, t1, t2);
+		slowest(r, DC_DT_MAX_WRITE_TIME, SET_MAX_WRITE,
+			l->max_write_size, t2 - t1, n);
+		add_time(&r->f[DC_DT_WRITE_TIME], &r->last_end[1], t1, t2);
 		r->moved += n;
 		break;
 	default: break;
@@ -85,43 +85,45 @@ void dc_dtime_call(struct drec *r, const struct dc_dtime_layout *l, int kind,
 }
 
 /* Time in reads, writes and metadata: by which Darshan ranks processes. */
-static double io_time(const struct drec *r)
+static double io_time(const struct dc_drec *r)
 {
-	return r->f[T_READ_TIME] + r->f[T_WRITE_TIME] + r->f[T_META_TIME];
+	return r->f[DC_DT_READ_TIME] + r->f[DC_DT_WRITE_TIME] +
+	       r->f[DC_DT_META_TIME];
 }
 
-void dc_dtime_reduce(const struct drec *first, int module, uint64_t ohash,
+void dc_dtime_reduce(const struct dc_drec *first, int module, uint64_t ohash,
 		     const struct dc_dtime_layout *l, int64_t *c, double *f)
 {
-	const struct drec *fast = NULL, *slow = NULL, *rmax = NULL,
-			  *wmax = NULL;
+	const struct dc_drec *fast = NULL, *slow = NULL, *rmax = NULL,
+			     *wmax = NULL;
 	double sum_t = 0, sum_b = 0, var_t = 0, var_b = 0;
 	unsigned set = 0;
 	int n = 0;
 
-	memset(f, 0, sizeof(double) * T_N);
-	for (const struct drec *r = first; r; r = r->next) {
+	memset(f, 0, sizeof(double) * DC_DT_N);
+	for (const struct dc_drec *r = first; r; r = r->next) {
 		double t = io_time(r);
 
 		if (r->module != module || r->ohash != ohash)
 			continue;
 		n++;
-		for (int k = T_OPEN_START; k <= T_CLOSE_START; k++)
+		for (int k = DC_DT_OPEN_START; k <= DC_DT_CLOSE_START; k++)
 			if ((r->tset & 1u << k) &&
 			    (!(set & 1u << k) || r->f[k] < f[k])) {
 				f[k] = r->f[k];
 				set |= 1u << k;
 			}
-		for (int k = T_OPEN_END; k <= T_CLOSE_END; k++)
+		for (int k = DC_DT_OPEN_END; k <= DC_DT_CLOSE_END; k++)
 			f[k] = n == 1 || r->f[k] > f[k] ? r->f[k] : f[k];
-		for (int k = T_READ_TIME; k <= T_META_TIME; k++)
+		for (int k = DC_DT_READ_TIME; k <= DC_DT_META_TIME; k++)
 			f[k] += r->f[k];
 		if ((r->tset & SET_MAX_READ) &&
-		    (!rmax || r->f[T_MAX_READ_TIME] > rmax->f[T_MAX_READ_TIME]))
+		    (!rmax ||
+		     r->f[DC_DT_MAX_READ_TIME] > rmax->f[DC_DT_MAX_READ_TIME]))
 			rmax = r;
 		if ((r->tset & SET_MAX_WRITE) &&
-		    (!wmax ||
-		     r->f[T_MAX_WRITE_TIME] > wmax->f[T_MAX_WRITE_TIME]))
+		    (!wmax || r->f[DC_DT_MAX_WRITE_TIME] >
+				  wmax->f[DC_DT_MAX_WRITE_TIME]))
 			wmax = r;
 		if (!fast || t < io_time(fast))
 			fast = r;
@@ -131,22 +133,22 @@ void dc_dtime_reduce(const struct drec *first, int module, uint64_t ohash,
 		sum_b += (double)r->moved;
 	}
 	if (rmax) {
-		f[T_MAX_READ_TIME] = rmax->f[T_MAX_READ_TIME];
+		f[DC_DT_MAX_READ_TIME] = rmax->f[DC_DT_MAX_READ_TIME];
 		if (l->max_read_size >= 0)
 			c[l->max_read_size] = rmax->c[l->max_read_size];
 	}
 	if (wmax) {
-		f[T_MAX_WRITE_TIME] = wmax->f[T_MAX_WRITE_TIME];
+		f[DC_DT_MAX_WRITE_TIME] = wmax->f[DC_DT_MAX_WRITE_TIME];
 		if (l->max_write_size >= 0)
 			c[l->max_write_size] = wmax->c[l->max_write_size];
 	}
 	/* Only a record shared by processes has a fastest and slowest. */
 	if (n < 2)
 		return;
-	f[T_FASTEST_RANK_TIME] = io_time(fast);
-	f[T_SLOWEST_RANK_TIME] = io_time(slow);
+	f[DC_DT_FASTEST_RANK_TIME] = io_time(fast);
+	f[DC_DT_SLOWEST_RANK_TIME] = io_time(slow);
 	/* Population variance: Darshan divides by n, not n - 1. */
-	for (const struct drec *r = first; r; r = r->next) {
+	for (const struct dc_drec *r = first; r; r = r->next) {
 		double dt = io_time(r) - sum_t / n,
 		       db = (double)r->moved - sum_b / n;
 
@@ -155,8 +157,8 @@ void dc_dtime_reduce(const struct drec *first, int module, uint64_t ohash,
 		var_t += dt * dt;
 		var_b += db * db;
 	}
-	f[T_VARIANCE_RANK_TIME] = var_t / n;
-	f[T_VARIANCE_RANK_BYTES] = var_b / n;
+	f[DC_DT_VARIANCE_RANK_TIME] = var_t / n;
+	f[DC_DT_VARIANCE_RANK_BYTES] = var_b / n;
 	if (l->fastest_rank >= 0) {
 		c[l->fastest_rank] = fast->rank;
 		c[l->fastest_rank + 1] = fast->moved;
@@ -165,22 +167,10 @@ void dc_dtime_reduce(const struct drec *first, int module, uint64_t ohash,
 	}
 }
 
-const char *const dc_dtime_names[T_N] = {
-	"F_OPEN_START_TIMESTAMP",
-	"F_READ_START_TIMESTAMP",
-	"F_WRITE_START_TIMESTAMP",
-	"F_CLOSE_START_TIMESTAMP",
-	"F_OPEN_END_TIMESTAMP",
-	"F_READ_END_TIMESTAMP",
-	"F_WRITE_END_TIMESTAMP",
-	"F_CLOSE_END_TIMESTAMP",
-	"F_READ_TIME",
-	"F_WRITE_TIME",
-	"F_META_TIME",
-	"F_MAX_READ_TIME",
-	"F_MAX_WRITE_TIME",
-	"F_FASTEST_RANK_TIME",
-	"F_SLOWEST_RANK_TIME",
-	"F_VARIANCE_RANK_TIME",
-	"F_VARIANCE_RANK_BYTES",
-};
+#define DC_DTIME_NAME(id, name) name,
+const char *const dc_dtime_names[DC_DT_N] = { DC_DTIMES(DC_DTIME_NAME) };
+#undef DC_DTIME_NAME
+
+#define DC_DTIME_ID(id, name) DC_DT_##id,
+const int8_t dc_dtimes_all[DC_DT_N] = { DC_DTIMES(DC_DTIME_ID) };
+#undef DC_DTIME_ID

@@ -343,7 +343,7 @@ static int int_field(struct scan *c, int64_t *v, struct dc_trace_event *ev,
 	return 0;
 }
 
-/* A counter's "hist": up to 10 counts of Darshan's size buckets. */
+/* A counter's "hist": up to DC_HIST_N counts of Darshan's size buckets. */
 static int hist(struct scan *c, uint64_t *h)
 {
 	int64_t v;
@@ -359,7 +359,7 @@ static int hist(struct scan *c, uint64_t *h)
 	}
 	for (int k = 0;; k++) {
 		ws(c);
-		if (k == 10 || num(c, &v, NULL) || v < 0)
+		if (k == DC_HIST_N || num(c, &v, NULL) || v < 0)
 			return -EINVAL;
 		h[k] = v;
 		ws(c);
@@ -638,4 +638,33 @@ size_t dc_str_copy(const struct dc_str *s, char *out, size_t cap)
 	}
 	out[o] = 0;
 	return o;
+}
+
+/* A time no run has (before 1970, or in 146,000 years): the sums and
+ * the time bins of the rest then cannot overflow. */
+static bool times_ok(const struct dc_trace_event *ev)
+{
+	return ev->ts >= 0 && ev->ts < DC_TIME_MAX &&
+	       (!(ev->has & DC_EV_DUR) ||
+		(ev->dur >= 0 && ev->dur < DC_TIME_MAX)) &&
+	       (ev->ph != 'C' || ev->dur_sum < DC_TIME_MAX);
+}
+
+int dc_event_check(int status, struct dc_trace_event *ev)
+{
+	bool timed = ev->ph == 'X' || ev->ph == 'C';
+
+	if (status)
+		return status;
+	/* dftracer-utils' rules: every event has a string ph, a name (the
+	 * parser checks it) and, if it is timed, a ts. */
+	if (!ev->ph)
+		ev->err = "no ph, or ph is not a string";
+	else if (timed && !(ev->has & DC_EV_TS))
+		ev->err = "no ts";
+	else if (timed && !times_ok(ev))
+		ev->err = "ts or dur outside 0..2^62";
+	else
+		return 0;
+	return -EINVAL;
 }

@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <datacrumbs/abi.h>
 
 /* Text inside the parsed line: a string's contents (@quoted), still
  * JSON-escaped when @esc, or a raw value such as a number. */
@@ -70,7 +73,7 @@ struct dc_trace_event {
 	uint64_t count, dur_sum, size_sum; /* counter events */
 	/* ... and their Darshan counters (docs/trace-format.md): 0 when
 	 * not written. */
-	uint64_t seq, consec, switches, errs, hist[10];
+	uint64_t seq, consec, switches, errs, hist[DC_HIST_N];
 	int64_t max_byte;
 	bool inner;
 	/* Metadata: args.name, and args.value as a string or raw number. */
@@ -85,9 +88,17 @@ struct dc_trace_event {
 
 #define DC_EVENT_SKIP 1 /* a "[" or "]" line, or a blank one */
 
+/* Times (ts, dur) a trace may have, in us: [0, 2^62). A line with
+ * another is damaged. */
+#define DC_TIME_MAX (INT64_C(1) << 62)
+
 /* Parse one line (without its '\n'): 0, DC_EVENT_SKIP, or -EINVAL with
  * ev->err and ev->err_col set. Never reads outside @line[0..len). */
 int dc_event_parse(const char *line, size_t len, struct dc_trace_event *ev);
+
+/* A parsed line's @status (dc_event_parse()'s) after the rules every
+ * record keeps: -EINVAL with ev->err set when it breaks one. */
+int dc_event_check(int status, struct dc_trace_event *ev);
 
 /* Iterate a flat JSON object's members: *@pos starts at its '{'. Returns
  * 1 with the key and the raw value text, 0 at the end, -EINVAL if bad. */
@@ -97,6 +108,15 @@ int dc_json_member(const char *s, size_t len, size_t *pos, struct dc_str *key,
 /* Unescape @s into @out (at most @cap - 1 bytes and a NUL); returns the
  * length written. */
 size_t dc_str_copy(const struct dc_str *s, char *out, size_t cap);
+
+/* Whether @s is the text @w (as written: escapes are not undone).
+ * Inline: with @w a literal, its length is known where it is called. */
+static inline bool dc_str_is(const struct dc_str *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	return s->n == n && !memcmp(s->p, w, n);
+}
 
 /* A hash written as a hex string or a decimal number: 0 if neither. */
 uint64_t dc_hash_value(const struct dc_str *raw);

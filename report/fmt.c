@@ -26,3 +26,14 @@ const char *dc_fmt_bytes(double v, char *b)
 	snprintf(b, 16, i ? "%.1f %s" : "%.0f %s", v, u[i]);
 	return b;
 }
+
+const char *dc_fmt_fname(const struct dc_map *fnames, uint64_t hash, char *buf,
+			 size_t n)
+{
+	const char *name = dc_map_get(fnames, hash ? hash : 1);
+
+	if (name)
+		return name;
+	snprintf(buf, n, "<fhash %016llx>", (unsigned long long)hash);
+	return buf;
+}

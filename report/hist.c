@@ -34,7 +34,7 @@ uint64_t dc_hist_pct(const struct dc_hist *h, uint64_t total, double p)
 
 	if (rank < 1)
 		rank = 1;
-	for (int i = 0; i < DC_HIST_N; i++) {
+	for (int i = 0; i < DC_LAT_BINS; i++) {
 		seen += h->b[i];
 		if (seen >= rank)
 			return lower(i);

@@ -110,7 +110,7 @@ static void files(const struct dc_report *r, struct dc_buf *b)
 		       "<th>I/O time</th><th>read</th><th>written</th>"
 		       "<th class=\"l\">time per layer</th></tr>\n");
 	for (size_t i = 0; ix && i < r->nfiles && i < TOP_FILES; i++) {
-		const struct dc_file *f = r->files[ix[i]];
+		const struct dcr_file *f = r->files[ix[i]];
 
 		dc_buf_adds(b, "<tr><td class=\"l\">");
 		dc_html_esc(b, dc_file_name(r, f->hash, nb, sizeof(nb)));
@@ -122,7 +122,7 @@ static void files(const struct dc_report *r, struct dc_buf *b)
 			    dc_fmt_bytes((double)f->s.bytes_read, rd),
 			    dc_fmt_bytes((double)f->s.bytes_written, wr));
 		for (int j = 0; j < f->nlayers; j++) {
-			const struct dc_file_layer *l = &f->layers[j];
+			const struct dcr_file_layer *l = &f->layers[j];
 
 			if (!l->count)
 				continue;
@@ -187,8 +187,8 @@ static int timeline(const struct dc_report *r, struct dc_buf *b)
 
 static void summary(const struct dc_report *r, struct dc_buf *b)
 {
-	int64_t start = r->run_start < r->t_min ? r->run_start : r->t_min;
-	int64_t end = r->run_end > r->t_max ? r->run_end : r->t_max;
+	int64_t start = dc_report_start(r);
+	int64_t end = dc_report_end(r);
 	char t[16];
 
 	dc_buf_addf(
@@ -222,10 +222,17 @@ static void lost(const struct dc_report *r, struct dc_buf *b)
 	}
 }
 
+/* What the page shows. */
+struct page {
+	const struct dc_report *r;
+	const struct dc_darshan *darshan; /* or NULL */
+};
+
 /* One placeholder's contents. */
 static int fill(void *ctx, const char *name, size_t n, struct dc_buf *b)
 {
-	const struct dc_report *r = ctx;
+	const struct page *pg = ctx;
+	const struct dc_report *r = pg->r;
 
 #define IS(s) (n == sizeof(s) - 1 && !memcmp(name, s, n))
 	if (IS("TITLE"))
@@ -251,22 +258,24 @@ static int fill(void *ctx, const char *name, size_t n, struct dc_buf *b)
 	else if (IS("LOST"))
 		lost(r, b);
 	else if (IS("DARSHAN_SUMMARY"))
-		return r->darshan ? dc_darshan_summary_html(r->darshan, b) : 0;
+		return pg->darshan ? dc_darshan_summary_html(pg->darshan, b)
+				   : 0;
 	else
 		return 1;
 	return 0;
 #undef IS
 }
 
-int dc_html_report(const struct dc_report *r, const char *tmpl_dir,
-		   const char *path)
+int dc_html_report(const struct dc_report *r, const struct dc_darshan *darshan,
+		   const char *tmpl_dir, const char *path)
 {
+	struct page pg = { r, darshan };
 	struct dc_tmpl t = {};
 	struct dc_buf out = {};
 	int err;
 
 	err = dc_tmpl_read(&t, tmpl_dir, "report.html") ?:
-	      dc_tmpl_fill(&out, &t, fill, (void *)r) ?:
+	      dc_tmpl_fill(&out, &t, fill, &pg) ?:
 	      dc_write_atomic(path, out.p, out.len);
 	dc_tmpl_free(&t);
 	dc_buf_free(&out);

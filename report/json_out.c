@@ -135,7 +135,8 @@ static void funcs(struct dc_buf *b, const struct dc_report *r, bool scope)
 	free(ix);
 }
 
-static void files(struct dc_buf *b, const struct dc_report *r, bool scope)
+static void files(struct dc_buf *b, const struct dc_report *r,
+		  const struct dc_darshan *darshan, bool scope)
 {
 	size_t *ix = dc_sort_files(r);
 	char nb[64], h[32];
@@ -143,7 +144,7 @@ static void files(struct dc_buf *b, const struct dc_report *r, bool scope)
 	key(b, "files");
 	dc_buf_adds(b, "[");
 	for (size_t i = 0; ix && i < r->nfiles; i++) {
-		const struct dc_file *f = r->files[ix[i]];
+		const struct dcr_file *f = r->files[ix[i]];
 
 		if (scope && !f->match)
 			continue;
@@ -155,7 +156,7 @@ static void files(struct dc_buf *b, const struct dc_report *r, bool scope)
 		key(b, "layers");
 		dc_buf_adds(b, "{");
 		for (int j = 0; j < f->nlayers; j++) {
-			const struct dc_file_layer *l = &f->layers[j];
+			const struct dcr_file_layer *l = &f->layers[j];
 
 			if (!l->count)
 				continue;
@@ -166,8 +167,8 @@ static void files(struct dc_buf *b, const struct dc_report *r, bool scope)
 			dc_buf_adds(b, "}");
 		}
 		dc_buf_adds(b, "}");
-		if (r->darshan)
-			dc_darshan_json(r->darshan, f->hash, b);
+		if (darshan)
+			dc_darshan_json(darshan, f->hash, b);
 		dc_buf_adds(b, "}");
 	}
 	dc_buf_adds(b, "]");
@@ -179,7 +180,7 @@ static void procs(struct dc_buf *b, const struct dc_report *r)
 	key(b, "processes");
 	dc_buf_adds(b, "[");
 	for (size_t i = 0; i < r->nprocs; i++) {
-		const struct dc_proc *p = r->procs[i];
+		const struct dcr_proc *p = r->procs[i];
 
 		open_item(b, '{');
 		kstr(b, "host",
@@ -201,7 +202,7 @@ static void slowest(struct dc_buf *b, const struct dc_report *r)
 	key(b, "slowest");
 	dc_buf_adds(b, "[");
 	for (int i = 0; i < r->nslowest; i++) {
-		const struct dc_call *c = &r->slowest[i];
+		const struct dcr_call *c = &r->slowest[i];
 		const struct dc_func *f = &r->funcs[c->func];
 
 		open_item(b, '{');
@@ -224,11 +225,12 @@ static void slowest(struct dc_buf *b, const struct dc_report *r)
 	dc_buf_adds(b, "]");
 }
 
-int dc_json_report(const struct dc_report *r, FILE *o)
+int dc_json_report(const struct dc_report *r, const struct dc_darshan *darshan,
+		   FILE *o)
 {
 	struct dc_buf b = {};
-	int64_t start = r->run_start < r->t_min ? r->run_start : r->t_min;
-	int64_t end = r->run_end > r->t_max ? r->run_end : r->t_max;
+	int64_t start = dc_report_start(r);
+	int64_t end = dc_report_end(r);
 	int err = 0;
 
 	if (end < start)
@@ -260,7 +262,7 @@ int dc_json_report(const struct dc_report *r, FILE *o)
 	procs(&b, r);
 	layers(&b, r, false);
 	funcs(&b, r, false);
-	files(&b, r, false);
+	files(&b, r, darshan, false);
 	slowest(&b, r);
 	key(&b, "lost");
 	dc_buf_adds(&b, "{");
@@ -283,7 +285,7 @@ int dc_json_report(const struct dc_report *r, FILE *o)
 		key(&b, "file_scope");
 		dc_buf_adds(&b, "{");
 		kstr(&b, "pattern", r->file_pattern);
-		files(&b, r, true);
+		files(&b, r, darshan, true);
 		layers(&b, r, true);
 		for (int i = 0; i < r->nlayers; i++)
 			by[i] = r->layers[i].scope_excl;

@@ -18,6 +18,7 @@
 struct dcr_report {
 	struct dc_report r;
 	struct dc_darshan dsh;
+	bool darshan; /* dsh is kept */
 	struct dc_read_opts ro;
 	char *pattern;
 	/* The paths added: files and messages name them to the end. */
@@ -33,11 +34,11 @@ static const struct {
 	const char *name;
 	int64_t value;
 } consts[] = {
-	{ "HIST_N", DC_HIST_N },	   { "BINS", DC_BINS },
+	{ "HIST_N", DC_LAT_BINS },	   { "BINS", DC_BINS },
 	{ "SIZE_BINS", DC_SIZE_BINS },	   { "MAX_LAYERS", DC_MAX_LAYERS },
 	{ "SLOWEST", DC_SLOWEST },	   { "LINE_MAX", DC_LINE_MAX },
 	{ "MEMBER_CAP", DC_MEMBER_CAP },   { "TIME_MAX", DC_TIME_MAX },
-	{ "NAME_MAX", DC_NAME_MAX },	   { "LANE_BIT", DC_LANE_BIT },
+	{ "NAME_MAX", DC_ESC_NAME_MAX },   { "LANE_BIT", DC_LANE_BIT },
 	{ "TID_MASK", DC_TID_MASK },	   { "FORMAT_JSON", DCR_JSON },
 	{ "FORMAT_TEXT", DCR_TEXT },	   { "FORMAT_FOLDED", DCR_FOLDED },
 	{ "FORMAT_DARSHAN", DCR_DARSHAN }, { "FORMAT_SUMMARY", DCR_SUMMARY },
@@ -73,8 +74,15 @@ int dcr_const(const char *name, int64_t *value)
 static int line_cb(void *ctx, const struct dc_line *l)
 {
 	struct dcr_report *d = ctx;
+	/* The parser's line, which the check only marks damaged. */
+	struct dc_trace_event *ev = (struct dc_trace_event *)&l->ev;
+	int status = dc_event_check(l->status, ev);
+	int err = dc_report_line(&d->r, l->lineno, status, ev);
 
-	return dc_report_line(&d->r, l->lineno, l->status, &l->ev);
+	/* Each record to the summary and to Darshan's counters alike. */
+	if (!err && !status && d->darshan)
+		err = dc_darshan_line(&d->dsh, ev);
+	return err;
 }
 
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
@@ -134,7 +142,7 @@ int dcr_report_set_darshan(struct dcr_report *d, int on)
 {
 	if (d->added)
 		return -EBUSY;
-	d->r.darshan = on ? &d->dsh : NULL;
+	d->darshan = on;
 	return 0;
 }
 
@@ -183,6 +191,7 @@ int dcr_report_add(struct dcr_report *d, const char *path)
 	if (err)
 		return err;
 	dc_report_trace_done(&d->r);
+	dc_darshan_trace_done(&d->dsh);
 	if (!st.lines) {
 		dc_err("%s: empty: not a trace", path);
 		d->r.empty_traces++;
@@ -201,12 +210,23 @@ int dcr_report_add(struct dcr_report *d, const char *path)
 
 int dcr_report_finish(struct dcr_report *d)
 {
+	const struct dc_report *r = &d->r;
+	/* Darshan's times are seconds from the job's start. */
+	struct dc_darshan_run run = {
+		.fnames = &r->fnames,
+		.mounts = r->mounts,
+		.nmounts = r->nmounts,
+		.procs = r->procs,
+		.nprocs = r->nprocs,
+		.t0 = dc_report_start(r),
+	};
+
 	if (d->finished)
 		return -EBUSY;
 	d->finished = 1;
 	dc_report_finish(&d->r);
 	d->problems += d->r.bad_lines + d->r.unknown_hashes;
-	return d->r.darshan ? dc_darshan_finish(&d->dsh, &d->r) : 0;
+	return d->darshan ? dc_darshan_finish(&d->dsh, &run) : 0;
 }
 
 uint64_t dcr_report_events(const struct dcr_report *d)
@@ -219,14 +239,20 @@ uint64_t dcr_report_problems(const struct dcr_report *d)
 	return d->problems;
 }
 
+/* Darshan's counters, if they are kept. */
+static const struct dc_darshan *darshan_of(const struct dcr_report *d)
+{
+	return d->darshan ? &d->dsh : NULL;
+}
+
 static int render(const struct dcr_report *d, enum dcr_format fmt, int top,
 		  FILE *f)
 {
 	switch (fmt) {
-	case DCR_JSON: return dc_json_report(&d->r, f);
+	case DCR_JSON: return dc_json_report(&d->r, darshan_of(d), f);
 	case DCR_TEXT: return dc_text_report(&d->r, f, top);
 	case DCR_FOLDED: return dc_folded_report(&d->r, f);
-	case DCR_DARSHAN: return dc_darshan_text(&d->dsh, &d->r, f);
+	case DCR_DARSHAN: return dc_darshan_text(&d->dsh, f);
 	case DCR_SUMMARY: return dc_darshan_summary_text(&d->dsh, f);
 	default: return -EINVAL;
 	}
@@ -241,7 +267,7 @@ int dcr_report_render(const struct dcr_report *d, enum dcr_format fmt, int top,
 	int err;
 
 	if (!d->finished || top < 0 ||
-	    ((fmt == DCR_DARSHAN || fmt == DCR_SUMMARY) && !d->r.darshan) ||
+	    ((fmt == DCR_DARSHAN || fmt == DCR_SUMMARY) && !d->darshan) ||
 	    (fmt == DCR_TEXT && top < 1))
 		return -EINVAL;
 	if (fmt == DCR_FLAME) {
@@ -278,8 +304,8 @@ int dcr_report_html(const struct dcr_report *d, const char *tmpl_dir,
 {
 	if (!d->finished)
 		return -EINVAL;
-	return dc_html_report(&d->r, dc_template_dir(tmpl_dir, "report.html"),
-			      path);
+	return dc_html_report(&d->r, darshan_of(d),
+			      dc_template_dir(tmpl_dir, "report.html"), path);
 }
 
 void dcr_free(void *p)

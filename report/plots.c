@@ -57,7 +57,7 @@ static void legend(struct dc_buf *b, int i, const char *name, int layer)
 /* Bins that hold anything: the plots stop at the last one. */
 static int used_bins(const struct dc_report *r)
 {
-	int64_t end = r->t_max > r->run_end ? r->t_max : r->run_end;
+	int64_t end = dc_report_end(r);
 	int64_t n =
 	    r->width ? (int64_t)(((__int128)end - r->t0) / r->width) + 1 : 0;
 
@@ -196,7 +196,7 @@ int dc_plot_timeline(const struct dc_report *r, const size_t *order,
 	h = MT + (int)nproc * rowh + MB;
 	svg_open(b, W, h, "I/O timeline per process");
 	for (size_t k = 0; k < nproc; k++) {
-		const struct dc_proc *p = r->procs[order[k]];
+		const struct dcr_proc *p = r->procs[order[k]];
 		int y = MT + (int)k * rowh;
 
 		if (p->rank)

@@ -14,9 +14,9 @@ struct dc_darshan;
 
 /* Latencies in a log-linear histogram: exact below 64 us, then 32
  * buckets per power of two (3% wide), so memory is fixed per function. */
-#define DC_HIST_N (64 + 58 * 32)
+#define DC_LAT_BINS (64 + 58 * 32)
 struct dc_hist {
-	uint64_t b[DC_HIST_N];
+	uint64_t b[DC_LAT_BINS];
 };
 void dc_hist_add(struct dc_hist *h, uint64_t v, uint64_t n);
 /* The nearest-rank percentile @p (0-100), as its bucket's lower bound. */
@@ -33,10 +33,6 @@ struct dc_stat {
 	uint64_t timed; /* calls in the histogram (counters have none) */
 	struct dc_hist *hist;
 };
-
-/* Times (ts, dur) a trace may have, in us: [0, 2^62). A line with
- * another is damaged. */
-#define DC_TIME_MAX (INT64_C(1) << 62)
 
 #define DC_BINS	      256
 #define DC_SIZE_BINS  48
@@ -64,7 +60,7 @@ struct dc_func {
 };
 
 /* A file's calls in one layer. */
-struct dc_file_layer {
+struct dcr_file_layer {
 	uint64_t count;
 	double time;
 	int layer;
@@ -72,17 +68,17 @@ struct dc_file_layer {
 
 /* One per distinct file of the traces, which may be millions: the layers
  * it saw are a short list (a few of DC_MAX_LAYERS), not an array. */
-struct dc_file {
+struct dcr_file {
 	uint64_t hash;
 	struct dc_stat s; /* calls on it, outermost on this file only */
-	struct dc_file_layer *layers; /* ascending by layer */
+	struct dcr_file_layer *layers; /* ascending by layer */
 	int nlayers;
 	bool match; /* --file */
 	const char *first_trace;
 	uint64_t first_line;
 };
 
-struct dc_proc {
+struct dcr_proc {
 	uint64_t hhash;
 	uint32_t pid;
 	char *name, *rank;
@@ -91,7 +87,7 @@ struct dc_proc {
 	double bins[DC_BINS];
 };
 
-struct dc_call {
+struct dcr_call {
 	int64_t dur, ts;
 	uint32_t pid, tid;
 	int func;
@@ -132,13 +128,13 @@ struct dc_report {
 	int nlayers;
 	struct dc_func *funcs;
 	int nfuncs;
-	struct dc_file **files;
+	struct dcr_file **files;
 	size_t nfiles;
-	struct dc_proc **procs;
+	struct dcr_proc **procs;
 	size_t nprocs;
 	struct dc_node *nodes;
 	int nnodes;
-	struct dc_call slowest[DC_SLOWEST];
+	struct dcr_call slowest[DC_SLOWEST];
 	int nslowest;
 	/* Time bins shared by every series: [t0, t0 + DC_BINS * width). */
 	int64_t t0, width;
@@ -163,13 +159,24 @@ struct dc_report {
 	bool has_pidx;
 	/* Damaged traces: gzip members and compressed bytes not read. */
 	uint64_t bad_members, bytes_skipped, empty_traces;
-	/* --darshan: the calls its counters are computed from, or NULL. */
-	struct dc_darshan *darshan;
 };
+
+/* The run's span (us): from its start record or first call, whichever
+ * is earlier, to its end record or last call's end, whichever is later. */
+static inline int64_t dc_report_start(const struct dc_report *r)
+{
+	return r->run_start < r->t_min ? r->run_start : r->t_min;
+}
+
+static inline int64_t dc_report_end(const struct dc_report *r)
+{
+	return r->run_end > r->t_max ? r->run_end : r->t_max;
+}
 
 int dc_report_init(struct dc_report *r);
 void dc_report_free(struct dc_report *r);
-/* Feed one line of the trace named r->trace. */
+/* Feed one line of the trace named r->trace, @status as dc_event_check()
+ * made it: a damaged one is named and counted. */
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 		   const struct dc_trace_event *ev);
 /* After each trace: close the calls still open. */
@@ -177,13 +184,22 @@ void dc_report_trace_done(struct dc_report *r);
 /* After all traces: report hashes never defined. */
 void dc_report_finish(struct dc_report *r);
 
-const char *dc_file_name(const struct dc_report *r, uint64_t hash, char *buf,
+/* The name of file @hash in @fnames (hash -> name), or "<fhash HEX>" in
+ * @buf (@n bytes). */
+const char *dc_fmt_fname(const struct dc_map *fnames, uint64_t hash, char *buf,
 			 size_t n);
+static inline const char *dc_file_name(const struct dc_report *r, uint64_t hash,
+				       char *buf, size_t n)
+{
+	return dc_fmt_fname(&r->fnames, hash, buf, n);
+}
 /* "layer;func;layer;func" of a node into @b. */
 int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b);
 
 int dc_text_report(const struct dc_report *r, FILE *out, int top);
-int dc_json_report(const struct dc_report *r, FILE *out);
+/* With Darshan's counters of each file from @darshan, or none if NULL. */
+int dc_json_report(const struct dc_report *r, const struct dc_darshan *darshan,
+		   FILE *out);
 int dc_folded_report(const struct dc_report *r, FILE *out);
 int dc_flame_svg(const struct dc_report *r, struct dc_buf *b, int width);
 const char *dc_layer_color(int layer);
@@ -194,7 +210,7 @@ const char *dc_fmt_bytes(double v, char *b);
  * it has bytes that would break or forge lines and columns (a newline,
  * a tab) or drive the terminal (ESC, C1 controls such as U+009B, bytes
  * that are not UTF-8), a copy in @b (@n bytes) with each as \xNN. */
-#define DC_NAME_MAX 8192
+#define DC_ESC_NAME_MAX 8192
 /* Room for a layer name or end-record key (at most 255 bytes) escaped. */
 #define DC_LAYER_ESC (4 * 256)
 const char *dc_fmt_name(const char *s, char *b, size_t n);
@@ -204,7 +220,8 @@ const char *dc_fmt_name(const char *s, char *b, size_t n);
  * never half a character. */
 void dc_html_esc(struct dc_buf *b, const char *s);
 void dc_html_escn(struct dc_buf *b, const char *s, size_t max);
-int dc_html_report(const struct dc_report *r, const char *tmpl_dir,
-		   const char *path);
+/* With Darshan's job summary from @darshan, or none if NULL. */
+int dc_html_report(const struct dc_report *r, const struct dc_darshan *darshan,
+		   const char *tmpl_dir, const char *path);
 
 #endif

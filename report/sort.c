@@ -35,8 +35,8 @@ int *dc_sort_funcs(const struct dc_report *r, bool scope)
 static int by_file_time(const void *a, const void *b, void *arg)
 {
 	const struct dc_report *r = arg;
-	const struct dc_file *x = r->files[*(const size_t *)a];
-	const struct dc_file *y = r->files[*(const size_t *)b];
+	const struct dcr_file *x = r->files[*(const size_t *)a];
+	const struct dcr_file *y = r->files[*(const size_t *)b];
 
 	if (x->s.time != y->s.time)
 		return x->s.time < y->s.time ? 1 : -1;

@@ -25,7 +25,7 @@ static void stat_row(FILE *o, const char *a, const char *name,
 	} else {
 		strcpy(bw, "-");
 	}
-	char nb[DC_NAME_MAX], lb[DC_LAYER_ESC];
+	char nb[DC_ESC_NAME_MAX], lb[DC_LAYER_ESC];
 	const char *fn = dc_fmt_name(name, nb, sizeof(nb));
 
 	a = dc_fmt_name(a, lb, sizeof(lb));
@@ -118,7 +118,8 @@ static void nesting_table(const struct dc_report *r, FILE *o)
 static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 {
 	size_t *ix = dc_sort_files(r);
-	char t[16], rd[16], wr[16], nb[64], esc[DC_NAME_MAX], lb[DC_LAYER_ESC];
+	char t[16], rd[16], wr[16], nb[64], esc[DC_ESC_NAME_MAX],
+	    lb[DC_LAYER_ESC];
 	int n = 0;
 
 	if (!ix)
@@ -127,7 +128,7 @@ static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 		scope ? "Matching files" : "Top files by I/O time", "time",
 		"calls", "read", "written", "file (time per layer)");
 	for (size_t i = 0; i < r->nfiles && n < top; i++) {
-		const struct dc_file *f = r->files[ix[i]];
+		const struct dcr_file *f = r->files[ix[i]];
 
 		if (scope && !f->match)
 			continue;
@@ -153,14 +154,14 @@ static void files_table(const struct dc_report *r, FILE *o, int top, bool scope)
 
 static void slowest_table(const struct dc_report *r, FILE *o, int top)
 {
-	char t[16], nb[64], by[16], esc[DC_NAME_MAX], lb[DC_LAYER_ESC];
+	char t[16], nb[64], by[16], esc[DC_ESC_NAME_MAX], lb[DC_LAYER_ESC];
 
 	if (!r->nslowest)
 		return;
 	fprintf(o, "\nSlowest calls\n  %10s  %-26s %15s %10s  %s\n", "time",
 		"call", "pid/tid", "bytes", "file");
 	for (int i = 0; i < r->nslowest && i < top; i++) {
-		const struct dc_call *c = &r->slowest[i];
+		const struct dcr_call *c = &r->slowest[i];
 		const struct dc_func *f = &r->funcs[c->func];
 		char call[64], pt[32];
 
@@ -217,10 +218,10 @@ static void losses(const struct dc_report *r, FILE *o)
 
 int dc_text_report(const struct dc_report *r, FILE *o, int top)
 {
-	char t[16], esc[DC_NAME_MAX];
+	char t[16], esc[DC_ESC_NAME_MAX];
 	uint64_t ranks = 0;
-	int64_t start = r->run_start < r->t_min ? r->run_start : r->t_min;
-	int64_t end = r->run_end > r->t_max ? r->run_end : r->t_max;
+	int64_t start = dc_report_start(r);
+	int64_t end = dc_report_end(r);
 
 	for (size_t i = 0; i < r->nprocs; i++)
 		ranks += r->procs[i]->rank != NULL;

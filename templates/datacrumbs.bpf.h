@@ -820,10 +820,7 @@ static __always_inline void dc_agg_flush(void)
 /* Darshan's access size bucket of @n bytes: 0-100, 100-1K, ... 1G+. */
 static __always_inline int dc_bucket(__u64 n)
 {
-	static const __u64 top[DC_HIST_N - 1] = {
-		100,	 1024,	   10240,     102400,	  1048576,
-		4194304, 10485760, 104857600, 1073741824,
-	};
+	static const __u64 top[DC_HIST_N] = { DC_DBUCKETS(DC_DBUCKET_BOUND, ) };
 	int b = 0;
 
 	for (int i = 0; i < DC_HIST_N - 1; i++)

@@ -373,7 +373,25 @@ struct dc_agg_key {
 	__u64 obj;  /* fd | generation << 32, or the handle */
 };
 
-#define DC_HIST_N 10 /* Darshan's access size buckets: 0-100 ... 1G+ */
+/*
+ * Darshan's access size buckets, for the programs and the report alike:
+ * X(a, bound, name) for each, a passed through. A size of n bytes is in
+ * the first bucket whose bound is n or more; the last has none (0).
+ * Darshan names them SIZE_READ_0_100 ... SIZE_READ_1G_PLUS.
+ */
+#define DC_DBUCKETS(X, a)                                                      \
+	X(a, 100, "0_100")                                                     \
+	X(a, 1024, "100_1K")                                                   \
+	X(a, 10240, "1K_10K")                                                  \
+	X(a, 102400, "10K_100K")                                               \
+	X(a, 1048576, "100K_1M")                                               \
+	X(a, 4194304, "1M_4M")                                                 \
+	X(a, 10485760, "4M_10M")                                               \
+	X(a, 104857600, "10M_100M")                                            \
+	X(a, 1073741824, "100M_1G")                                            \
+	X(a, 0, "1G_PLUS")
+#define DC_DBUCKET_BOUND(a, bound, name) bound,
+#define DC_HIST_N			 10 /* how many */
 
 struct dc_agg_val {
 	__u64 count;
