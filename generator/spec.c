@@ -1369,9 +1369,10 @@ static bool btf_has_tracepoint(const char *event)
 }
 
 /* io_uring requests are read at two tracepoints through BTF (tp_btf)
- * that pass the request: Linux 6.0 or newer. Without them,
- * --skip-missing leaves the group out, as it does a library that is not
- * installed. */
+ * that pass the request: Linux 6.0 or newer. Without them, asking for
+ * the group is an error; with --skip-missing it stays in the object, as
+ * a tracepoint this kernel lacks does: the object may run on another
+ * kernel, and one without them names io_uring in "unsupported". */
 static bool has_uring_tracepoints(void)
 {
 	struct btf *vmlinux = vmlinux_btf();
@@ -1393,15 +1394,14 @@ static void check_uring(struct dc_spec *spec)
 			fprintf(stderr,
 				"%s:%d:%d: warning: this kernel has no "
 				"io_uring tracepoints with BTF; the group is "
-				"left out\n",
+				"kept for kernels that have them\n",
 				g->loc.file, g->loc.line, g->loc.col);
-			g->skipped = true;
 			continue;
 		}
 		spec_error(spec, &g->loc,
 			   "this kernel has no io_uring tracepoints with "
-			   "BTF (Linux 6.0 or newer); --skip-missing leaves "
-			   "the group out");
+			   "BTF (Linux 6.0 or newer); --skip-missing keeps "
+			   "the group for kernels that have them");
 	}
 }
 
