@@ -192,45 +192,6 @@ static int parse_aliases(struct parse *p, yaml_node_t *n,
 	return 0;
 }
 
-/* alt: [group/name, ...], the events standing in for 'event'. */
-static int parse_alts(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
-{
-	pr->alt_loc = loc_of(p, n);
-	if (n->type != YAML_SEQUENCE_NODE) {
-		spec_error(p->spec, &pr->alt_loc,
-			   "'alt' must be a list of tracepoints, not %s",
-			   node_kind(n));
-		return -EINVAL;
-	}
-	for (yaml_node_item_t *it = n->data.sequence.items.start;
-	     it < n->data.sequence.items.top; it++) {
-		yaml_node_t *a = yaml_document_get_node(p->doc, *it);
-		struct dc_loc aloc = loc_of(p, a);
-		const char *v = scalar(p, a, "a tracepoint");
-
-		if (!v)
-			return -EINVAL;
-		if (pr->nalts == DC_TP_ALTS) {
-			spec_error(p->spec, &aloc,
-				   "'alt' takes at most %d tracepoints",
-				   DC_TP_ALTS);
-			return -EINVAL;
-		}
-		if (!valid_event(v)) {
-			spec_error(
-			    p->spec, &aloc,
-			    "'%s' is not a tracepoint: give it as "
-			    "group/name, e.g. writeback/writeback_dirty_page",
-			    v);
-			return -EINVAL;
-		}
-		pr->alts[pr->nalts] = strdup(v);
-		if (!pr->alts[pr->nalts++])
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 /* What a tracepoint probe needs, as far as the file alone can tell. */
 static void check_tracepoint_probe(struct dc_spec *spec,
 				   const struct dc_spec_probe *pr)
@@ -266,33 +227,57 @@ static void check_tracepoint_probe(struct dc_spec *spec,
 			   "'size' must name one of the 'fields'");
 }
 
-/* A list of at most @max field names. */
-static int parse_names(struct parse *p, yaml_node_t *n, const char *what,
-		       char **out, int max, int *count, struct dc_loc *loc)
+/* What a list of names in a spec holds: a tracepoint's fields, or the
+ * events standing in for its 'event'. */
+struct name_list {
+	const char *item;  /* what one is, "field name" */
+	const char *items; /* and many, "fields" */
+	bool (*valid)(const char *s);
+	const char *how; /* what a valid one looks like, or "" */
+};
+
+static bool valid_field(const char *s)
 {
+	return valid_ident(s, DC_FIELD_MAX);
+}
+
+static const struct name_list FIELDS = { "field name", "fields", valid_field,
+					 "" };
+static const struct name_list EVENTS = {
+	"tracepoint", "tracepoints", valid_event,
+	": give it as group/name, e.g. writeback/writeback_dirty_page"
+};
+
+/* A list 'what' of at most @max names of kind @k. */
+static int parse_names(struct parse *p, yaml_node_t *n, const char *what,
+		       const struct name_list *k, char **out, int max,
+		       int *count, struct dc_loc *loc)
+{
+	char an[32];
+
 	*loc = loc_of(p, n);
 	if (n->type != YAML_SEQUENCE_NODE) {
-		spec_error(p->spec, loc,
-			   "'%s' must be a list of field names, not %s", what,
-			   node_kind(n));
+		spec_error(p->spec, loc, "'%s' must be a list of %ss, not %s",
+			   what, k->item, node_kind(n));
 		return -EINVAL;
 	}
+	snprintf(an, sizeof(an), "a %s", k->item);
 	for (yaml_node_item_t *it = n->data.sequence.items.start;
 	     it < n->data.sequence.items.top; it++) {
 		yaml_node_t *a = yaml_document_get_node(p->doc, *it);
 		struct dc_loc aloc = loc_of(p, a);
-		const char *v = scalar(p, a, "a field name");
+		const char *v = scalar(p, a, an);
 
 		if (!v)
 			return -EINVAL;
 		if (*count == max) {
-			spec_error(p->spec, &aloc,
-				   "'%s' takes at most %d fields", what, max);
+			spec_error(p->spec, &aloc, "'%s' takes at most %d %s",
+				   what, max, k->items);
 			return -EINVAL;
 		}
-		if (!valid_ident(v, DC_FIELD_MAX)) {
-			spec_error(p->spec, &aloc, "'%s' is not a field name",
-				   v);
+		if (!k->valid(v)) {
+			spec_error(p->spec, &aloc, "'%s' is not a %s%s", v,
+				   k->item, k->how);
 			return -EINVAL;
 		}
 		out[*count] = strdup(v);
@@ -670,15 +655,19 @@ static int add_probe(struct parse *p, yaml_node_t *n, size_t group)
 			if ((v = scalar(p, val, "'size'")))
 				pr.size_field = dup_or_fail(p, v);
 		} else if (tp && !strcmp(key, "fields")) {
-			if (parse_names(p, val, "fields", pr.fields, DC_CAPTURE,
-					&pr.nfields, &pr.fields_loc) == -ENOMEM)
+			if (parse_names(p, val, "fields", &FIELDS, pr.fields,
+					DC_CAPTURE, &pr.nfields,
+					&pr.fields_loc) == -ENOMEM)
 				spec->nerrors++;
 		} else if (tp && !strcmp(key, "alt")) {
-			if (parse_alts(p, val, &pr) == -ENOMEM)
+			if (parse_names(p, val, "alt", &EVENTS, pr.alts,
+					DC_TP_ALTS, &pr.nalts,
+					&pr.alt_loc) == -ENOMEM)
 				spec->nerrors++;
 		} else if (tp && !strcmp(key, "key")) {
-			if (parse_names(p, val, "key", pr.keys, DC_TP_KEYS,
-					&pr.nkeys, &pr.keys_loc) == -ENOMEM)
+			if (parse_names(p, val, "key", &FIELDS, pr.keys,
+					DC_TP_KEYS, &pr.nkeys,
+					&pr.keys_loc) == -ENOMEM)
 				spec->nerrors++;
 		} else if (!strcmp(key, "proto")) {
 			if ((v = scalar(p, val, "'proto'")))
