@@ -369,6 +369,26 @@ def fio_write(engine, path, out, bs, ios):
             "--filename=%s --output-format=json --output=%s" % (engine, bs, ios * bs, path, out))
 
 
+def check_fio_writes(t, reports, files, ios):
+    """fio_write()'s io_uring and libaio runs, their JSON reports in
+    @reports and their files in @files as uring.* and aio.*, against the
+    trace's requests: each engine's count and bytes as fio counts them,
+    or, on a kernel that cannot trace it (io_uring before 6.0), its name
+    in the start record's "unsupported" and no event."""
+    unsupported = t.start["args"]["unsupported"].split(",")
+    for engine, name, base in (("io_uring", "io_uring_write", "uring"),
+                               ("libaio", "libaio_pwrite", "aio")):
+        job = json.load(open(os.path.join(reports, base + ".json")))["jobs"][0]["write"]
+        ev = t.select(cat="AIO", name=name, path=os.path.join(files, base + ".dat"))
+        if engine in unsupported:
+            check(not ev, "%s: named unsupported, and no event: %d" % (engine, len(ev)))
+            continue
+        got = sum(e["args"].get("size", 0) for e in ev)
+        check(len(ev) == job["total_ios"] == ios and got == job["io_bytes"],
+              "%s: %d requests of %d bytes, fio made %d of %d"
+              % (engine, len(ev), got, job["total_ios"], job["io_bytes"]))
+
+
 def drop_pages(path, python="python3"):
     """A shell command: drop @path's pages from the page cache, so that
     reading it again goes through the kernel's readahead."""

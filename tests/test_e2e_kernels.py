@@ -20,8 +20,8 @@ import subprocess
 import tempfile
 import time
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, done, drop_pages, fio_write, generate,
-                    need_bpf, need_tool, run, skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_fio_writes, done, drop_pages, fio_write,
+                    generate, need_bpf, need_tool, run, skip)
 
 need_bpf()
 need_tool("fio")
@@ -92,19 +92,7 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
 
     # io_uring and libaio requests against fio's counts; a kernel that
     # cannot trace one (io_uring before 6.0) names it instead.
-    unsupported = t.start["args"]["unsupported"].split(",")
-    for engine, name, data in (("io_uring", "io_uring_write", "uring"),
-                               ("libaio", "libaio_pwrite", "aio")):
-        job = json.load(open(os.path.join(tmp, data + ".json")))["jobs"][0]["write"]
-        ev = t.select(cat="AIO", name=name, path=os.path.join(tmp, data + ".dat"))
-        if engine in unsupported:
-            check(not ev, "%s: named unsupported, and no event: %d" % (engine, len(ev)))
-            continue
-        check(len(ev) == job["total_ios"] == IOS, "%s: %d requests, fio made %d"
-              % (engine, len(ev), job["total_ios"]))
-        check(sum(e["args"].get("size", 0) for e in ev) == job["io_bytes"] == IOS * BS,
-              "%s: %d bytes, fio moved %d" % (engine, sum(e["args"].get("size", 0) for e in ev),
-                                              job["io_bytes"]))
+    check_fio_writes(t, tmp, tmp, IOS)
 
     # Kernel tracepoints: the cold file's pages come back into the page
     # cache under cat's reads of it.

@@ -15,8 +15,8 @@ import os
 import sys
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, done, drop_pages, fio_write, generate,
-                    need_bpf, need_tool, run, skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_fio_writes, done, drop_pages, fio_write,
+                    generate, need_bpf, need_tool, run, skip)
 
 SPECS = ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/stdio.yaml", "probes.d/hdf5.yaml",
          "probes.d/mpiio.yaml", "probes.d/kernel.yaml", "probes.d/io_uring.yaml",
@@ -81,16 +81,7 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
         if name.startswith("MPI_File_") and not isinstance(n, list):
             got = len(t.select(cat="MPIIO", name=name))
             check(got == n * NP, "MPIIO %s: %d, the %d ranks made %d" % (name, got, NP, n * NP))
-    for engine, name, data in (("io_uring", "io_uring_write", "uring"),
-                               ("libaio", "libaio_pwrite", "aio")):
-        job = json.load(open(os.path.join(tmp, data + ".json")))["jobs"][0]["write"]
-        ev = t.select(cat="AIO", name=name, path=os.path.join(work, data + ".dat"))
-        if engine in unsupported:
-            check(not ev, "%s: left out on this kernel, and no event: %d" % (engine, len(ev)))
-            continue
-        check(len(ev) == job["total_ios"] == IOS and
-              sum(e["args"].get("size", 0) for e in ev) == job["io_bytes"],
-              "%s: %d requests, fio made %d" % (engine, len(ev), job["total_ios"]))
+    check_fio_writes(t, tmp, work, IOS)
     # The page cache's adds depend on the kernel's readahead, not on the
     # workload: here only that they come, under cat's reads.
     ids = {e["id"]: e for e in t.events}
