@@ -798,10 +798,12 @@ int dc_load(struct dc_session *sess, const char *path)
 	if (logs && !err)
 		say_stats(o->obj, logs);
 	free(logs);
+	/* -vv's statistics replace the verifier's own messages. */
 	if (err) {
-		dc_err("%s: loading into the kernel failed: %s (run with -v "
+		dc_err("%s: loading into the kernel failed: %s (run with -v%s "
 		       "for the verifier's log)",
-		       path, strerror(-err));
+		       path, strerror(-err),
+		       opt->verifier_stats ? " alone, not -vv," : "");
 		return err;
 	}
 	return 0;
