@@ -1,25 +1,34 @@
 // SPDX-License-Identifier: MIT
 /*
- * floor COMMAND...: run COMMAND with programs that do nothing attached
- * to the syscall tracepoints DataCrumbs uses (tp_btf sys_enter and
- * sys_exit). What they cost is the floor under every syscall figure:
- * the tracepoint itself, and, under bpf_stats, the measurement.
+ * floor [-u LIBRARY:FUNCTION]... COMMAND...: run COMMAND with programs
+ * that do nothing attached where DataCrumbs attaches its own: the
+ * syscall tracepoints (tp_btf sys_enter and sys_exit), or, with -u, the
+ * entry and return of each FUNCTION of LIBRARY (a path), as the runtime
+ * attaches uprobes on this kernel. What they cost is the floor under
+ * every figure of that layer: the tracepoint or the trap itself, and,
+ * under bpf_stats, the measurement.
  */
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "elfsym.h"
+#include "kfeatures.h"
+
+static const struct bpf_insn ret0[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
 
 /* "return 0" as a BTF-typed raw tracepoint program on @tp. */
 static int attach_empty(struct btf *vmlinux, const char *tp)
 {
-	static const struct bpf_insn ret0[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	char name[64];
 	int id, fd;
 
@@ -36,30 +45,103 @@ static int attach_empty(struct btf *vmlinux, const char *tp)
 	return bpf_raw_tracepoint_open(NULL, fd) < 0 ? -errno : 0;
 }
 
+/* An empty uprobe program of attach type @type on @path at @off. The
+ * link is made with the bpf() call itself: libbpf 1.4 passes no path for
+ * an attach type newer than it (session, 6.13). */
+static int uprobe_link(const char *path, unsigned long off, int type,
+		       __u32 flags)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type);
+	union bpf_attr attr;
+	int fd;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "floor_uprobe", "GPL", ret0, 2,
+			   &opts);
+	if (fd < 0)
+		return fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = fd;
+	attr.link_create.attach_type = type;
+	attr.link_create.uprobe_multi.path = (uintptr_t)path;
+	attr.link_create.uprobe_multi.offsets = (uintptr_t)&off;
+	attr.link_create.uprobe_multi.cnt = 1;
+	attr.link_create.uprobe_multi.flags = flags;
+	return syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr)) < 0
+		   ? -errno
+		   : 0;
+}
+
+/* @spec, "LIBRARY:FUNCTION": one session link where the kernel has them
+ * (returning 0, the program runs at the return too), else an entry and a
+ * return link, as the runtime chooses. */
+static int attach_uprobe(const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+	const struct dc_elf_sym *s;
+	struct dc_elf_syms syms;
+	char *lib;
+	int err;
+
+	if (!colon || colon == spec || !colon[1])
+		return -EINVAL;
+	lib = strndup(spec, colon - spec);
+	if (!lib)
+		return -ENOMEM;
+	err = dc_elf_syms_load(lib, &syms);
+	if (err)
+		goto cleanup;
+	s = dc_elf_syms_find(&syms, colon + 1);
+	if (!s)
+		err = -ENOENT;
+	else if (dc_kernel_has_uprobe_session())
+		err = uprobe_link(lib, s->offset, DC_TRACE_UPROBE_SESSION, 0);
+	else
+		err = uprobe_link(lib, s->offset, BPF_TRACE_UPROBE_MULTI, 0)
+			  ?: uprobe_link(lib, s->offset, BPF_TRACE_UPROBE_MULTI,
+					 BPF_F_UPROBE_MULTI_RETURN);
+	dc_elf_syms_free(&syms);
+cleanup:
+	free(lib);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	int err, status;
+	int err = 0, status, arg = 1;
+	struct btf *vmlinux;
 	pid_t pid;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: floor COMMAND [ARGS...]\n");
+	while (arg + 1 < argc && !strcmp(argv[arg], "-u") && !err) {
+		err = attach_uprobe(argv[arg + 1]);
+		if (err)
+			fprintf(stderr, "floor: %s: %s\n", argv[arg + 1],
+				strerror(-err));
+		arg += 2;
+	}
+	if (err)
+		return 1;
+	if (arg >= argc) {
+		fprintf(stderr, "usage: floor [-u LIBRARY:FUNCTION]... COMMAND "
+				"[ARGS...]\n");
 		return 2;
 	}
-	if (!vmlinux) {
-		fprintf(stderr, "floor: no kernel BTF\n");
-		return 1;
-	}
-	err = attach_empty(vmlinux, "sys_enter")
-		  ?: attach_empty(vmlinux, "sys_exit");
-	btf__free(vmlinux);
-	if (err) {
-		fprintf(stderr, "floor: %s\n", strerror(-err));
-		return 1;
+	if (arg == 1) {
+		vmlinux = btf__load_vmlinux_btf();
+		if (!vmlinux) {
+			fprintf(stderr, "floor: no kernel BTF\n");
+			return 1;
+		}
+		err = attach_empty(vmlinux, "sys_enter")
+			  ?: attach_empty(vmlinux, "sys_exit");
+		btf__free(vmlinux);
+		if (err) {
+			fprintf(stderr, "floor: %s\n", strerror(-err));
+			return 1;
+		}
 	}
 	pid = fork();
 	if (pid == 0) {
-		execvp(argv[1], argv + 1);
+		execvp(argv[arg], argv + arg);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
