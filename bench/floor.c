@@ -11,9 +11,12 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,9 +74,44 @@ static int uprobe_link(const char *path, unsigned long off, int type,
 		   : 0;
 }
 
+/* Kernels without uprobe_multi links (< 6.6): an empty program on a
+ * perf-event uprobe at @off of @path, a return probe if @ret, as libbpf
+ * attaches one for the runtime there. */
+static int uprobe_perf(const char *path, unsigned long off, bool ret)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	int type = -1, fd, pfd;
+	FILE *f;
+
+	f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	if (type < 0)
+		return -ENOENT;
+	fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "floor_uprobe", "GPL", ret0, 2,
+			   &opts);
+	if (fd < 0)
+		return fd;
+	attr.type = type;
+	/* config bit 0 is "retprobe" in the uprobe PMU's format. */
+	attr.config = ret;
+	attr.config1 = (uintptr_t)path;
+	attr.config2 = off;
+	pfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1,
+		      PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0 || ioctl(pfd, PERF_EVENT_IOC_SET_BPF, fd) ||
+	    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0))
+		return -errno;
+	return 0;
+}
+
 /* @spec, "LIBRARY:FUNCTION": one session link where the kernel has them
  * (returning 0, the program runs at the return too), else an entry and a
- * return link, as the runtime chooses. */
+ * return link, else perf-event uprobes, as the runtime chooses. */
 static int attach_uprobe(const char *spec)
 {
 	const char *colon = strrchr(spec, ':');
@@ -95,10 +133,13 @@ static int attach_uprobe(const char *spec)
 		err = -ENOENT;
 	else if (dc_kernel_has_uprobe_session())
 		err = uprobe_link(lib, s->offset, DC_TRACE_UPROBE_SESSION, 0);
-	else
+	else if (dc_kernel_has_uprobe_multi())
 		err = uprobe_link(lib, s->offset, BPF_TRACE_UPROBE_MULTI, 0)
 			  ?: uprobe_link(lib, s->offset, BPF_TRACE_UPROBE_MULTI,
 					 BPF_F_UPROBE_MULTI_RETURN);
+	else
+		err = uprobe_perf(lib, s->offset, false)
+			  ?: uprobe_perf(lib, s->offset, true);
 	dc_elf_syms_free(&syms);
 cleanup:
 	free(lib);
