@@ -389,6 +389,17 @@ def check_fio_writes(t, reports, files, ios):
               % (engine, len(ev), got, job["total_ios"], job["io_bytes"]))
 
 
+def check_cold_read(t, path):
+    """After drop_pages(@path), a read of it: the kernel layer's page-cache
+    adds of its inode come, each under a read call. How many depends on
+    the kernel's readahead, not on the workload."""
+    ids = {e["id"]: e for e in t.events}
+    ino = os.stat(path).st_ino
+    adds = [e for e in t.select(cat="kernel", name="page_cache_add") if e["args"]["i_ino"] == ino]
+    check(adds and all(ids.get(e["args"]["p_idx"], {}).get("name") == "read" for e in adds),
+          "page-cache adds of the cold file under its reads: %d" % len(adds))
+
+
 def drop_pages(path, python="python3"):
     """A shell command: drop @path's pages from the page cache, so that
     reading it again goes through the kernel's readahead."""

@@ -20,8 +20,8 @@ import subprocess
 import tempfile
 import time
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_fio_writes, done, drop_pages, fio_write,
-                    generate, need_bpf, need_tool, run, skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_cold_read, check_fio_writes, done,
+                    drop_pages, fio_write, generate, need_bpf, need_tool, run, skip)
 
 need_bpf()
 need_tool("fio")
@@ -96,11 +96,7 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
 
     # Kernel tracepoints: the cold file's pages come back into the page
     # cache under cat's reads of it.
-    ids = {e["id"]: e for e in t.events}
-    ino = os.stat(COLD).st_ino
-    adds = [e for e in t.select(cat="kernel", name="page_cache_add") if e["args"]["i_ino"] == ino]
-    check(adds and all(ids.get(e["args"]["p_idx"], {}).get("name") == "read" for e in adds),
-          "page-cache adds of the cold file under its reads: %d" % len(adds))
+    check_cold_read(t, COLD)
 
     # USDT: the Python function's calls.
     calls = [e for e in t.select(cat="PYTHON", name="f") if e["args"].get("srcfile") == prog]

@@ -15,8 +15,8 @@ import os
 import sys
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_fio_writes, done, drop_pages, fio_write,
-                    generate, need_bpf, need_tool, run, skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_cold_read, check_fio_writes, done,
+                    drop_pages, fio_write, generate, need_bpf, need_tool, run, skip)
 
 SPECS = ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/stdio.yaml", "probes.d/hdf5.yaml",
          "probes.d/mpiio.yaml", "probes.d/kernel.yaml", "probes.d/io_uring.yaml",
@@ -84,11 +84,7 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
     check_fio_writes(t, tmp, work, IOS)
     # The page cache's adds depend on the kernel's readahead, not on the
     # workload: here only that they come, under cat's reads.
-    ids = {e["id"]: e for e in t.events}
-    ino = os.stat(COLD).st_ino
-    adds = [e for e in t.select(cat="kernel", name="page_cache_add") if e["args"]["i_ino"] == ino]
-    check(adds and all(ids.get(e["args"]["p_idx"], {}).get("name") == "read" for e in adds),
-          "page-cache adds of the cold file under its reads: %d" % len(adds))
+    check_cold_read(t, COLD)
 
     out = os.environ.get("DC_MATRIX_OUT")
     if out:
