@@ -743,9 +743,9 @@ static __always_inline int dc_usdt_end(__u32 end, __u32 probe, const __u64 *v,
 
 /* Argument @arg of the USDT probe firing, 0 where it cannot be read. A
  * global function, verified once: libbpf's decoding has a path for each
- * kind of argument, and inlined for every slot the verifier walked each
- * combination of them (dc_usdt took the longest of all programs to
- * load). */
+ * kind of argument, which inlined for every slot the verifier walked in
+ * combination (40,000 of dc_usdt's instructions; dc_same() was the
+ * rest). */
 __noinline __u64 dc_usdt_slot(struct pt_regs *ctx, __u32 arg)
 {
 	long v;

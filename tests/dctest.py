@@ -389,6 +389,52 @@ def check_fio_writes(t, reports, files, ios):
               % (engine, len(ev), got, job["total_ios"], job["io_bytes"]))
 
 
+def call_totals(t, fname=lambda f: f):
+    """A trace's calls per (layer, function, file): (calls, bytes). @fname
+    maps a file's name (to merge names that differ between runs)."""
+    out = {}
+    for e in t.events:
+        k = (e["cat"], e["name"], fname(t.file(e)))
+        c, b = out.get(k, (0, 0))
+        out[k] = (c + 1, b + e["args"].get("size", 0))
+    return out
+
+
+def counter_totals(t, fname=lambda f: f):
+    """A profile's counter records, and their totals per (layer, function,
+    file) as call_totals() gives a trace's: (calls, bytes)."""
+    out, recs = {}, []
+    for line in t.lines[1:-1]:
+        if '"ph":"C"' not in line:
+            continue
+        e = json.loads(line)
+        recs.append(e)
+        a = e["args"]
+        k = (e["cat"], e["name"], fname(t.files.get(a.get("fhash"))))
+        c, b = out.get(k, (0, 0))
+        out[k] = (c + a["count"], b + a["size_sum"])
+    return out, recs
+
+
+def check_dd_writes(t, path, n, bs):
+    """dd's @n writes of @bs bytes to @path, at the sys and POSIX layers,
+    each of its size."""
+    for cat in ("sys", "POSIX"):
+        w = t.select(cat=cat, name="write", path=path)
+        check(len(w) == n and all(e["args"]["size"] == bs for e in w),
+              "%s write on dd's file: %d, want %d of %d bytes" % (cat, len(w), n, bs))
+
+
+def check_stdio_calls(totals, truth, what=""):
+    """tests/workloads/stdio_calls' own counts (its JSON output, @truth)
+    against @totals, as call_totals() or counter_totals() give them."""
+    truth = json.load(open(truth))
+    for name in ("fwrite", "fprintf", "fread", "fgets"):
+        got = totals.get(("STDIO", name, truth["file"]), (0, 0))[0]
+        check(got == truth[name], "%sSTDIO %s: %d, the program made %d"
+              % (what, name, got, truth[name]))
+
+
 def check_cold_read(t, path):
     """After drop_pages(@path), a read of it: the kernel layer's page-cache
     adds of its inode come, each under a read call. How many depends on

@@ -12,7 +12,6 @@ program's own, and the start record names the uprobe links this kernel
 has. Profile mode then loads the same object (every program verified in
 that mode) and counts dd's and the STDIO program's calls in the kernel,
 exactly."""
-import json
 import os
 import shutil
 import signal
@@ -20,8 +19,9 @@ import subprocess
 import tempfile
 import time
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_cold_read, check_fio_writes, done,
-                    drop_pages, fio_write, generate, need_bpf, need_tool, run, skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, call_totals, check, check_cold_read, check_dd_writes,
+                    check_fio_writes, check_stdio_calls, counter_totals, done, drop_pages,
+                    fio_write, generate, need_bpf, need_tool, run, skip)
 
 need_bpf()
 need_tool("fio")
@@ -78,17 +78,11 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
     check(t.start["args"]["uprobes"] == uprobe_links(),
           "uprobes as %s: %s" % (uprobe_links(), t.start["args"]["uprobes"]))
 
-    # sys tracepoints and POSIX uprobes: dd's writes, each nested.
-    for cat in ("sys", "POSIX"):
-        w = t.select(cat=cat, name="write", path=dd)
-        check(len(w) == N and all(e["args"]["size"] == BS for e in w),
-              "%s write on dd's file: %d of %d bytes, want %d" % (cat, len(w), BS, N))
+    # sys tracepoints and POSIX uprobes: dd's writes.
+    check_dd_writes(t, dd, N, BS)
 
     # STDIO uprobes against the program's own counts.
-    truth = json.load(open(os.path.join(tmp, "stdio.json")))
-    for name in ("fwrite", "fprintf", "fread", "fgets"):
-        got = len(t.select(cat="STDIO", name=name, path=truth["file"]))
-        check(got == truth[name], "STDIO %s: %d, the program made %d" % (name, got, truth[name]))
+    check_stdio_calls(call_totals(t), os.path.join(tmp, "stdio.json"))
 
     # io_uring and libaio requests against fio's counts; a kernel that
     # cannot trace one (io_uring before 6.0) names it instead.
@@ -111,22 +105,12 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
     p = Trace(prof)
     check(not p.errors, "profile format: %s" % p.errors[:3])
     check(p.start["args"]["mode"] == "profile", "the start record says profile")
-    total = {}
-    for line in p.lines[1:-1]:
-        if '"ph":"C"' in line:
-            e = json.loads(line)
-            k = (e["cat"], e["name"], p.files.get(e["args"].get("fhash")))
-            c, b = total.get(k, (0, 0))
-            total[k] = (c + e["args"]["count"], b + e["args"]["size_sum"])
+    total = counter_totals(p)[0]
     for cat in ("sys", "POSIX"):
         got = total.get((cat, "write", dd))
         check(got == (N, N * BS), "profile: %s write on dd's file %s, want %s"
               % (cat, got, (N, N * BS)))
-    truth = json.load(open(os.path.join(tmp, "stdio-p.json")))
-    for name in ("fwrite", "fprintf", "fread", "fgets"):
-        got = total.get(("STDIO", name, truth["file"]), (0, 0))[0]
-        check(got == truth[name], "profile: STDIO %s %d, the program made %d"
-              % (name, got, truth[name]))
+    check_stdio_calls(total, os.path.join(tmp, "stdio-p.json"), "profile: ")
 
     # Server mode: a program joins through the client library.
     sock, ready = os.path.join(tmp, "dc.sock"), os.path.join(tmp, "ready")

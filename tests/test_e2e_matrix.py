@@ -15,8 +15,9 @@ import os
 import sys
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_cold_read, check_fio_writes, done,
-                    drop_pages, fio_write, generate, need_bpf, need_tool, run, skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, call_totals, check, check_cold_read, check_dd_writes,
+                    check_fio_writes, check_stdio_calls, done, drop_pages, fio_write, generate,
+                    need_bpf, need_tool, run, skip)
 
 SPECS = ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/stdio.yaml", "probes.d/hdf5.yaml",
          "probes.d/mpiio.yaml", "probes.d/kernel.yaml", "probes.d/io_uring.yaml",
@@ -63,14 +64,9 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
     unsupported = [u for u in t.start["args"]["unsupported"].split(",") if u]
 
     # What each workload knows of itself.
-    for cat in ("sys", "POSIX"):
-        w = t.select(cat=cat, name="write", path=work + "/dd")
-        check(len(w) == N and all(e["args"]["size"] == BS for e in w),
-              "%s write on dd's file: %d, want %d of %d bytes" % (cat, len(w), N, BS))
-    truth = json.load(open(os.path.join(tmp, "stdio.json")))
-    for name in ("fwrite", "fprintf", "fread", "fgets"):
-        got = len(t.select(cat="STDIO", name=name, path=truth["file"]))
-        check(got == truth[name], "STDIO %s: %d, the program made %d" % (name, got, truth[name]))
+    check_dd_writes(t, work + "/dd", N, BS)
+    totals = call_totals(t)
+    check_stdio_calls(totals, os.path.join(tmp, "stdio.json"))
     truth = json.load(open(os.path.join(tmp, "hdf5.json")))
     for name, n in truth.items():
         if name.startswith("H5"):
@@ -88,14 +84,9 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
 
     out = os.environ.get("DC_MATRIX_OUT")
     if out:
-        counts = {}
-        for e in t.events:
-            f = t.file(e)
-            if e["cat"] == "kernel" or not f or not f.startswith(work + "/"):
-                continue
-            k = "%s %s %s" % (e["cat"], e["name"], f[len(work) + 1:])
-            c, b = counts.get(k, (0, 0))
-            counts[k] = (c + 1, b + e["args"].get("size", 0))
+        counts = {"%s %s %s" % (cat, fn, f[len(work) + 1:]): v
+                  for (cat, fn, f), v in totals.items()
+                  if cat != "kernel" and f and f.startswith(work + "/")}
         a = t.start["args"]
         with open(out + ".tmp", "w") as f:
             json.dump({"kernel": os.uname().release, "fallbacks": a["fallbacks"],

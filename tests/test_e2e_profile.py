@@ -5,12 +5,12 @@
 and file the counters' totals equal the trace's call counts and bytes
 exactly, over several intervals; counters are well formed, and the
 profile is far smaller than the trace."""
-import json
 import os
 import re
 import tempfile
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run
+from dctest import (BUILD, RUNTIME, Trace, call_totals, check, counter_totals, done, generate,
+                    need_bpf, run)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "iocalls")
@@ -22,28 +22,10 @@ def name(f):
     return f and re.sub(r"^pipe:\[\d+\]$", "pipe", f)
 
 
-def totals_trace(t):
-    out = {}
-    for e in t.events:
-        k = (e["cat"], e["name"], name(t.file(e)))
-        c, b = out.get(k, (0, 0))
-        out[k] = (c + 1, b + e["args"].get("size", 0))
-    return out
-
-
 def counters(path):
     t = Trace(path)
     check(not t.errors, "profile format: %s" % t.errors[:3])
-    out, recs = {}, []
-    for line in t.lines[1:-1]:
-        if '"ph":"C"' not in line:
-            continue
-        e = json.loads(line)
-        recs.append(e)
-        a = e["args"]
-        k = (e["cat"], e["name"], name(t.files.get(a.get("fhash"))))
-        c, b = out.get(k, (0, 0))
-        out[k] = (c + a["count"], b + a["size_sum"])
+    out, recs = counter_totals(t, name)
     return t, out, recs
 
 
@@ -63,7 +45,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     t = Trace(tr)
     check(not t.errors and t.end["args"]["dropped"] == 0, "trace complete")
-    want = totals_trace(t)
+    want = call_totals(t, name)
     p, got, recs = counters(pr)
     check(p.end["args"]["dropped"] == 0, "profile: nothing dropped")
     check(p.start["args"]["mode"] == "profile", "start record says profile")
