@@ -27,6 +27,7 @@ static inline bool passed(int role)
 	return dc_role_is_late(role) || dc_role_is_given(role);
 }
 
+int check_kernel(struct dc_spec *spec);
 int check_feeds(struct dc_spec *spec);
 
 #endif
