@@ -28,6 +28,7 @@ static inline bool passed(int role)
 	return dc_role_is_late(role) || dc_role_is_given(role);
 }
 
+int check_uprobes(struct dc_spec *spec);
 void check_usdt_group(struct dc_spec *spec, size_t gi);
 int check_kernel(struct dc_spec *spec);
 int check_feeds(struct dc_spec *spec);
