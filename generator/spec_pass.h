@@ -31,6 +31,8 @@ static inline bool passed(int role)
 int check_uprobes(struct dc_spec *spec);
 void check_usdt_group(struct dc_spec *spec, size_t gi);
 int check_kernel(struct dc_spec *spec);
+int check_numbers(struct dc_spec *spec);
+int check_dups(struct dc_spec *spec);
 int check_feeds(struct dc_spec *spec);
 
 #endif
