@@ -257,6 +257,7 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 		  int ret)
 {
 	uint64_t lost, t0 = now_ns(), cpu0 = cpu_ns();
+	struct dc_rec_counts counts;
 	struct dc_buf args = {};
 	int err;
 
@@ -268,7 +269,14 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	dc_ringbuf_drain(rt);
 	if (rt->profile && dc_profile_tick(rt, now_ns(), true))
 		dc_err("reading the profile maps failed; counters are missing");
-	lost = dc_rec_end(&args, rt, o->quiet);
+	dc_read_losses(&rt->sess);
+	counts = (struct dc_rec_counts){
+		.unmatched = dc_limit(&rt->sess, DC_LIMIT_VMA),
+		.untraced = dc_untraced_procs(&rt->sess),
+		.filtered = rt->filter.filtered,
+		.bad_records = rt->bad_records,
+	};
+	lost = dc_rec_end(&args, &rt->sess, &counts, &rt->out.held, o->quiet);
 	if (rt->sess.opt.server)
 		dc_info("closed %zu job traces", dc_sinks_close(rt, args.p));
 	dc_pfw_marker(&rt->out.w, "end", now_ns(), args.p);
@@ -284,7 +292,7 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	dc_withheld_say(&rt->out.held, path);
 	if (!o->quiet)
 		summary(rt, path, lost);
-	if ((lost || dc_untraced_procs(&rt->sess)) && o->strict && !ret)
+	if ((lost || counts.untraced) && o->strict && !ret)
 		ret = DC_EXIT_LOST;
 	return ret;
 }
@@ -563,7 +571,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		goto cleanup;
 	if (o->server && serve(&rt, o, &srv, path))
 		goto cleanup;
-	dc_rec_start(&args, &rt, cmd, o, date);
+	dc_rec_start(&args, &rt.sess, rt.out.mounts, cmd, o, date);
 	dc_pfw_marker(&rt.out.w, "start", now_ns(), args.p);
 	if (o->duration > 0)
 		deadline = now_ns() + (uint64_t)(o->duration * 1e9);
