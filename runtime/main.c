@@ -153,7 +153,7 @@ static void forget_proc(struct dc_proc *p, void *arg)
 	struct dc_rt *rt = arg;
 	const struct dc_obj_maps *m = &rt->sess.o.maps;
 
-	dc_sink_forget(rt, p);
+	dc_sink_forget(&rt->out, p);
 	dc_map_foreach (&p->fdgens, i) {
 		struct {
 			__u32 pid;
@@ -259,7 +259,6 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	uint64_t lost, t0 = now_ns(), cpu0 = cpu_ns();
 	struct dc_rec_counts counts;
 	struct dc_buf args = {};
-	int err;
 
 	/* No new events past this point; then take everything in flight.
 	 * Detaching is the kernel's work, not a cost per event. */
@@ -278,18 +277,11 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	};
 	lost = dc_rec_end(&args, &rt->sess, &counts, &rt->out.held, o->quiet);
 	if (rt->sess.opt.server)
-		dc_info("closed %zu job traces", dc_sinks_close(rt, args.p));
-	dc_pfw_marker(&rt->out.w, "end", now_ns(), args.p);
+		dc_info("closed %zu job traces",
+			dc_sinks_close(&rt->out, args.p));
+	if (dc_sinks_end(&rt->out, args.p) && !ret)
+		ret = 1;
 	dc_buf_free(&args);
-	err = dc_pfw_close(&rt->out.w);
-	if (err) {
-		dc_err("writing %s failed: %s; the trace holds what was "
-		       "written before",
-		       path, strerror(-err));
-		if (!ret)
-			ret = 1;
-	}
-	dc_withheld_say(&rt->out.held, path);
 	if (!o->quiet)
 		summary(rt, path, lost);
 	if ((lost || counts.untraced) && o->strict && !ret)
@@ -297,13 +289,17 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	return ret;
 }
 
+/* The run's losses so far, for the end of a job's trace. */
+static uint64_t lost_total(void *sess)
+{
+	return dc_lost_total(sess);
+}
+
 /* The run's trace at @path (its fd in *@fd, for the caller to close),
- * its writer (*@writer once open), where job traces go (@dir), the
- * filters, the ring buffer's consumer and --save-records. 0, or -1
- * after a message. */
+ * its writer, where job traces go (@dir), the filters, the ring buffer's
+ * consumer and --save-records. 0, or -1 after a message. */
 static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
-			const char *path, char *dir, size_t dir_size, int *fd,
-			bool *writer)
+			const char *path, char *dir, size_t dir_size, int *fd)
 {
 	*fd = dc_output_open(path, o, &rt->out.dirfd);
 	if (*fd < 0)
@@ -312,8 +308,10 @@ static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
 					   .level = o->level,
 					   .member_size = o->member_size,
 					   .interval_ns = 1000000000ull };
-	*writer = !dc_pfw_open(&rt->out.w, *fd, &rt->out.wo);
-	rt->out.w_path = path;
+	rt->out.server = o->server;
+	rt->out.profile = o->profile;
+	rt->out.lost = lost_total;
+	rt->out.lost_ctx = &rt->sess;
 	/* Job traces go beside the server's own. */
 	snprintf(dir, dir_size, "%s", path);
 	if (strrchr(dir, '/'))
@@ -325,7 +323,7 @@ static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
 					 .npaths = o->npaths,
 					 .xpaths = o->xpaths,
 					 .nxpaths = o->nxpaths };
-	if (!*writer || dc_ringbuf_open(rt)) {
+	if (dc_sinks_open(&rt->out, *fd, path) || dc_ringbuf_open(rt)) {
 		dc_err("cannot set up the trace writer");
 		return -1;
 	}
@@ -448,7 +446,8 @@ static int trace_loop(struct dc_rt *rt, const struct dc_opts *o,
 		}
 		if (o->server) {
 			dc_server_jobs(rt, now_ns());
-			dc_sinks_tick(rt, now_ns());
+			dc_sinks_tick(&rt->out, now_ns(), &rt->ps,
+				      &rt->cgroups);
 		}
 		reap(rt, o);
 		if ((err = dc_pfw_tick(&rt->out.w, now_ns())) &&
@@ -502,7 +501,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	uint64_t deadline = 0, t_load, t_attach, t_ready;
 	int err, fd = -1, status, ret = 1;
 	struct dc_server srv = {};
-	bool writer = false, started = false;
+	bool started = false;
 	bool timed_out = false, ready_made = false;
 	struct stat rst;
 	int exec_fd = -1;
@@ -542,8 +541,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			   path, sizeof(path)))
 		goto cleanup;
 	t_attach = now_ns();
-	if (open_outputs(&rt, o, path, sink_dir, sizeof(sink_dir), &fd,
-			 &writer))
+	if (open_outputs(&rt, o, path, sink_dir, sizeof(sink_dir), &fd))
 		goto cleanup;
 	rt.out.owner = held_to(o, fd);
 	sa.sa_handler = on_signal;
@@ -612,7 +610,6 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	ret = trace_loop(&rt, o, o->server ? &srv : NULL, path, deadline,
 			 cmd != NULL, &child, &timed_out);
 	ret = finish(&rt, o, path, ret);
-	writer = false;
 	/* -d ends the tracing, not the command: it goes on untraced and
 	 * its status is still ours. */
 	if (timed_out && child) {
@@ -632,8 +629,7 @@ cleanup:
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
 	}
-	if (writer)
-		dc_gz_close(&rt.out.w.gz);
+	dc_sinks_free(&rt.out);
 	if (fd >= 0 && close(fd) && !ret) {
 		dc_err("closing %s: %s", path, strerror(errno));
 		ret = 1;

@@ -317,10 +317,10 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 
 		if (!dc_filter_keep(&rt->filter, a->file)) {
 			rt->filter.filtered += a->v.count;
-		} else if (t && !dc_withhold(rt, p)) {
+		} else if (t && !dc_withhold(&rt->out, p)) {
 			dc_proc_describe(p, t);
-			dc_pfw_counter(dc_sink(rt, p), p, t, a->probe, a->file,
-				       a->object, a->inner, &a->v,
+			dc_pfw_counter(dc_sink(&rt->out, p), p, t, a->probe,
+				       a->file, a->object, a->inner, &a->v,
 				       pf->start_ns);
 		}
 		a->probe->calls += a->v.count;

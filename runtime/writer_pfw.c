@@ -600,12 +600,23 @@ int dc_pfw_tick(struct dc_pfw *w, uint64_t mono_ns)
 	return dc_gz_tick(&w->gz, mono_ns);
 }
 
-int dc_pfw_close(struct dc_pfw *w)
+static void free_maps(struct dc_pfw *w)
 {
 	dc_map_free(&w->fh, NULL);
 	dc_map_free(&w->lanes, NULL);
 	dc_map_free(&w->procs, free_said_proc);
 	dc_map_free(&w->threads, free);
+}
+
+int dc_pfw_close(struct dc_pfw *w)
+{
+	free_maps(w);
 	dc_buf_adds(dc_gz_buf(&w->gz), "]\n");
 	return dc_gz_close(&w->gz);
+}
+
+void dc_pfw_free(struct dc_pfw *w)
+{
+	free_maps(w);
+	dc_gz_close(&w->gz);
 }

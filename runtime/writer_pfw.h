@@ -67,5 +67,7 @@ int dc_pfw_marker(struct dc_pfw *w, const char *name, uint64_t mono_ns,
 int dc_pfw_tick(struct dc_pfw *w, uint64_t mono_ns);
 /* Write "]" and flush. Returns the first write error, if any. */
 int dc_pfw_close(struct dc_pfw *w);
+/* Let go of a trace never ended: what was written stays, unended. */
+void dc_pfw_free(struct dc_pfw *w);
 
 #endif
