@@ -17,7 +17,6 @@
 #include "procs.h"
 #include "safeopen.h"
 #include "session.h"
-#include "sinks.h"
 
 #define PROCS_MAX (1u << 20) /* bytes of cgroup.procs read at most */
 
@@ -142,9 +141,14 @@ cleanup:
 	return err ?: skipped;
 }
 
+uint32_t dc_cgroups_next_job(const struct dc_cgroups *cg)
+{
+	return DC_CGROUP_JOBS + cg->last_job + 1;
+}
+
 void dc_cgroup_add(struct dc_cgroups *cg, struct dc_session *sess,
-		   struct dc_sinks *sinks, struct dc_cgroup *c, gid_t gid,
-		   const char *path, char *out, size_t size)
+		   struct dc_cgroup *c, const char *path, char *out,
+		   size_t size)
 {
 	struct dc_cgroup_follow val;
 	struct dc_cgroup *v;
@@ -161,11 +165,10 @@ void dc_cgroup_add(struct dc_cgroups *cg, struct dc_session *sess,
 		goto fail;
 	}
 	cg->v = v;
-	c->job = DC_CGROUP_JOBS + ++cg->last_job;
+	c->job = dc_cgroups_next_job(cg);
+	cg->last_job++;
 	val = (struct dc_cgroup_follow){ c->job, c->uid };
-	if (dc_sinks_job_owner(sinks, c->job,
-			       &(struct dc_ids){ c->uid, gid }) ||
-	    bpf_map_update_elem(fd, &c->id, &val, BPF_NOEXIST)) {
+	if (bpf_map_update_elem(fd, &c->id, &val, BPF_NOEXIST)) {
 		snprintf(out, size, "error: %s", strerror(errno));
 		goto fail;
 	}

@@ -296,8 +296,14 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 			close(c.fd);
 			return;
 		}
-		dc_cgroup_add(&rt->cgroups, &rt->sess, &rt->out, &c, for_.gid,
-			      arg + n, out, size);
+		if (dc_sinks_job_owner(
+			&rt->out, dc_cgroups_next_job(&rt->cgroups),
+			&(struct dc_ids){ for_.uid, for_.gid })) {
+			snprintf(out, size, "error: %s", strerror(ENOMEM));
+			close(c.fd);
+			return;
+		}
+		dc_cgroup_add(&rt->cgroups, &rt->sess, &c, arg + n, out, size);
 		return;
 	}
 	snprintf(out, size, "error: unknown request '%s'", line);
