@@ -410,9 +410,10 @@ static int serve(struct dc_rt *rt, const struct dc_opts *o,
 	const char *sock = o->socket ? o->socket : DC_DEFAULT_SOCKET;
 	int err;
 
-	if (dc_server_attach_client(rt, lib))
+	if (dc_server_attach_client(&rt->sess, lib))
 		return -1;
-	err = dc_server_open(srv, rt, sock, trace);
+	err = dc_server_open(srv, &rt->sess, &rt->ps, &rt->out, rt->rb, sock,
+			     trace);
 	if (err)
 		dc_err("--socket %s: %s", sock,
 		       err == -EEXIST ? "exists and is not a socket; not "
@@ -444,10 +445,11 @@ static int trace_loop(struct dc_rt *rt, const struct dc_opts *o,
 			dc_err("reading the ring buffer: %s", strerror(-err));
 			break;
 		}
-		if (o->server) {
-			dc_server_jobs(rt, now_ns());
+		if (srv) {
+			dc_server_jobs(srv, now_ns(), rt->want_probes);
+			rt->want_probes = false;
 			dc_sinks_tick(&rt->out, now_ns(), &rt->ps,
-				      &rt->cgroups);
+				      &srv->cgroups);
 		}
 		reap(rt, o);
 		if ((err = dc_pfw_tick(&rt->out.w, now_ns())) &&
@@ -648,7 +650,6 @@ cleanup:
 		ret = 1;
 	}
 	dc_profile_free(&rt);
-	dc_cgroups_free(&rt.cgroups);
 	free(rt.out.mounts);
 	dc_ringbuf_close(&rt);
 	dc_unload(&rt.sess);
