@@ -235,7 +235,7 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	if (dc_withhold(&rt->out, p))
 		return 0;
 	if (rt->profile) {
-		dc_profile_call(rt, &c);
+		dc_profile_call(rt->profile, &c);
 		return handle_gen(p, pr, e, &c);
 	}
 	if (!dc_filter_keep(&rt->filter, c.file)) {

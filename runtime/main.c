@@ -266,7 +266,7 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	rt->detach_ns = now_ns() - t0;
 	rt->detach_cpu_ns = cpu_ns() - cpu0;
 	dc_ringbuf_drain(rt);
-	if (rt->profile && dc_profile_tick(rt, now_ns(), true))
+	if (rt->profile && dc_profile_tick(rt->profile, now_ns(), true))
 		dc_err("reading the profile maps failed; counters are missing");
 	dc_read_losses(&rt->sess);
 	counts = (struct dc_rec_counts){
@@ -462,9 +462,9 @@ static int trace_loop(struct dc_rt *rt, const struct dc_opts *o,
 			if (!o->server)
 				dc_detach_all(&rt->sess);
 		}
-		if (rt->profile && dc_profile_due(rt, now_ns()) &&
+		if (rt->profile && dc_profile_due(rt->profile, now_ns()) &&
 		    ((err = dc_ringbuf_poll(rt, 0)) < 0 ||
-		     (err = dc_profile_tick(rt, now_ns(), false)))) {
+		     (err = dc_profile_tick(rt->profile, now_ns(), false)))) {
 			dc_err("reading the profile maps: %s", strerror(-err));
 			break;
 		}
@@ -595,7 +595,8 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			obj, rt.sess.nprobes, (t_attach - t_load) / 1e6,
 			(t_ready - t_attach) / 1e6);
 	if (o->profile &&
-	    dc_profile_init(&rt, (uint64_t)(o->interval * 1e9), now_ns()))
+	    dc_profile_init(&rt.profile, &rt.sess, &rt.ps, &rt.filter, &rt.out,
+			    (uint64_t)(o->interval * 1e9), now_ns()))
 		goto cleanup;
 	rt.cpu0_ns = cpu_ns();
 	started = true;
@@ -649,7 +650,7 @@ cleanup:
 		dc_err("writing %s: %s", o->save, strerror(errno));
 		ret = 1;
 	}
-	dc_profile_free(&rt);
+	dc_profile_free(rt.profile);
 	free(rt.out.mounts);
 	dc_ringbuf_close(&rt);
 	dc_unload(&rt.sess);
