@@ -304,7 +304,7 @@ static void free_probe(struct dc_spec_probe *pr)
 
 /* "ROLE", "ROLE@N" (the word at byte N of what the argument points to)
  * or "ROLE@N@M..." (through a pointer at each byte); returns the role, or
- * -1 after saying what is wrong. */
+ * -EINVAL after saying what is wrong. */
 static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		      struct dc_spec_read *rd)
 {
@@ -322,7 +322,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		dc_role_list(known, sizeof(known));
 		spec_error(p->spec, loc,
 			   "unknown argument role '%s' (known: %s)", v, known);
-		return -1;
+		return -EINVAL;
 	}
 	memset(rd, 0, sizeof(*rd));
 	if (!at && passed(role)) {
@@ -330,7 +330,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 			   "'%s' is read through a pointer: give the byte "
 			   "offset of each hop (%s@OFFSET@OFFSET)",
 			   v, name);
-		return -1;
+		return -EINVAL;
 	}
 	if (!at)
 		return role;
@@ -340,7 +340,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 			   "'%s': only %s, " PASSED_ROLES " can be read "
 			   "through a pointer (ROLE@OFFSET)",
 			   v, known);
-		return -1;
+		return -EINVAL;
 	}
 	while (at) {
 		char *end;
@@ -354,7 +354,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 				   "'%s': the offset after '@' must be a byte "
 				   "count from 0 to 4088",
 				   v);
-			return -1;
+			return -EINVAL;
 		}
 		if (rd->hops == DC_HOPS || (rd->hops == 1 && !passed(role))) {
 			spec_error(p->spec, loc,
@@ -362,7 +362,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 				   "through 1 pointer, " PASSED_ROLES
 				   " through up to %d",
 				   v, DC_HOPS);
-			return -1;
+			return -EINVAL;
 		}
 		rd->off[rd->hops++] = (int)o;
 		at = *end ? end : NULL;

@@ -297,13 +297,15 @@ static uint64_t lost_total(void *sess)
 
 /* The run's trace at @path (its fd in *@fd, for the caller to close),
  * its writer, where job traces go (@dir), the filters, the ring buffer's
- * consumer and --save-records. 0, or -1 after a message. */
+ * consumer and --save-records. 0, or -errno after a message. */
 static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
 			const char *path, char *dir, size_t dir_size, int *fd)
 {
+	int err;
+
 	*fd = dc_output_open(path, o, &rt->out.dirfd);
 	if (*fd < 0)
-		return -1;
+		return *fd;
 	rt->out.wo = (struct dc_pfw_opts){ .compress = dc_pfw_compressed(path),
 					   .level = o->level,
 					   .member_size = o->member_size,
@@ -323,13 +325,15 @@ static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
 					 .npaths = o->npaths,
 					 .xpaths = o->xpaths,
 					 .nxpaths = o->nxpaths };
-	if (dc_sinks_open(&rt->out, *fd, path) || dc_ringbuf_open(rt)) {
+	err = dc_sinks_open(&rt->out, *fd, path) ?: dc_ringbuf_open(rt);
+	if (err) {
 		dc_err("cannot set up the trace writer");
-		return -1;
+		return err;
 	}
 	if (o->save && !(rt->save = fopen(o->save, "wxe"))) {
-		dc_err("cannot create %s: %s", o->save, strerror(errno));
-		return -1;
+		err = -errno;
+		dc_err("cannot create %s: %s", o->save, strerror(-err));
+		return err;
 	}
 	return 0;
 }
@@ -399,7 +403,7 @@ static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
 }
 
 /* Server mode: the client library's probe and the control socket. 0, or
- * -1 after a message. */
+ * -errno after a message. */
 static int serve(struct dc_rt *rt, const struct dc_opts *o,
 		 struct dc_server *srv, const char *trace)
 {
@@ -410,8 +414,9 @@ static int serve(struct dc_rt *rt, const struct dc_opts *o,
 	const char *sock = o->socket ? o->socket : DC_DEFAULT_SOCKET;
 	int err;
 
-	if (dc_server_attach_client(&rt->sess, lib))
-		return -1;
+	err = dc_server_attach_client(&rt->sess, lib);
+	if (err)
+		return err;
 	err = dc_server_open(srv, &rt->sess, &rt->ps, &rt->out, rt->rb, sock,
 			     trace);
 	if (err)
@@ -422,7 +427,7 @@ static int serve(struct dc_rt *rt, const struct dc_opts *o,
 			   ? "another datacrumbs-runtime --server is "
 			     "listening there"
 			   : strerror(-err));
-	return err ? -1 : 0;
+	return err;
 }
 
 /*
