@@ -191,7 +191,7 @@ static int handle_gen(struct dc_proc *p, const struct dc_probe *pr,
 static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 {
 	struct dc_probe *pr;
-	struct dc_thread *t;
+	struct dc_rthread *t;
 	struct dc_proc *p;
 	struct dc_call c;
 
@@ -278,7 +278,7 @@ static void save(struct dc_rt *rt, const void *data, size_t size)
 int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 {
 	const struct dc_proc_event *pe = data;
-	struct dc_thread *t;
+	struct dc_rthread *t;
 	struct dc_proc *p;
 	char comm[17];
 
@@ -347,7 +347,7 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 void dc_enrich_flush(struct dc_rt *rt)
 {
 	dc_map_foreach (&rt->ps.threads, i) {
-		struct dc_thread *t = rt->ps.threads.vals[i];
+		struct dc_rthread *t = rt->ps.threads.vals[i];
 		struct dc_proc *p = dc_map_get(&rt->ps.procs, t->pid);
 
 		dc_nest_flush(dc_sink(&rt->out, p), t);

@@ -39,9 +39,10 @@ struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid)
 	return p;
 }
 
-struct dc_thread *dc_thread_get(struct dc_procs *ps, uint32_t tid, uint32_t pid)
+struct dc_rthread *dc_thread_get(struct dc_procs *ps, uint32_t tid,
+				 uint32_t pid)
 {
-	struct dc_thread *t = dc_map_get(&ps->threads, tid);
+	struct dc_rthread *t = dc_map_get(&ps->threads, tid);
 
 	/* A reused tid belongs to a new thread. */
 	if (t && t->pid == pid)
@@ -674,7 +675,7 @@ static void free_proc(void *v)
 	free(p);
 }
 
-void dc_thread_free(struct dc_thread *t)
+void dc_thread_free(struct dc_rthread *t)
 {
 	free(t->pending);
 	free(t);
@@ -724,7 +725,7 @@ void dc_procs_free(struct dc_procs *ps)
 	dc_map_free(&ps->devs, free);
 }
 
-void dc_proc_describe(struct dc_proc *p, struct dc_thread *t)
+void dc_proc_describe(struct dc_proc *p, struct dc_rthread *t)
 {
 	char what[64], *comm;
 

@@ -144,8 +144,8 @@ int dc_profile_init(struct dc_profile **pfp, struct dc_session *sess,
 
 /* (fd, generation) -> file: from the tracked open that gave it; with
  * generation 0, the file it had before tracing began. */
-static struct dc_file *fd_file(struct dc_procs *ps, struct dc_proc *p, int32_t fd,
-			       uint32_t gen)
+static struct dc_file *fd_file(struct dc_procs *ps, struct dc_proc *p,
+			       int32_t fd, uint32_t gen)
 {
 	struct dc_file *f =
 	    gen ? dc_map_get(&p->fdgens,
@@ -172,8 +172,7 @@ void dc_profile_call(struct dc_profile *pf, const struct dc_call *c)
 	else
 		v.errs = c->probe->d->ret == DC_RET_STREAM ? c->ret == 0
 							   : c->ret < 0;
-	add(pf, c->pid, c->tid, c->probe, c->file, c->object, c->inner,
-	    &v);
+	add(pf, c->pid, c->tid, c->probe, c->file, c->object, c->inner, &v);
 }
 
 /* An aggregate of the programs, named as trace mode names its calls:
@@ -201,8 +200,8 @@ static void add_key(struct dc_profile *pf, const struct dc_agg_key *k,
 		file = dc_handle_lookup(p, k->obj);
 		object = dc_handle_object(p, k->obj);
 	}
-	add(pf, k->pid, k->tid, &pf->sess->probes[k->probe], file,
-	    object, k->inner, v);
+	add(pf, k->pid, k->tid, &pf->sess->probes[k->probe], file, object,
+	    k->inner, v);
 }
 
 /* Wait until every CPU has been seen with no aggregation under way: all
@@ -321,7 +320,7 @@ int dc_profile_tick(struct dc_profile *pf, uint64_t now, bool force)
 	dc_map_foreach (&pf->table, i) {
 		struct agg *a = pf->table.vals[i];
 		struct dc_proc *p = dc_map_get(&pf->ps->procs, a->pid);
-		struct dc_thread *t = dc_thread_get(pf->ps, a->tid, a->pid);
+		struct dc_rthread *t = dc_thread_get(pf->ps, a->tid, a->pid);
 
 		if (!dc_filter_keep(pf->filter, a->file)) {
 			pf->filter->filtered += a->v.count;
