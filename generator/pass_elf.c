@@ -156,10 +156,7 @@ int check_uprobes(struct dc_spec *spec)
 		}
 		err = dc_elf_syms_load(g->path, &syms);
 		if (err) {
-			spec_error(spec, &g->target_loc, "target '%s' (%s): %s",
-				   g->target, g->path,
-				   err == -ENOEXEC ? "not an ELF file"
-						   : strerror(-err));
+			target_error(spec, g, err, "not an ELF file");
 			continue;
 		}
 		if (g->mech == DC_MECH_POSIXAIO) {

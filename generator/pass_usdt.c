@@ -44,10 +44,7 @@ void check_usdt_group(struct dc_spec *spec, size_t gi)
 	int err = dc_usdt_notes(g->path, &notes, &n);
 
 	if (err) {
-		spec_error(spec, &g->target_loc, "target '%s' (%s): %s",
-			   g->target, g->path,
-			   err == -ENOEXEC ? "not a 64-bit ELF file"
-					   : strerror(-err));
+		target_error(spec, g, err, "not a 64-bit ELF file");
 		return;
 	}
 	for (size_t i = 0; i < spec->nprobes; i++) {

@@ -30,6 +30,13 @@ void spec_error(struct dc_spec *spec, const struct dc_loc *loc, const char *fmt,
 	fputc('\n', stderr);
 }
 
+void target_error(struct dc_spec *spec, const struct dc_spec_group *g, int err,
+		  const char *noexec)
+{
+	spec_error(spec, &g->target_loc, "target '%s' (%s): %s", g->target,
+		   g->path, err == -ENOEXEC ? noexec : strerror(-err));
+}
+
 struct parse {
 	struct dc_spec *spec;
 	yaml_document_t *doc;

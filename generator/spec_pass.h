@@ -18,6 +18,10 @@
 __attribute__((format(printf, 3, 4))) void spec_error(struct dc_spec *spec,
 						      const struct dc_loc *loc,
 						      const char *fmt, ...);
+/* "target 'T' (PATH): why" for a target that could not be read; @noexec
+ * says why for -ENOEXEC. */
+void target_error(struct dc_spec *spec, const struct dc_spec_group *g, int err,
+		  const char *noexec);
 int grow_probes(struct dc_spec *spec);
 
 /* Roles a feeder hands to the call it feeds, and their names. */
