@@ -51,18 +51,18 @@ int dc_cgroup_check(const struct dc_cgroups *cg, const struct ucred *cred,
 			 "error: you follow %d cgroups already, the most a "
 			 "user may",
 			 DC_CGROUPS_PER_USER);
-		return -1;
+		return -EDQUOT;
 	}
 	if (cg->n >= DC_CGROUPS_MAX) {
 		snprintf(out, size,
 			 "error: the server follows %d cgroups "
 			 "already, the most it can",
 			 DC_CGROUPS_MAX);
-		return -1;
+		return -ENOSPC;
 	}
 	if (*path != '/') {
 		snprintf(out, size, "error: %s: not an absolute path", path);
-		return -1;
+		return -EINVAL;
 	}
 	/* Reached as the caller would: what they cannot see is an error
 	 * they would get themselves, and tells them nothing more. */
@@ -72,19 +72,19 @@ int dc_cgroup_check(const struct dc_cgroups *cg, const struct ucred *cred,
 			 fd == -ELOOP ? "a symbolic link of another user than "
 					"root is on its way"
 				      : strerror(-fd));
-		return -1;
+		return fd;
 	}
 	if (fstatfs(fd, &sf) || sf.f_type != CGROUP2_SUPER_MAGIC ||
 	    fstat(fd, &st)) {
 		snprintf(out, size, "error: %s: not a cgroup v2 directory",
 			 path);
 		close(fd);
-		return -1;
+		return -ENOTDIR;
 	}
 	if (cred->uid && cred->uid != st.st_uid) {
 		snprintf(out, size, "error: cgroup %s is not yours", path);
 		close(fd);
-		return -1;
+		return -EPERM;
 	}
 	/* On cgroup v2 a cgroup's id is its directory's inode. */
 	*c = (struct dc_cgroup){ .id = st.st_ino, .uid = cred->uid, .fd = fd };

@@ -33,7 +33,7 @@ struct dc_cgroups {
  * "follow-cgroup PATH" from @cred, first checked: PATH must be a cgroup
  * v2 directory, reached as the caller would reach it and through no
  * symbolic link but root's, and owned by the caller (root may name
- * any). 0 with *@c filled, or -1 with the answer in @out.
+ * any). 0 with *@c filled, or -errno with the answer in @out.
  */
 int dc_cgroup_check(const struct dc_cgroups *cg, const struct ucred *cred,
 		    const char *path, struct dc_cgroup *c, char *out,

@@ -373,8 +373,8 @@ static int trace_pids(struct dc_rt *rt, const struct dc_opts *o)
 }
 
 /* COMMAND, started stopped before its exec (as --user) and traced: its
- * pid, or 0 after a message (a child started is killed by the caller,
- * which owns *@exec_fd). */
+ * pid, or -errno after a message (a child it cannot trace is killed
+ * here; the caller owns *@exec_fd). */
 static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
 		    int *exec_fd)
 {
@@ -391,13 +391,13 @@ static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
 	free(env);
 	if (child < 0) {
 		dc_err("cannot start %s: %s", cmd[0], strerror(-child));
-		return 0;
+		return child;
 	}
 	if ((err = trace_pid(rt, child, true))) {
 		dc_err("cannot register pid %d: %s", child, strerror(-err));
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
-		return 0;
+		return err;
 	}
 	return child;
 }
@@ -572,8 +572,10 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	t_ready = now_ns();
 	/* Launched after attaching, so no breakpoint is installed in the
 	 * copy of the runtime that is about to exec. */
-	if (cmd && !(child = launch(&rt, o, cmd, &exec_fd)))
+	if (cmd && (child = launch(&rt, o, cmd, &exec_fd)) < 0) {
+		child = 0;
 		goto cleanup;
+	}
 	if (o->server && serve(&rt, o, &srv, path))
 		goto cleanup;
 	dc_rec_start(&args, &rt.sess, rt.out.mounts, cmd, o, date);

@@ -13,8 +13,9 @@
 #include "sinks.h"
 #include "trace.h"
 
-/* One of each stage of the pipeline (docs/design.md), for main.c to run;
- * each stage's own state is in its own struct. */
+/* One of each stage of the pipeline (docs/design.md), for main.c to run
+ * and for the ring buffer's consumer (ringbuf.c, enrich.c); the other
+ * stages take their own struct and what they need of these. */
 struct dc_rt {
 	struct dc_session sess; /* the object, loaded and attached */
 	/* sources */
