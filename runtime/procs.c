@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -481,6 +482,24 @@ static char *env_first(const char *env, size_t len, const char *const *names,
 				return strdup(e + nl + 1);
 	}
 	return NULL;
+}
+
+int dc_proc_owner(const struct dc_proc *p, uint32_t *uid, uint32_t *gid)
+{
+	char proc[64];
+	struct stat st;
+
+	if (p->owner_known) {
+		*uid = p->uid;
+		*gid = p->gid;
+		return 0;
+	}
+	snprintf(proc, sizeof(proc), "/proc/%u", p->pid);
+	if (stat(proc, &st))
+		return -errno;
+	*uid = st.st_uid;
+	*gid = st.st_gid;
+	return 0;
 }
 
 void dc_proc_facts(struct dc_proc *p)

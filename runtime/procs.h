@@ -138,6 +138,9 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm);
 /* Read @p's PR facts from /proc now (it runs): see struct dc_proc. */
 void dc_proc_facts(struct dc_proc *p);
+/* @p's user and group: from its process records, else the owner of
+ * /proc/PID. 0, or -errno when neither is known. */
+int dc_proc_owner(const struct dc_proc *p, uint32_t *uid, uint32_t *gid);
 /* Read now, once (again after an exec), what a trace says of @p and @t:
  * the command, rank and the rest, cwd, the thread's name. The process
  * may be gone by the time its calls are written, and writers read

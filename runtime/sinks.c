@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,18 +45,13 @@ static void file_name(const char *comm, char *out, size_t size)
 static struct dc_ids job_owner(struct dc_sinks *out, const struct dc_proc *p)
 {
 	const struct dc_ids *asked = dc_map_get(&out->owners, p->job);
-	struct dc_ids who = {};
-	char proc[64];
-	struct stat st;
+	uint32_t uid, gid;
 
 	if (asked)
 		return *asked;
-	snprintf(proc, sizeof(proc), "/proc/%u", p->pid);
-	if (p->owner_known)
-		who = (struct dc_ids){ p->uid, p->gid };
-	else if (!stat(proc, &st))
-		who = (struct dc_ids){ st.st_uid, st.st_gid };
-	return who;
+	if (dc_proc_owner(p, &uid, &gid))
+		return (struct dc_ids){};
+	return (struct dc_ids){ uid, gid };
 }
 
 /* A new file, never an existing one or a symlink, in the directory the
