@@ -114,9 +114,11 @@ struct dc_spec {
  */
 int dc_spec_load(struct dc_spec *spec, const char *file);
 /*
- * Check what needs the whole set and the machine: duplicates, that every
- * target library resolves and exports each function, that every syscall
- * exists. Returns 0 or -EINVAL after printing each problem.
+ * Check what needs the whole set and the machine, one pass after another
+ * (passes.c): that every target library resolves and exports each
+ * function, the kernel's events, syscall and request numbers, duplicates
+ * and aliases, feeders. Returns 0, -EINVAL after printing each problem, or
+ * another negative errno after a message.
  */
 int dc_spec_check(struct dc_spec *spec);
 void dc_spec_free(struct dc_spec *spec);

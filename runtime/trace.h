@@ -11,7 +11,7 @@
 
 struct dc_file;
 struct dc_proc;
-struct dc_thread;
+struct dc_rthread;
 
 /* What a successful call does to the process's descriptor table. */
 enum dc_fd_effect {
@@ -63,7 +63,7 @@ struct dc_probe {
 struct dc_call {
 	struct dc_probe *probe;
 	struct dc_proc *proc; /* described (dc_proc_describe) */
-	struct dc_thread *thread;
+	struct dc_rthread *thread;
 	struct dc_file *file;
 	const char *device;  /* a block request's device ("vda"), or NULL */
 	bool filtered;	     /* left out by --paths: it takes an id only */
