@@ -375,6 +375,10 @@ static void spread(const struct dc_report *r, double *bins, int64_t ts,
 	spread_amount(r, bins, ts, dur, (double)dur);
 }
 
+/* @bytes: -1 when it moved none; DC_BYTES_UNKNOWN when it moved some
+ * the trace could not tell. */
+#define DC_BYTES_UNKNOWN (-2)
+
 static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
 		    char dir, bool err, bool timed)
 {
@@ -393,6 +397,11 @@ static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
 	s->count += n;
 	s->time += (double)d;
 	s->errors += err;
+	if (bytes == DC_BYTES_UNKNOWN) {
+		s->unsized += n;
+		s->unsized_read += dir == 'r' ? n : 0;
+		s->unsized_written += dir == 'w' ? n : 0;
+	}
 	if (bytes >= 0) {
 		s->bytes += bytes;
 		s->io_time += (double)d;
@@ -410,6 +419,8 @@ static int64_t bytes_of(const struct dc_trace_event *ev, char dir)
 		return ev->has & DC_EV_SIZE_SUM ? (int64_t)ev->size_sum : -1;
 	if (ev->has & DC_EV_SIZE)
 		return ev->size >= 0 ? ev->size : -1;
+	if (ev->has & DC_EV_SIZE_UNKNOWN)
+		return DC_BYTES_UNKNOWN;
 	/* DFTracer's own traces may carry the count only as ret. */
 	if (dir && (ev->has & DC_EV_RET) && ev->ret > 0)
 		return ev->ret;
@@ -519,7 +530,8 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 			return -ENOMEM;
 		/* Counted once per chain of calls on this file. */
 		if (ni.file_outer &&
-		    stat_add(&file->s, dur, n, ni.file_sized_outer ? bytes : -1,
+		    stat_add(&file->s, dur, n,
+			     ni.file_sized_outer && bytes >= 0 ? bytes : -1,
 			     dir, err, false))
 			return -ENOMEM;
 		if (!ni.file_outer && ni.file_sized_outer && bytes >= 0) {

@@ -43,8 +43,10 @@ enum {
 	DC_EV_AIO_HELPER = 1 << 20, /* args.aio_helper: a POSIX AIO request's
 				       I/O, made by the C library's thread */
 	DC_EV_MODE = 1 << 21,
-	DC_EV_SELECTION = 1 << 22, /* args.selection (and args.regular) */
-	DC_EV_SHAPE = 1 << 23,	   /* args.ndims, npoints and typesize */
+	DC_EV_SELECTION = 1 << 22,    /* args.selection (and args.regular) */
+	DC_EV_SHAPE = 1 << 23,	      /* args.ndims, npoints and typesize */
+	DC_EV_SIZE_UNKNOWN = 1 << 24, /* args.size_unknown: it moved bytes
+					 the tracer could not tell */
 };
 
 /* Lane tracks of kernel requests: tid | DC_LANE_BIT | lane << 22. */

@@ -69,8 +69,10 @@ static int place_probes(struct dc_session *sess, const char *path,
 	return 0;
 }
 
-static bool is_feeder(const struct dc_session *sess, __u64 id)
+static bool is_feeder(const struct dc_session *sess, __u64 cookie)
 {
+	__u64 id = cookie & ~(__u64)DC_COOKIE_UNFED;
+
 	return id < sess->o.ncaps && sess->o.caps[id].feeds;
 }
 
@@ -579,18 +581,23 @@ static bool reads_structs(const struct dc_session *sess, __u32 id)
 	       c->deref_exit_mask || c->feeds;
 }
 
-/* @g without the probes reading private structures, said once. */
+/* @g without the probes reading private structures, said once; the
+ * calls they fed say their bytes are unknown (DC_COOKIE_UNFED). */
 static void keep_off_structs(const struct dc_session *sess, struct group *g,
 			     const char *made_for)
 {
 	size_t kept = 0, n = g->b.n;
 
 	for (size_t j = 0; j < n; j++) {
-		if (reads_structs(sess, g->b.probes[j]->d->id))
+		__u32 id = g->b.probes[j]->d->id;
+
+		if (reads_structs(sess, id))
 			continue;
 		g->b.probes[kept] = g->b.probes[j];
 		g->b.offsets[kept] = g->b.offsets[j];
-		g->b.cookies[kept++] = g->b.cookies[j];
+		g->b.cookies[kept++] =
+		    g->b.cookies[j] |
+		    (sess->o.caps[id].fed_slot >= 0 ? DC_COOKIE_UNFED : 0);
 	}
 	if (kept < n)
 		dc_warn("%s: another build than %s, whose structure offsets "

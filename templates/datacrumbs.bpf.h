@@ -958,7 +958,9 @@ static __always_inline void dc_agg_build(struct dc_thread *t,
 		a->size_sum = dc_items_bytes(c, f);
 	else if (ret >= 0 && c->size_kind == DC_RET_CHAR)
 		a->size_sum = 1;
-	else if (ret >= 0 && c->size_kind == DC_RET_STATUS && c->fed_slot >= 0)
+	else if (ret >= 0 && c->size_kind == DC_RET_STATUS &&
+		 c->fed_slot >= 0 &&
+		 f->val[c->fed_slot & (DC_CAPTURE - 1)] != DC_SIZE_UNKNOWN)
 		a->size_sum = f->val[c->fed_slot & (DC_CAPTURE - 1)];
 	else if ((c->str_mask || c->str_exit_mask) && c->size_slot >= 0 &&
 		 (c->size_kind == DC_RET_ADDR ? ret != 0 : ret >= 0))

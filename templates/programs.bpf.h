@@ -196,16 +196,19 @@ static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
 		bytes *= v[i];
 		quantity = true;
 	}
-	if (quantity && tc->fed_slot >= 0)
+	if (quantity && tc->fed_slot >= 0 &&
+	    f->val[tc->fed_slot & (DC_CAPTURE - 1)] != DC_SIZE_UNKNOWN)
 		f->val[tc->fed_slot & (DC_CAPTURE - 1)] += bytes;
 }
 
 /* @traced: the caller has already checked that the process is traced.
+ * @unfed: this copy's feeders are off (DC_COOKIE_UNFED).
  * Returns 1 for a feeder, which has no return to see. */
 static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
-					    __u64 ip, bool traced)
+					    __u64 ip, bool traced, bool unfed)
 {
 	__u32 feeds = dc_cap(probe)->feeds;
+	__s8 fed = dc_cap(probe)->fed_slot;
 	__u64 v[DC_CAPTURE] = {};
 	__s32 sfd;
 
@@ -215,6 +218,8 @@ static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
 		return 1;
 	}
 	sfd = dc_capture(probe, a, v, ip);
+	if (unfed && fed >= 0)
+		v[fed & (DC_CAPTURE - 1)] = DC_SIZE_UNKNOWN;
 	return traced ? dc_push(probe, v, sfd) : dc_enter(probe, v, sfd);
 }
 
@@ -303,9 +308,10 @@ static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
 		probe = dc_uprobe_by_place(ctx);
 	else
 		probe = bpf_get_attach_cookie(ctx);
-	if (probe >= DC_NPROBES)
+	if ((probe & ~DC_COOKIE_UNFED) >= DC_NPROBES)
 		return 0;
-	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced);
+	return dc_capture_enter(probe & ~DC_COOKIE_UNFED, a, vma ? ctx->ip : 0,
+				traced, probe & DC_COOKIE_UNFED);
 }
 
 static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
@@ -317,7 +323,7 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
 	if (dc_cfg.fallbacks & DC_FB_COOKIES)
 		probe = dc_uprobe_top();
 	else
-		probe = bpf_get_attach_cookie(ctx);
+		probe = bpf_get_attach_cookie(ctx) & ~DC_COOKIE_UNFED;
 	if (probe >= DC_NPROBES)
 		return 0;
 	c = dc_cap(probe);

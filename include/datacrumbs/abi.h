@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     16 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     17 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -31,6 +31,13 @@
 #define DC_LAYER_MAX  16
 #define DC_TARGET_MAX 256
 #define DC_BUILDS_MAX 1024 /* a group's "builds", as the table holds it */
+
+/* A uprobe's cookie is its probe id, with this bit set on a call whose
+ * feeders are not attached on that copy of the library (a build whose
+ * structure offsets are unknown): its fed slot then starts as
+ * DC_SIZE_UNKNOWN instead of 0, and no feeder adds to it. */
+#define DC_COOKIE_UNFED (1u << 31)
+#define DC_SIZE_UNKNOWN (~0ULL) /* a fed slot's bytes cannot be told */
 
 /* How a probe is attached. */
 enum dc_mech {
