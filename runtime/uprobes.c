@@ -383,7 +383,7 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 	bool any = false;
 	int err;
 
-	err = dc_elf_syms_load(g->path, &syms);
+	err = dc_elf_syms_load_locals(g->path, &syms);
 	if (err) {
 		dc_warn("%s: cannot read symbols: %s; its probes are not "
 			"traced",
