@@ -322,9 +322,31 @@ static bool passed(int role)
 	return dc_role_is_late(role) || dc_role_is_given(role);
 }
 
-/* "ROLE", "ROLE@N" (the word at byte N of what the argument points to)
- * or "ROLE@N@M..." (through a pointer at each byte); returns the role, or
- * -1 after saying what is wrong. */
+/* A quantity at field @f, "TYPE.member[.member...]", of what the
+ * argument points to: its offset is found in each copy's DWARF. */
+static int parse_field(struct parse *p, const struct dc_loc *loc, const char *v,
+		       const char *f, struct dc_spec_read *rd)
+{
+	size_t n = strlen(f);
+
+	if (!strchr(f, '.') || n >= sizeof(rd->field) ||
+	    strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.") != n) {
+		spec_error(p->spec, loc,
+			   "'%s': a field is TYPE.member[.member...], "
+			   "shorter than %d characters",
+			   v, DC_FIELD_PATH_MAX);
+		return -1;
+	}
+	memcpy(rd->field, f, n + 1);
+	rd->hops = 1;
+	return 0;
+}
+
+/* "ROLE", "ROLE@N" (the word at byte N of what the argument points to),
+ * "ROLE@N@M..." (through a pointer at each byte) or, for a quantity,
+ * "ROLE@TYPE.member" (at that field, wherever a copy's DWARF puts it);
+ * returns the role, or -1 after saying what is wrong. */
 static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		      struct dc_spec_read *rd)
 {
@@ -362,6 +384,8 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 			   v, known);
 		return -1;
 	}
+	if (dc_role_is_quantity(role) && (at[1] < '0' || at[1] > '9'))
+		return parse_field(p, loc, v, at + 1, rd) ?: role;
 	while (at) {
 		char *end;
 		long o;
