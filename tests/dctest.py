@@ -167,6 +167,17 @@ def darshan_hdf5_prefix():
                     tarball, [os.path.join(SRC, "scripts", "build-darshan-hdf5"), "PREFIX", tarball])
 
 
+def darshan_hdf5_114_prefix(hdf5):
+    """Darshan 3.4.7 with its HDF5 module against the HDF5 1.14 in @hdf5:
+    $DARSHAN_HDF5_114_PREFIX, else BUILD/darshan-hdf5-114-peer, built by
+    scripts/build-darshan-hdf5 --hdf5."""
+    tarball = os.path.join(SRC, "..", "shared", "peers", "darshan-3.4.7.tar.gz")
+    return _darshan("DARSHAN_HDF5_114_PREFIX", "darshan-hdf5-114-peer",
+                    "Darshan 3.4.7 with HDF5 1.14", tarball,
+                    [os.path.join(SRC, "scripts", "build-darshan-hdf5"), "--hdf5", hdf5,
+                     "PREFIX", tarball])
+
+
 def darshan_phdf5_prefix():
     """Darshan 3.4.7 with MPI and its HDF5 module against Debian's
     parallel HDF5 for OpenMPI: $DARSHAN_PHDF5_PREFIX, else

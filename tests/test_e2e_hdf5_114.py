@@ -15,8 +15,8 @@ import shutil
 import subprocess
 import tempfile
 
-from dctest import (RUNTIME, SRC, Trace, check, done, generate, hdf5_114_prefix, need_bpf, run,
-                    skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_hdf5_114_prefix, darshan_lines,
+                    done, generate, hdf5_114_prefix, need_bpf, run, skip)
 
 need_bpf()
 CC = shutil.which("cc")
@@ -26,6 +26,19 @@ pre, why = hdf5_114_prefix()
 if not pre:
     skip(why)
 LIB = os.path.join(pre, "lib")
+REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
+# H5D counters the shipped spec reads on HDF5 1.10 only, at the build
+# table's byte offsets (selection kinds from H5D__write, shapes from
+# H5D_close): on 1.14 ours are -1, Darshan's real. And timing's.
+NOT_ON_114 = {"H5D_REGULAR_HYPERSLAB_SELECTS", "H5D_IRREGULAR_HYPERSLAB_SELECTS",
+              "H5D_POINT_SELECTS", "H5D_DATASPACE_NDIMS", "H5D_DATASPACE_NPOINTS",
+              "H5D_DATATYPE_SIZE", "H5D_MAX_WRITE_TIME_SIZE", "H5D_MAX_READ_TIME_SIZE"}
+
+
+def h5d(text):
+    """{(counter, "data.h5:/dataset"): value} of the H5D counter lines."""
+    return {(c, name[name.find("/data.h5") + 1:]): v for m, _, c, v, name in darshan_lines(text)
+            if m == "H5D" and "/data.h5" in name}
 
 
 def calls(trace, h5):
@@ -61,6 +74,33 @@ with tempfile.TemporaryDirectory() as tmp:
     check(len(want) >= 10 and got == want,
           "HDF5 1.14: every H5Dwrite/H5Dread with its bytes, in call order: %s, want %s"
           % (got, want))
+
+    # Darshan built with its HDF5 module against this HDF5: the H5D
+    # counters of each dataset, ours from the same trace, are equal.
+    dpre = darshan_hdf5_114_prefix(pre)
+    if dpre:
+        dd = os.path.join(tmp, "darshan")
+        os.mkdir(dd)
+        log = os.path.join(tmp, "run.darshan")
+        env = dict(os.environ, LD_PRELOAD=os.path.join(dpre, "lib", "libdarshan.so"),
+                   DARSHAN_ENABLE_NONMPI="1", DARSHAN_LOGFILE=log)
+        r = run([exe, os.path.join(dd, "data.h5")], env=env)
+        check(r.returncode == 0 and os.path.exists(log), "workload under Darshan: " + r.stderr)
+        r = run([os.path.join(dpre, "bin", "darshan-parser"), log])
+        check(r.returncode == 0, "darshan-parser: " + r.stderr)
+        theirs = h5d(r.stdout)
+        r = run([REPORT, "-q", "--darshan", trace])
+        check(r.returncode == 0, "datacrumbs-report --darshan: " + r.stderr)
+        ours = h5d(r.stdout)
+        shared = sorted(k for k in set(theirs) & set(ours) if k[0] not in NOT_ON_114)
+        check(len({n for _, n in shared}) == 6 and len(shared) >= 6 * 30,
+              "%d H5D counters of 6 datasets in both" % len(shared))
+        diff = ["%s %s: Darshan %d, ours %d" % (c, n, theirs[(c, n)], ours[(c, n)])
+                for c, n in shared if theirs[(c, n)] != ours[(c, n)]]
+        check(not diff, "HDF5 1.14: H5D counters equal to Darshan's:\n  " + "\n  ".join(diff))
+        check(sum(v for (c, _), v in ours.items() if c == "H5D_BYTES_WRITTEN")
+              == sum(b for n, b, _ in want if n == "H5Dwrite"),
+              "HDF5 1.14: H5D_BYTES_WRITTEN sums to the workload's bytes")
 
     # Without debug info there is nothing to read the fields by: the
     # calls are all there, their bytes unknown.
