@@ -178,3 +178,81 @@ int dc_dwarf_offset(struct dc_dwarf *d, const char *field, unsigned *off)
 	*off = total;
 	return 0;
 }
+
+/* A definition of function @name (with code, not a declaration). */
+static bool find_func(Dwarf *dw, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu, die;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) &&
+		    !dwarf_child(&cu, &die)) {
+			do {
+				const char *n = dwarf_diename(&die);
+
+				if (dwarf_tag(&die) == DW_TAG_subprogram && n &&
+				    !strcmp(n, name) &&
+				    (dwarf_hasattr(&die, DW_AT_low_pc) ||
+				     dwarf_hasattr(&die, DW_AT_ranges))) {
+					*out = die;
+					return true;
+				}
+			} while (!dwarf_siblingof(&die, &die));
+		}
+		off = next;
+	}
+	return false;
+}
+
+/* @t, a type, is named @type through its typedefs and qualifiers. */
+static bool named(Dwarf_Die *t, const char *type)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die cur = *t;
+
+	for (int i = 0; i < 16; i++) {
+		const char *n = dwarf_diename(&cur);
+		int tag = dwarf_tag(&cur);
+
+		if (n && !strcmp(n, type))
+			return true;
+		if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		     tag != DW_TAG_volatile_type) ||
+		    !dwarf_attr_integrate(&cur, DW_AT_type, &a) ||
+		    !dwarf_formref_die(&a, &cur))
+			return false;
+	}
+	return false;
+}
+
+int dc_dwarf_param_points_to(struct dc_dwarf *d, const char *func, int arg,
+			     const char *type)
+{
+	Dwarf_Die f, p, t, to;
+	Dwarf_Attribute a;
+	int k = 0;
+
+	if (!find_func(d->dw, func, &f))
+		return -ENOENT;
+	/* An out-of-line copy of an inlined function: the parameters are
+	 * its abstract origin's. */
+	if (dwarf_attr(&f, DW_AT_abstract_origin, &a) &&
+	    !dwarf_formref_die(&a, &f))
+		return -ENOENT;
+	if (dwarf_child(&f, &p))
+		return -ENOENT;
+	do {
+		if (dwarf_tag(&p) != DW_TAG_formal_parameter || k++ != arg)
+			continue;
+		if (!bare_type(&p, &t) ||
+		    dwarf_tag(&t) != DW_TAG_pointer_type ||
+		    !dwarf_attr_integrate(&t, DW_AT_type, &a) ||
+		    !dwarf_formref_die(&a, &to))
+			return -EPROTO;
+		return named(&to, type) ? 0 : -EPROTO;
+	} while (!dwarf_siblingof(&p, &p));
+	return -ENOENT;
+}

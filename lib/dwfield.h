@@ -18,6 +18,12 @@ int dc_dwarf_open(const char *path, struct dc_dwarf **out);
  * structure or union the previous one is. 0, or -ENOENT. */
 int dc_dwarf_offset(struct dc_dwarf *dw, const char *field, unsigned *off);
 
+/* Parameter @arg (from 0) of function @func is a pointer to structure
+ * @type (its tag or a typedef's name): 0, -ENOENT without such a
+ * function or parameter, -EPROTO when it points to something else. */
+int dc_dwarf_param_points_to(struct dc_dwarf *dw, const char *func, int arg,
+			     const char *type);
+
 void dc_dwarf_close(struct dc_dwarf *dw);
 
 #endif

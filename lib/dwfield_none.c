@@ -20,6 +20,16 @@ int dc_dwarf_offset(struct dc_dwarf *dw, const char *field, unsigned *off)
 	return -ENOENT;
 }
 
+int dc_dwarf_param_points_to(struct dc_dwarf *dw, const char *func, int arg,
+			     const char *type)
+{
+	(void)dw;
+	(void)func;
+	(void)arg;
+	(void)type;
+	return -ENOENT;
+}
+
 void dc_dwarf_close(struct dc_dwarf *dw)
 {
 	(void)dw;

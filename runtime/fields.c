@@ -14,19 +14,26 @@
 #include "dwfield.h"
 #include "fields.h"
 
-/* Probe @d's fields in @dw, as a layout entry; -ENOENT naming the first
- * missing one in @missing. */
+/* Probe @d's fields in @dw, as a layout entry: each in the structure
+ * its argument points to in this copy (the same function may take
+ * other arguments in another version); -ENOENT naming the first that is
+ * not in @missing. */
 static int resolve(struct dc_dwarf *dw, const struct dc_probe_info *d,
 		   __u16 off[DC_CAPTURE], const char **missing)
 {
 	for (int i = 0; i < d->nslots && i < DC_CAPTURE; i++) {
+		const char *f = d->field[i];
+		char type[DC_FIELD_PATH_MAX];
 		unsigned at;
 
 		off[i] = 0;
-		if (!d->field[i][0])
+		if (!f[0])
 			continue;
-		if (dc_dwarf_offset(dw, d->field[i], &at) || at > UINT16_MAX) {
-			*missing = d->field[i];
+		snprintf(type, sizeof(type), "%.*s", (int)strcspn(f, "."), f);
+		if (dc_dwarf_param_points_to(dw, d->symbol, d->slot_arg[i],
+					     type) ||
+		    dc_dwarf_offset(dw, f, &at) || at > UINT16_MAX) {
+			*missing = f;
 			return -ENOENT;
 		}
 		off[i] = at;
@@ -90,7 +97,9 @@ int dc_fields_place(const char *path, struct dc_probe **probes,
 		snprintf(why, whysize, "no debug info: %s",
 			 strerror(-open_err));
 	else if (dropped && missing)
-		snprintf(why, whysize, "its debug info has no %s", missing);
+		snprintf(why, whysize,
+			 "its debug info has no %s where a probe reads it",
+			 missing);
 	else if (dropped)
 		snprintf(why, whysize, "more than %d layouts", DC_LAYOUTS - 1);
 	return 0;

@@ -51,13 +51,19 @@ def calls(trace, h5):
     return [[e["name"], e["args"].get("size"), e["args"].get("size_unknown")] for e in ev]
 
 
-with tempfile.TemporaryDirectory() as tmp:
-    exe = os.path.join(tmp, "hdf5_bytes")
-    # RUNPATH (new dtags), as Spack links: LD_LIBRARY_PATH still wins.
+def build(tmp, name):
+    """tests/workloads/@name.c linked against HDF5 1.14, with a RUNPATH
+    (new dtags, as Spack links): LD_LIBRARY_PATH still wins over it."""
+    exe = os.path.join(tmp, name)
     r = run([CC, "-O1", "-I", os.path.join(pre, "include"), "-o", exe,
-             os.path.join(SRC, "tests", "workloads", "hdf5_bytes.c"), "-L", LIB, "-lhdf5",
+             os.path.join(SRC, "tests", "workloads", name + ".c"), "-L", LIB, "-lhdf5",
              "-Wl,--enable-new-dtags,-rpath," + LIB])
-    check(r.returncode == 0, "building the workload against HDF5 1.14: " + r.stderr[-1500:])
+    check(r.returncode == 0, "building %s against HDF5 1.14: %s" % (name, r.stderr[-1500:]))
+    return exe
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    exe = build(tmp, "hdf5_bytes")
     soname = [f for f in os.listdir(LIB) if f.startswith("libhdf5.so.") and f.count(".") == 2]
     check(len(soname) == 1, "one libhdf5 soname in %s: %s" % (LIB, soname))
     soname = soname[0]
@@ -101,6 +107,43 @@ with tempfile.TemporaryDirectory() as tmp:
         check(sum(v for (c, _), v in ours.items() if c == "H5D_BYTES_WRITTEN")
               == sum(b for n, b, _ in want if n == "H5Dwrite"),
               "HDF5 1.14: H5D_BYTES_WRITTEN sums to the workload's bytes")
+
+    # The public calls of tests/workloads/hdf5_calls, each as often as it
+    # made them, and its 1 MiB writes and reads with their bytes.
+    h5 = os.path.join(tmp, "calls.h5")
+    trace = os.path.join(tmp, "calls.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", build(tmp, "hdf5_calls"), h5])
+    check(r.returncode == 0, "hdf5_calls: runtime: " + r.stderr[-1500:])
+    truth = json.loads(r.stdout)
+    t = Trace(trace)
+    for fn, n in truth.items():
+        if fn.startswith("H5"):
+            got = len(t.select(cat="HDF5", name=fn))
+            check(got == n, "hdf5_calls: %s %d calls traced, made %d" % (fn, got, n))
+    sizes = {e["args"].get("size") for e in t.select(cat="HDF5")
+             if e["name"] in ("H5Dwrite", "H5Dread")}
+    check(sizes == {truth["bytes"]}, "hdf5_calls: every H5Dwrite/H5Dread moved %d bytes: %s"
+          % (truth["bytes"], sizes))
+
+    # A field read through an argument that does not point to its
+    # structure (H5D__contig_write's first is an H5D_io_info_t) is not
+    # read at all: the bytes are unknown, not what lies at that offset.
+    spec = os.path.join(tmp, "wrong.yaml")
+    open(spec, "w").write(
+        "layer: HDF5\nmechanism: uprobe\ntarget: %s\nprobes:\n"
+        "- {name: H5Dwrite, args: [handle], ret: status}\n"
+        "- {name: H5D__contig_write, args: [[elements@H5D_dset_io_info_t.nelmts, "
+        "itemsize@H5D_dset_io_info_t.type_info.dst_type_size]], feeds: H5Dwrite}\n"
+        % os.path.join(LIB, soname))
+    h5 = os.path.join(tmp, "wrong.h5")
+    trace = os.path.join(tmp, "wrong.pfw.gz")
+    r = run([RUNTIME, "-o", trace, generate(tmp, [spec], "wrong.bpf.o"), "--", exe, h5])
+    check(r.returncode == 0, "wrong argument: runtime: " + r.stderr[-1500:])
+    got = [e["args"] for e in Trace(trace).select(cat="HDF5", name="H5Dwrite")]
+    check(got and all("size" not in a and a.get("size_unknown") == 1 for a in got),
+          "wrong argument: every H5Dwrite's bytes unknown: %s" % got[:3])
+    check("H5D_dset_io_info_t.nelmts where a probe reads it" in r.stderr,
+          "wrong argument: the run says why: " + r.stderr[-1500:])
 
     # Without debug info there is nothing to read the fields by: the
     # calls are all there, their bytes unknown.
