@@ -218,10 +218,18 @@ static void count(struct dc_drec *r, const struct dc_dcounter *k)
 		__attribute__((fallthrough));
 	case DC_HOP_DOPEN: r->c[D_OPENS] += k->calls; break;
 	case DC_HOP_DREAD:
-	case DC_HOP_DWRITE:
+	case DC_HOP_DWRITE: {
+		int bytes =
+		    k->op == DC_HOP_DWRITE ? D_BYTES_WRITTEN : D_BYTES_READ;
+		bool unknown = k->unsized || r->c[bytes] < 0;
+
 		r->c[k->op == DC_HOP_DWRITE ? D_WRITES : D_READS] += k->calls;
 		dc_dio_count(r, &layout, k, k->op == DC_HOP_DWRITE);
+		/* As io() does for a call of unknown bytes. */
+		if (unknown)
+			r->c[bytes] = -1;
 		break;
+	}
 	case DC_HOP_DFLUSH: r->c[D_FLUSHES] += k->calls; break;
 	default: break;
 	}

@@ -76,6 +76,9 @@ struct dc_trace_event {
 	/* ... and their Darshan counters (docs/trace-format.md): 0 when
 	 * not written. */
 	uint64_t seq, consec, switches, errs, hist[DC_HIST_N];
+	/* args.size_unknown: calls whose bytes could not be told (1 on a
+	 * call, the count on a counter), none in size or size_sum */
+	uint64_t unsized;
 	int64_t max_byte;
 	bool inner;
 	/* Metadata: args.name, and args.value as a string or raw number. */

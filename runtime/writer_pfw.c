@@ -500,6 +500,7 @@ void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
 		{ ",\"consec\":", offsetof(struct dc_agg_val, consec) },
 		{ ",\"switches\":", offsetof(struct dc_agg_val, switches) },
 		{ ",\"errs\":", offsetof(struct dc_agg_val, errs) },
+		{ ",\"size_unknown\":", offsetof(struct dc_agg_val, unsized) },
 	};
 	int nhist = DC_HIST_N;
 	struct said_thread *st = said_thread(w, t);

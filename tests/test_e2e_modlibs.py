@@ -193,6 +193,20 @@ with tempfile.TemporaryDirectory() as tmp:
           if m == "H5D" and c in ("H5D_BYTES_WRITTEN", "H5D_BYTES_READ")]
     check(bw and all(v == -1 for c, v in bw),
           "other build: Darshan's H5D_BYTES_WRITTEN is -1, a missing value: %s" % bw)
+    # Profile mode's counters say it too: how many calls' bytes are unknown.
+    trace = os.path.join(tmp, "other-profile.pfw.gz")
+    r = run([RUNTIME, "-m", "profile", "-o", trace, obj, "--", WORK, os.path.join(tmp, "op.h5")],
+            env=dict(env0, LD_LIBRARY_PATH=other))
+    check(r.returncode == 0, "other build, profile: runtime: " + r.stderr[-1500:])
+    rep = json.loads(run([REPORT, "-q", "--json", trace]).stdout)
+    for fn in ("H5Dwrite", "H5Dread"):
+        f = [x for x in rep["functions"] if x["name"] == fn]
+        check(len(f) == 1 and f[0]["calls"] == truth[fn] and f[0]["bytes"] is None
+              and f[0]["unsized_calls"] == truth[fn],
+              "other build, profile: the report's %s bytes are unknown: %s" % (fn, f))
+    bw = [v for m, _, c, v, _ in darshan_lines(run([REPORT, "-q", "--darshan", trace]).stdout)
+          if m == "H5D" and c in ("H5D_BYTES_WRITTEN", "H5D_BYTES_READ")]
+    check(bw and all(v == -1 for v in bw), "other build, profile: H5D bytes -1: %s" % bw)
 
     # A program that never loads HDF5: the run says so, naming the
     # library and where it was probed, and says nothing of one it used.

@@ -427,6 +427,9 @@ struct dc_agg_val {
 	__u32 switches;	       /* the fd's previous call went the other way */
 	__u32 errs;	       /* calls that failed (any probe): Darshan
 				  counts none of them */
+	__u32 unsized;	       /* calls whose bytes could not be told
+				  (DC_SIZE_UNKNOWN): none in size_sum */
+	__u32 pad;
 };
 
 /*
