@@ -453,6 +453,30 @@ static int parse_more(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr,
 	return 0;
 }
 
+/* A probe reading fields by name reads nothing at byte offsets: a copy
+ * of the library gives the one or the other (runtime/fields.c). */
+static int fields_alone(struct parse *p, const struct dc_loc *loc,
+			const struct dc_spec_probe *pr)
+{
+	int named = 0, numbered = 0;
+
+	for (int i = 0; i < pr->nargs; i++) {
+		named += pr->arg_read[i].field[0] != '\0';
+		numbered += pr->arg_read[i].hops && !pr->arg_read[i].field[0];
+	}
+	for (int i = 0; i < pr->nmore; i++) {
+		named += pr->more[i].read.field[0] != '\0';
+		numbered += pr->more[i].read.hops && !pr->more[i].read.field[0];
+	}
+	if (named && numbered) {
+		spec_error(p->spec, loc,
+			   "a probe reads fields by name (ROLE@TYPE.member) "
+			   "or at byte offsets (ROLE@N), not both");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 {
 	struct dc_loc loc = loc_of(p, n);
@@ -524,7 +548,7 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 						   : 0;
 		pr->arg_role[pr->nargs++] = role;
 	}
-	return 0;
+	return fields_alone(p, &loc, pr);
 }
 
 static char *dup_or_fail(struct parse *p, const char *s)

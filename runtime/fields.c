@@ -69,7 +69,7 @@ int dc_fields_place(const char *path, struct dc_probe **probes,
 
 	for (size_t j = 0; j < *n; j++) {
 		const struct dc_probe_info *d = probes[j]->d;
-		__u16 off[DC_CAPTURE];
+		__u16 off[DC_CAPTURE] = { 0 };
 		size_t k = 0;
 
 		if (d->flags & DC_PROBE_FIELDS) {

@@ -639,9 +639,10 @@ static void mark_unfed(const struct dc_session *sess, struct group *g,
 		n++;
 	}
 	if (n)
-		dc_warn("%s: the bytes of %s and %zu more calls are unknown "
-			"there: no function counting them is attached%s%s",
-			g->path, first, n - 1, why[0] ? "; " : "", why);
+		dc_warn("%s: the bytes of %s%s are unknown there: no function "
+			"counting them is attached%s%s",
+			g->path, first, n > 1 ? " and other calls" : "",
+			why[0] ? "; " : "", why);
 }
 
 int dc_uprobes_attach(struct dc_session *sess)
@@ -680,7 +681,6 @@ int dc_uprobes_attach(struct dc_session *sess)
 	for (size_t k = 0; k < u->ngroups && !err; k++) {
 		struct group *g = &u->groups[k];
 		const char *made_for = g->b.probes[0]->d->path;
-
 		char why[DC_FIELD_PATH_MAX + 32] = "";
 
 		err = dc_fields_place(g->path, g->b.probes, g->b.offsets,
