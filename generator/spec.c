@@ -309,9 +309,31 @@ static void free_probe(struct dc_spec_probe *pr)
 	free(pr->aliases);
 }
 
-/* "ROLE", "ROLE@N" (the word at byte N of what the argument points to)
- * or "ROLE@N@M..." (through a pointer at each byte); returns the role, or
- * -EINVAL after saying what is wrong. */
+/* A quantity at field @f, "TYPE.member[.member...]", of what the
+ * argument points to: its offset is found in each copy's DWARF. */
+static int parse_field(struct parse *p, const struct dc_loc *loc, const char *v,
+		       const char *f, struct dc_spec_read *rd)
+{
+	size_t n = strlen(f);
+
+	if (!strchr(f, '.') || n >= sizeof(rd->field) ||
+	    strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.") != n) {
+		spec_error(p->spec, loc,
+			   "'%s': a field is TYPE.member[.member...], "
+			   "shorter than %d characters",
+			   v, DC_FIELD_PATH_MAX);
+		return -EINVAL;
+	}
+	memcpy(rd->field, f, n + 1);
+	rd->hops = 1;
+	return 0;
+}
+
+/* "ROLE", "ROLE@N" (the word at byte N of what the argument points to),
+ * "ROLE@N@M..." (through a pointer at each byte) or, for a quantity,
+ * "ROLE@TYPE.member" (at that field, wherever a copy's DWARF puts it);
+ * returns the role, or -EINVAL after saying what is wrong. */
 static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		      struct dc_spec_read *rd)
 {
@@ -349,6 +371,8 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 			   v, known);
 		return -EINVAL;
 	}
+	if (dc_role_is_quantity(role) && (at[1] < '0' || at[1] > '9'))
+		return parse_field(p, loc, v, at + 1, rd) ?: role;
 	while (at) {
 		char *end;
 		long o;
@@ -412,6 +436,30 @@ static int parse_more(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr,
 		m->role = role;
 		m->arg = arg;
 		pr->nmore++;
+	}
+	return 0;
+}
+
+/* A probe reading fields by name reads nothing at byte offsets: a copy
+ * of the library gives the one or the other (runtime/fields.c). */
+static int fields_alone(struct parse *p, const struct dc_loc *loc,
+			const struct dc_spec_probe *pr)
+{
+	int named = 0, numbered = 0;
+
+	for (int i = 0; i < pr->nargs; i++) {
+		named += pr->arg_read[i].field[0] != '\0';
+		numbered += pr->arg_read[i].hops && !pr->arg_read[i].field[0];
+	}
+	for (int i = 0; i < pr->nmore; i++) {
+		named += pr->more[i].read.field[0] != '\0';
+		numbered += pr->more[i].read.hops && !pr->more[i].read.field[0];
+	}
+	if (named && numbered) {
+		spec_error(p->spec, loc,
+			   "a probe reads fields by name (ROLE@TYPE.member) "
+			   "or at byte offsets (ROLE@N), not both");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -487,7 +535,7 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 						   : 0;
 		pr->arg_role[pr->nargs++] = role;
 	}
-	return 0;
+	return fields_alone(p, &loc, pr);
 }
 
 static char *dup_or_fail(struct parse *p, const char *s)

@@ -24,6 +24,9 @@ struct dc_loc {
 struct dc_spec_read {
 	int hops; /* 0: the argument itself */
 	int off[DC_HOPS];
+	/* ROLE@TYPE.member...: a quantity at that field, its offset found
+	 * per copy of the library in its DWARF (off[0] unused); or "". */
+	char field[DC_FIELD_PATH_MAX];
 };
 
 /* A captured value beyond one role an argument. */

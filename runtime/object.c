@@ -229,6 +229,11 @@ int dc_obj_set_wraps(struct dc_obj *o, const struct dc_wrap_libs *libs)
 	return global_set(o->obj, ".bss", "dc_wraps", libs, sizeof(*libs));
 }
 
+int dc_obj_set_layouts(struct dc_obj *o, const struct dc_layouts *lay)
+{
+	return global_set(o->obj, ".bss", "dc_layouts", lay, sizeof(*lay));
+}
+
 void dc_obj_close(struct dc_obj *o)
 {
 	bpf_object__close(o->obj);

@@ -75,6 +75,8 @@ int dc_obj_open(struct dc_obj *o, const char *path);
 int dc_obj_set_drain_epoch(struct dc_obj *o, __u32 epoch);
 /* Loaded objects only: the libraries whose syscall wrappers are traced. */
 int dc_obj_set_wraps(struct dc_obj *o, const struct dc_wrap_libs *libs);
+/* Each copy's offsets of the fields probes read by name. */
+int dc_obj_set_layouts(struct dc_obj *o, const struct dc_layouts *lay);
 void dc_obj_close(struct dc_obj *o);
 
 #endif

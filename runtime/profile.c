@@ -70,6 +70,7 @@ static void fold(struct dc_agg_val *v, const struct dc_agg_val *a)
 	v->consec += a->consec;
 	v->switches += a->switches;
 	v->errs += a->errs;
+	v->unsized += a->unsized;
 }
 
 static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
@@ -165,6 +166,7 @@ void dc_profile_call(struct dc_profile *pf, const struct dc_call *c)
 
 	if (bytes > 0)
 		v.size_sum = bytes;
+	v.unsized = dc_call_unsized(c);
 	/* As the programs and the report tell a failure: MPI-IO's status,
 	 * a stream's NULL, or -1. */
 	if (!strcmp(c->probe->d->layer, "MPIIO"))

@@ -100,7 +100,8 @@ static inline int64_t dc_call_bytes(const struct dc_call *c)
 	    (ret == DC_RET_ADDR ? c->ret != 0 : c->ret >= 0))
 		return (int64_t)c->val[p->str_slot];
 	/* HDF5: what the inner functions feeding the call moved. */
-	if (c->ret >= 0 && ret == DC_RET_STATUS && p->fed_slot >= 0)
+	if (c->ret >= 0 && ret == DC_RET_STATUS && p->fed_slot >= 0 &&
+	    c->val[p->fed_slot] != DC_SIZE_UNKNOWN)
 		return (int64_t)c->val[p->fed_slot];
 	/* MPI: a status of MPI_SUCCESS, count items of the datatype. */
 	if (c->ret == 0 && ret == DC_RET_STATUS && p->items_slot >= 0 &&
@@ -108,6 +109,15 @@ static inline int64_t dc_call_bytes(const struct dc_call *c)
 		return (int64_t)(int32_t)c->val[p->items_slot] *
 		       (int64_t)c->val[p->dtype_slot];
 	return -1;
+}
+
+/* @c moved bytes that cannot be told: the functions that feed it were
+ * not attached on its copy of the library (DC_COOKIE_UNFED). */
+static inline bool dc_call_unsized(const struct dc_call *c)
+{
+	const struct dc_probe *p = c->probe;
+
+	return p->fed_slot >= 0 && c->val[p->fed_slot] == DC_SIZE_UNKNOWN;
 }
 
 #endif

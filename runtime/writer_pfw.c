@@ -470,6 +470,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	if ((bytes = dc_call_bytes(c)) >= 0) {
 		dc_buf_adds(b, ",\"size\":");
 		dc_buf_add_i64(b, bytes);
+	} else if (dc_call_unsized(c)) {
+		dc_buf_adds(b, ",\"size_unknown\":1");
 	}
 nesting:
 	if (c->aio_helper)
@@ -498,6 +500,7 @@ void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
 		{ ",\"consec\":", offsetof(struct dc_agg_val, consec) },
 		{ ",\"switches\":", offsetof(struct dc_agg_val, switches) },
 		{ ",\"errs\":", offsetof(struct dc_agg_val, errs) },
+		{ ",\"size_unknown\":", offsetof(struct dc_agg_val, unsized) },
 	};
 	int nhist = DC_HIST_N;
 	struct said_thread *st = said_thread(w, t);
