@@ -165,8 +165,11 @@ int dcr_report_set_progress(struct dcr_report *d,
 	return 0;
 }
 
-int dcr_report_add(struct dcr_report *d, const char *path)
+/* Read the members of @path starting in [begin, end); end 0: all. */
+static int add(struct dcr_report *d, const char *path, uint64_t begin,
+	       uint64_t end)
 {
+	bool whole = !begin && !end;
 	uint64_t records = d->r.records;
 	struct dc_read_stats st;
 	struct stat sb;
@@ -187,12 +190,17 @@ int dcr_report_add(struct dcr_report *d, const char *path)
 	path = paths[d->npaths++];
 	d->added = 1;
 	d->r.trace = path;
+	d->ro.begin = begin;
+	d->ro.end = end;
 	err = dc_trace_read(path, &d->ro, &st);
 	if (err)
 		return err;
 	dc_report_trace_done(&d->r);
 	dc_darshan_trace_done(&d->dsh);
-	if (!st.lines) {
+	/* A range may hold no member, or only names: that is the whole
+	 * trace's to judge. */
+	if (!whole) {
+	} else if (!st.lines) {
 		dc_err("%s: empty: not a trace", path);
 		d->r.empty_traces++;
 		d->problems++;
@@ -206,6 +214,25 @@ int dcr_report_add(struct dcr_report *d, const char *path)
 	d->r.bytes_skipped += st.bytes_skipped;
 	d->problems += st.problems;
 	return 0;
+}
+
+int dcr_report_add(struct dcr_report *d, const char *path)
+{
+	return add(d, path, 0, 0);
+}
+
+int dcr_report_add_range(struct dcr_report *d, const char *path, uint64_t begin,
+			 uint64_t end)
+{
+	if (begin > end)
+		return -EINVAL;
+	/* [0, 0) is empty, not the whole trace. */
+	return end ? add(d, path, begin, end) : 0;
+}
+
+int dcr_trace_split(const char *path, int n, uint64_t *offs)
+{
+	return dc_trace_split(path, n, offs);
 }
 
 int dcr_report_finish(struct dcr_report *d)

@@ -88,6 +88,24 @@ DCR_API int dcr_report_set_progress(struct dcr_report *r,
 /* Read the trace at @path into the report. -EISDIR for a directory;
  * other errors are the file's (-ENOENT, -EACCES) or -ENOMEM. */
 DCR_API int dcr_report_add(struct dcr_report *r, const char *path);
+/*
+ * A trace is a sequence of independent gzip members (docs/trace-format.md):
+ * read only those starting in [@begin, @end) of @path (lines, in a plain
+ * trace), so that ranges cut by dcr_trace_split() read every member once.
+ * A range may begin inside a member: it starts at the next one that
+ * inflates, and damage after its last member, up to the next range's
+ * first, is its own. Within a range, line numbers in messages count
+ * from its start. The checks of a whole trace (empty, not a trace) are
+ * not made. -EINVAL if @begin > @end; otherwise as dcr_report_add().
+ */
+DCR_API int dcr_report_add_range(struct dcr_report *r, const char *path,
+				 uint64_t begin, uint64_t end);
+/* Cut the trace at @path into @n ranges of about equal size at member
+ * starts (line starts, in a plain trace): @offs[0..n] (n + 1 of them) get
+ * 0, the n - 1 cuts, ascending, and the file's size; equal neighbours
+ * are an empty range. Each cut is checked by inflating the member there.
+ * 0, -EINVAL for @n < 1, or the file's error. */
+DCR_API int dcr_trace_split(const char *path, int n, uint64_t *offs);
 /* After the last dcr_report_add(): names hashes never defined and
  * computes what needs every trace. */
 DCR_API int dcr_report_finish(struct dcr_report *r);
