@@ -374,7 +374,7 @@ out:
 
 static void damaged(struct reader *r, const char *what, uint64_t off)
 {
-	if (r->st->problems++ < MAX_DAMAGE_ERRORS)
+	if (r->st->problems++ < MAX_DAMAGE_ERRORS && !r->o->quiet)
 		dc_err("%s: line %llu: %s at byte %llu", r->path,
 		       (unsigned long long)r->lineno + 1, what,
 		       (unsigned long long)off);
@@ -530,7 +530,7 @@ static int consume(struct reader *r)
 	}
 	if (resync)
 		r->st->bytes_skipped += tail - bad_from;
-	if (r->st->problems > MAX_DAMAGE_ERRORS)
+	if (r->st->problems > MAX_DAMAGE_ERRORS && !r->o->quiet)
 		dc_err("%s: %u more damaged places not listed", r->path,
 		       r->st->problems - MAX_DAMAGE_ERRORS);
 	if (r->carry_len) {

@@ -2,6 +2,7 @@
 #ifndef DC_TRACEREAD_H
 #define DC_TRACEREAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,7 @@ struct dc_read_opts {
 	/* Only the gzip members (lines, in a plain trace) that start in
 	 * [begin, end); end 0: to the end of the file. */
 	uint64_t begin, end;
+	bool quiet; /* damage counted, not named on stderr */
 };
 
 struct dc_read_stats {

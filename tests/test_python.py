@@ -212,7 +212,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # load(): one row per call, names resolved, from any reader's view.
     code = """
 import json, sys, datacrumbs
-df = datacrumbs.load(sys.argv[1:], partition_size=2048)
+df = datacrumbs.load(sys.argv[1:], partition_size=64)
 pdf = df.compute()
 print(json.dumps({"npartitions": df.npartitions, "rows": len(pdf),
     "columns": list(pdf.columns),
@@ -246,7 +246,7 @@ print(json.dumps({"npartitions": df.npartitions, "rows": len(pdf),
                                "/data/d.npz"] and got.get("hosts") == ["node1", "node2", "node3"]
           and got.get("unnamed") == ["3333333333333333"],
           "load(): names resolved: %s" % {k: got.get(k) for k in ("files", "hosts", "unnamed")})
-    check(got.get("npartitions", 0) > 4, "load(): partitions of 2 KiB: %s" % got.get("npartitions"))
+    check(got.get("npartitions", 0) > 4, "load(): a partition per gzip member: %s" % got.get("npartitions"))
 
     # The interpreter: one that cannot see Debian's packages (here
     # /usr/bin/python3 without site-packages, and pyenv's python3 if it is

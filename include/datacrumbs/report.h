@@ -127,6 +127,44 @@ DCR_API int dcr_report_render(const struct dcr_report *r, enum dcr_format fmt,
 DCR_API int dcr_report_html(const struct dcr_report *r, const char *tmpl_dir,
 			    const char *path);
 
+/*
+ * The calls of a trace as rows (the Python package's DataFrame): the
+ * lines of the members starting in [@begin, @end) of @path (as
+ * dcr_report_add_range(); 0, 0 is empty), parsed as the report parses
+ * them. A call (ph X or C, not a start or end record) is a row; a
+ * damaged line is none, and is not named on stderr (the summary names
+ * it). With DCR_ROWS_NAMES, only the FH and HH records are kept, and
+ * there are no rows. -EINVAL for @begin > @end or unknown @flags;
+ * otherwise the file's error or -ENOMEM.
+ */
+struct dcr_rows;
+#define DCR_ROWS_NAMES 1
+DCR_API int dcr_rows_read(const char *path, uint64_t begin, uint64_t end,
+			  unsigned flags, struct dcr_rows **out);
+/* Rows read, and lines (1-based line numbers in the range). */
+DCR_API uint64_t dcr_rows_count(const struct dcr_rows *rows);
+DCR_API uint64_t dcr_rows_lines(const struct dcr_rows *rows);
+/* Column @name: dcr_rows_count() values, valid until dcr_rows_free();
+ * NULL for an unknown name. int64_t: "line" (in the range), "id", "ts",
+ * "dur", "p_idx", "level", "size", "ret", "offset"; uint64_t: "fhash",
+ * "hhash", "count", "dur_sum", "size_sum"; uint32_t: "pid", "tid" (a
+ * kernel request's lane as its thread), "name" and "cat" (string ids,
+ * dcr_rows_string()), "has" (which optional fields the line had: the
+ * bits dcr_const() names "HAS_P_IDX", "HAS_SIZE", ...; a field it did
+ * not have is 0); uint8_t: "ph" ('X' or 'C'). */
+DCR_API const void *dcr_rows_column(const struct dcr_rows *rows,
+				    const char *name);
+/* The text of string id @id (unescaped), or NULL past the last of
+ * dcr_rows_strings(). */
+DCR_API uint32_t dcr_rows_strings(const struct dcr_rows *rows);
+DCR_API const char *dcr_rows_string(const struct dcr_rows *rows, uint32_t id);
+/* The range's @i-th FH or HH record, in file order: @kind 'F' or 'H',
+ * the hash it names as the report keys it (0 as 1), its name. -ENOENT
+ * past the last. */
+DCR_API int dcr_rows_name(const struct dcr_rows *rows, uint64_t i, char *kind,
+			  uint64_t *key, const char **name);
+DCR_API void dcr_rows_free(struct dcr_rows *rows);
+
 DCR_API void dcr_free(void *p);
 
 #ifdef __cplusplus

@@ -52,6 +52,16 @@ def _declare(lib):
             ("dcr_report_render", I, [P, I, I, ctypes.POINTER(P),
                                       ctypes.POINTER(ctypes.c_size_t)]),
             ("dcr_report_html", I, [P, S, S]),
+            ("dcr_trace_split", I, [S, I, ctypes.POINTER(U64)]),
+            ("dcr_rows_read", I, [S, U64, U64, ctypes.c_uint, ctypes.POINTER(P)]),
+            ("dcr_rows_count", U64, [P]),
+            ("dcr_rows_lines", U64, [P]),
+            ("dcr_rows_column", P, [P, S]),
+            ("dcr_rows_strings", ctypes.c_uint32, [P]),
+            ("dcr_rows_string", S, [P, ctypes.c_uint32]),
+            ("dcr_rows_name", I, [P, U64, ctypes.POINTER(ctypes.c_char), ctypes.POINTER(U64),
+                                  ctypes.POINTER(S)]),
+            ("dcr_rows_free", None, [P]),
             ("dcr_free", None, [P])):
         f = getattr(lib, name)
         f.restype, f.argtypes = res, args
@@ -101,13 +111,37 @@ def _check(err, what):
 FORMATS = ("JSON", "TEXT", "FOLDED", "DARSHAN", "SUMMARY", "FLAME")
 
 
-class Report:
+class _Handle:
+    """An object of the library, released by its function _free on
+    close(), at the end of a with block, or when collected."""
+
+    _h = None
+    _free = None
+
+    def close(self):
+        if self._h:
+            getattr(lib(), self._free)(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Report(_Handle):
     """One report of the library over @paths, finished: render() any of
     its outputs. @file: --file's pattern; @darshan: Darshan's counters
     and job summary too; @threads: inflating threads (0: one per CPU).
     Damage in the traces is counted (problems) and its messages kept
     (messages), as datacrumbs-report prints them; an unreadable trace
     raises OSError naming it."""
+
+    _free = "dcr_report_free"
 
     def __init__(self, paths, file=None, darshan=False, threads=0):
         self._h = None
@@ -136,20 +170,6 @@ class Report:
             L.dcr_set_log(_LOG(), None)
         self.problems = L.dcr_report_problems(h)
         self.events = L.dcr_report_events(h)
-
-    def close(self):
-        if self._h:
-            lib().dcr_report_free(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def render(self, fmt, top=10):
         """The report as @fmt (a name of FORMATS), as text."""
@@ -187,3 +207,62 @@ class Report:
         the directory of report.html (default: the installed one)."""
         _check(lib().dcr_report_html(self._h, _path(templates) if templates else None,
                                      _path(path)), path)
+
+
+def split(path, n):
+    """dcr_trace_split(): n + 1 offsets that cut the trace at @path into
+    @n ranges at gzip member starts (line starts, in plain text)."""
+    offs = (ctypes.c_uint64 * (n + 1))()
+    _check(lib().dcr_trace_split(_path(path), n, offs), path)
+    return list(offs)
+
+
+# The C type of each column of dcr_rows_column().
+ROW_COLUMNS = dict(
+    [(c, ctypes.c_int64) for c in ("line", "id", "ts", "dur", "p_idx", "level", "size", "ret",
+                                   "offset")]
+    + [(c, ctypes.c_uint64) for c in ("fhash", "hhash", "count", "dur_sum", "size_sum")]
+    + [(c, ctypes.c_uint32) for c in ("pid", "tid", "name", "cat", "has")]
+    + [("ph", ctypes.c_uint8)])
+
+
+class Rows(_Handle):
+    """dcr_rows_read(): the calls of the members of @path starting in
+    [@begin, @end) as columns of the library's memory (valid while this
+    is open), or with @names_only just its FH and HH records."""
+
+    _free = "dcr_rows_free"
+
+    def __init__(self, path, begin, end, names_only=False):
+        L = lib()
+        self._h = None
+        h = ctypes.c_void_p()
+        _check(L.dcr_rows_read(_path(path), begin, end,
+                               const("ROWS_NAMES") if names_only else 0, ctypes.byref(h)), path)
+        self._h = h
+        self.count = L.dcr_rows_count(h)
+        self.lines = L.dcr_rows_lines(h)
+
+    def column(self, name):
+        """Column @name as a ctypes array over the library's memory."""
+        ptr = lib().dcr_rows_column(self._h, name.encode())
+        ctype = ROW_COLUMNS[name] * self.count
+        return ctype.from_address(ptr) if ptr and self.count else ctype()
+
+    def strings(self):
+        L = lib()
+        return [L.dcr_rows_string(self._h, i).decode("utf-8", "surrogateescape")
+                for i in range(L.dcr_rows_strings(self._h))]
+
+    def names(self):
+        """The FH and HH records in file order: (kind "F" or "H", hash
+        key, name)."""
+        L, out, i = lib(), [], 0
+        kind, key, name = ctypes.c_char(), ctypes.c_uint64(), ctypes.c_char_p()
+        while not L.dcr_rows_name(self._h, i, ctypes.byref(kind), ctypes.byref(key),
+                                  ctypes.byref(name)):
+            out.append((kind.value.decode(), key.value,
+                        name.value.decode("utf-8", "surrogateescape")))
+            i += 1
+        return out
+
