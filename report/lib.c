@@ -8,27 +8,13 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "api.h"
 #include "darshan.h"
 #include "datacrumbs/report.h"
 #include "log.h"
 #include "report.h"
 #include "tmpldir.h"
 #include "traceread.h"
-
-struct dcr_report {
-	struct dc_report r;
-	struct dc_darshan dsh;
-	bool darshan; /* dsh is kept */
-	struct dc_read_opts ro;
-	char *pattern;
-	/* The paths added: files and messages name them to the end. */
-	char **paths;
-	size_t npaths;
-	uint64_t problems;
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
-	void *progress_ctx;
-	int added, finished;
-};
 
 static const struct {
 	const char *name;
@@ -187,6 +173,17 @@ int dcr_report_set_progress(struct dcr_report *d,
 	return 0;
 }
 
+const char *dcr_keep_path(struct dcr_report *d, const char *path)
+{
+	char **paths = realloc(d->paths, (d->npaths + 1) * sizeof(*paths));
+
+	if (!paths)
+		return NULL;
+	d->paths = paths;
+	paths[d->npaths] = strdup(path);
+	return paths[d->npaths] ? paths[d->npaths++] : NULL;
+}
+
 /* Read the members of @path starting in [begin, end); end 0: all. */
 static int add(struct dcr_report *d, const char *path, uint64_t begin,
 	       uint64_t end)
@@ -195,22 +192,17 @@ static int add(struct dcr_report *d, const char *path, uint64_t begin,
 	uint64_t records = d->r.records;
 	struct dc_read_stats st;
 	struct stat sb;
-	char **paths;
 	int err;
 
 	if (d->finished)
 		return -EBUSY;
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
 		return -EISDIR;
-	paths = realloc(d->paths, (d->npaths + 1) * sizeof(*paths));
-	if (!paths)
+	path = dcr_keep_path(d, path);
+	if (!path)
 		return -ENOMEM;
-	d->paths = paths;
-	paths[d->npaths] = strdup(path);
-	if (!paths[d->npaths])
-		return -ENOMEM;
-	path = paths[d->npaths++];
 	d->added = 1;
+	d->ranged |= !whole;
 	d->r.trace = path;
 	d->ro.begin = begin;
 	d->ro.end = end;

@@ -106,6 +106,30 @@ DCR_API int dcr_report_add_range(struct dcr_report *r, const char *path,
  * are an empty range. Each cut is checked by inflating the member there.
  * 0, -EINVAL for @n < 1, or the file's error. */
 DCR_API int dcr_trace_split(const char *path, int n, uint64_t *offs);
+/*
+ * Partial reports: each reads some of the traces (on a Dask worker, say),
+ * is saved to bytes, loaded where they meet and merged there, in the
+ * order of the traces, and the result is finished once. The merge of
+ * reports of traces A, then B equals one report that read A, then B: in
+ * every output but the HTML page's time plots (re-binned).
+ *
+ * dcr_report_save(): the unfinished report @r as *@len bytes at *@buf
+ * (release with dcr_free()); -EINVAL if @r is finished.
+ * dcr_report_load(): a report from such bytes, of the same build of the
+ * library: -EINVAL for bytes that are not a saved report (or another
+ * version's), -EBADMSG for a truncated or damaged one.
+ * dcr_report_merge(): @src's traces into @dst, after @dst's; neither
+ * finished, both with the same dcr_report_set_darshan() and no
+ * dcr_report_set_file() (-EINVAL otherwise). -EOPNOTSUPP if either read
+ * a range (dcr_report_add_range()): a call open at a range's end, its
+ * children in the next range, is not carried over yet. @src is unchanged.
+ */
+DCR_API int dcr_report_save(const struct dcr_report *r, void **buf,
+			    size_t *len);
+DCR_API int dcr_report_load(const void *buf, size_t len,
+			    struct dcr_report **out);
+DCR_API int dcr_report_merge(struct dcr_report *dst,
+			     const struct dcr_report *src);
 /* After the last dcr_report_add(): names hashes never defined and
  * computes what needs every trace. */
 DCR_API int dcr_report_finish(struct dcr_report *r);
