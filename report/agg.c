@@ -387,7 +387,8 @@ static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
 		dc_hist_add(s->hist, d, n);
 		s->timed += n;
 	}
-	if (!s->count || d < s->min)
+	/* Of the calls: a counter record of none has no shortest. */
+	if (n && (!s->count || d < s->min))
 		s->min = d;
 	if (d > s->max)
 		s->max = d;

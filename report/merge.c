@@ -18,15 +18,13 @@
 
 static int stat_merge(struct dc_stat *d, const struct dc_stat *s)
 {
-	if (!s->count && !s->timed)
-		return 0;
 	if (s->hist) {
 		if (!d->hist && !(d->hist = calloc(1, sizeof(*d->hist))))
 			return -ENOMEM;
 		for (int i = 0; i < DC_LAT_BINS; i++)
 			d->hist->b[i] += s->hist->b[i];
 	}
-	if (!d->count || (s->count && s->min < d->min))
+	if (s->count && (!d->count || s->min < d->min))
 		d->min = s->min;
 	if (s->max > d->max)
 		d->max = s->max;

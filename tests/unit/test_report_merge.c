@@ -4,7 +4,8 @@
  * byte; a truncated, damaged or foreign buffer is refused, never read
  * past; the contract's errors. The traces share a file named in the
  * first only, and have nested calls whose children outlast their parent
- * (shares of a call's time that are not whole microseconds). */
+ * (shares of a call's time that are not whole microseconds), and a
+ * counter record of no calls in the last. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,7 +70,11 @@ static const char *const traces[] = {
 	    2, "pwrite", "STDIO", 30, 100, 30, -1, "00000000000000ee", 7)
 	    CALL(
 		3, "write", "POSIX", 30, 101, 30, 2, "00000000000000aa",
-		7) "{\"id\":4,\"name\":\"end\",\"cat\":\"dftracer\",\"pid\":10,"
+		7) "{\"name\":\"write\",\"cat\":\"POSIX\",\"pid\":30,"
+		   "\"tid\":30,\"ts\":3500,\"dur\":0,\"ph\":\"C\","
+		   "\"args\":{\"fhash\":\"00000000000000dd\",\"count\":0,"
+		   "\"dur_sum\":1}}\n"
+		   "{\"id\":4,\"name\":\"end\",\"cat\":\"dftracer\",\"pid\":10,"
 		   "\"tid\":10,\"ts\":4000,\"dur\":0,\"ph\":\"X\",\"args\":"
 		   "{\"lost\":2}}\n",
 };
@@ -168,7 +173,7 @@ int main(void)
 	}
 	CHECK(dcr_report_load("foreign bytes", 13, &x) == -EINVAL);
 	CHECK(dcr_report_finish(whole) == 0 && dcr_report_finish(merged) == 0);
-	CHECK(dcr_report_events(whole) == 12);
+	CHECK(dcr_report_events(whole) == 13);
 	same(whole, merged);
 	/* 29 and 13 us in a call of 30: 30 * 29 / 42 us in the kernel, and
 	 * the 10 us of the first trace's write. */
