@@ -3,6 +3,7 @@
 install). The report is the library's: its parser, aggregation, Darshan
 counters and outputs; this module only calls it. The standard library
 only, so the CLI can say what is missing before it imports pandas."""
+import contextlib
 import ctypes
 import errno
 import os
@@ -47,6 +48,9 @@ def _declare(lib):
             ("dcr_report_set_threads", I, [P, I]),
             ("dcr_report_add", I, [P, S]),
             ("dcr_report_finish", I, [P]),
+            ("dcr_report_save", I, [P, ctypes.POINTER(P), ctypes.POINTER(ctypes.c_size_t)]),
+            ("dcr_report_load", I, [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(P)]),
+            ("dcr_report_merge", I, [P, P]),
             ("dcr_report_events", U64, [P]),
             ("dcr_report_problems", U64, [P]),
             ("dcr_report_render", I, [P, I, I, ctypes.POINTER(P),
@@ -134,26 +138,24 @@ class _Handle:
 
 
 class Report(_Handle):
-    """One report of the library over @paths, finished: render() any of
-    its outputs. @file: --file's pattern; @darshan: Darshan's counters
-    and job summary too; @threads: inflating threads (0: one per CPU).
-    Damage in the traces is counted (problems) and its messages kept
-    (messages), as datacrumbs-report prints them; an unreadable trace
-    raises OSError naming it."""
+    """One report of the library over @paths, finished unless @finish is
+    false: render() any of its outputs. @file: --file's pattern;
+    @darshan: Darshan's counters and job summary too; @threads: inflating
+    threads (0: one per CPU). Damage in the traces is counted (problems)
+    and its messages kept (messages), as datacrumbs-report prints them;
+    an unreadable trace raises OSError naming it. An unfinished report
+    can be saved (save()), loaded (Report.load()), merged with the report
+    of later traces (merge()) and then finished (finish())."""
 
     _free = "dcr_report_free"
 
-    def __init__(self, paths, file=None, darshan=False, threads=0):
-        self._h = None
+    def __init__(self, paths, file=None, darshan=False, threads=0, finish=True):
         L = lib()
         self.messages = []
         h = ctypes.c_void_p()
         _check(L.dcr_report_new(ctypes.byref(h)), "libdatacrumbs-report")
         self._h = h
-        sink = _LOG(lambda ctx, msg: self.messages.append(
-            msg.decode("utf-8", "surrogateescape")))
-        L.dcr_set_log(sink, None)
-        try:
+        with self._log():
             if file is not None:
                 _check(L.dcr_report_set_file(h, file.encode("utf-8", "surrogateescape")),
                        "--file")
@@ -165,11 +167,53 @@ class Report(_Handle):
                     raise OSError(errno.EISDIR, "a directory, not a trace (give its files: "
                                   "%s/*.pfw.gz)" % p, p)
                 _check(err, p)
-            _check(L.dcr_report_finish(h), "computing the report")
+        if finish:
+            self.finish()
+
+    @contextlib.contextmanager
+    def _log(self):
+        """The library's messages meanwhile into self.messages."""
+        L = lib()
+        sink = _LOG(lambda ctx, msg: self.messages.append(
+            msg.decode("utf-8", "surrogateescape")))
+        L.dcr_set_log(sink, None)
+        try:
+            yield
         finally:
             L.dcr_set_log(_LOG(), None)
-        self.problems = L.dcr_report_problems(h)
-        self.events = L.dcr_report_events(h)
+
+    def finish(self):
+        L = lib()
+        with self._log():
+            _check(L.dcr_report_finish(self._h), "computing the report")
+        self.problems = L.dcr_report_problems(self._h)
+        self.events = L.dcr_report_events(self._h)
+
+    def save(self):
+        """The unfinished report as bytes (dcr_report_save())."""
+        L = lib()
+        out, n = ctypes.c_void_p(), ctypes.c_size_t()
+        _check(L.dcr_report_save(self._h, ctypes.byref(out), ctypes.byref(n)),
+               "saving the report")
+        try:
+            return ctypes.string_at(out, n.value)
+        finally:
+            L.dcr_free(out)
+
+    @classmethod
+    def load(cls, data):
+        """A report saved by save(), unfinished."""
+        r = cls.__new__(cls)
+        r.messages = []
+        h = ctypes.c_void_p()
+        _check(lib().dcr_report_load(data, len(data), ctypes.byref(h)), "loading a report")
+        r._h = h
+        return r
+
+    def merge(self, other):
+        """Add @other, the report of traces after these, to this one."""
+        _check(lib().dcr_report_merge(self._h, other._h), "merging reports")
+        self.messages += other.messages
 
     def render(self, fmt, top=10):
         """The report as @fmt (a name of FORMATS), as text."""
