@@ -43,10 +43,18 @@ static int stat_merge(struct dc_stat *d, const struct dc_stat *s)
 static void bins_merge(struct dc_report *d, const struct dc_report *s,
 		       double *dst, const double *src)
 {
-	for (int b = 0; b < DC_BINS; b++)
+	for (int b = 0; b < DC_BINS; b++) {
+		/* Times are below 2^62 (event.h); the bins' ends may be past
+		 * them, and are kept within int64_t. */
+		__int128 lo = (__int128)s->t0 + (__int128)b * s->width;
+
+		lo = lo < 0 ? 0 : lo > DC_TIME_MAX ? DC_TIME_MAX : lo;
 		if (src[b])
-			dc_spread_amount(d, dst, s->t0 + (int64_t)b * s->width,
-					 s->width, src[b]);
+			dc_spread_amount(d, dst, (int64_t)lo,
+					 s->width < DC_TIME_MAX ? s->width
+								: DC_TIME_MAX,
+					 src[b]);
+	}
 }
 
 static int layers_merge(struct dc_report *d, const struct dc_report *s,

@@ -51,6 +51,25 @@ static void bad(struct io *io, bool cond)
 		io->err = -EBADMSG;
 }
 
+/* A bool as a byte: any other value than 0 or 1 is not one. */
+static void flag(struct io *io, bool *b)
+{
+	uint8_t v = *b;
+
+	VAL(io, v);
+	bad(io, v > 1);
+	*b = v == 1;
+}
+
+/* @n times or amounts: sums of what a trace can hold, so 0 up to 2^63
+ * (outputs convert them to integers). */
+static void dbl(struct io *io, double *v, size_t n)
+{
+	raw(io, v, n * sizeof(*v));
+	for (size_t i = 0; io->rd && i < n; i++)
+		bad(io, !(v[i] >= 0 && v[i] < 0x1p63));
+}
+
 /* A count of elements of at least @each bytes: no more than are left. */
 static void count(struct io *io, size_t *n, size_t each)
 {
@@ -105,16 +124,18 @@ static void stat_io(struct io *io, struct dc_stat *s)
 	uint8_t has = s->hist != NULL;
 
 	VAL(io, s->count);
-	VAL(io, s->time);
+	dbl(io, &s->time, 1);
 	VAL(io, s->min);
 	VAL(io, s->max);
 	VAL(io, s->bytes);
 	VAL(io, s->bytes_read);
 	VAL(io, s->bytes_written);
-	VAL(io, s->io_time);
+	dbl(io, &s->io_time, 1);
 	VAL(io, s->errors);
 	VAL(io, s->timed);
 	VAL(io, has);
+	/* The percentiles of timed calls are the histogram's. */
+	bad(io, s->timed && !has);
 	if (!has || io->err)
 		return;
 	if (io->rd && !(s->hist = malloc(sizeof(*s->hist)))) {
@@ -180,11 +201,11 @@ static void layers_io(struct io *io, struct dc_report *r)
 		stat_io(io, &l->s);
 		stat_io(io, &l->scope);
 		VAL(io, l->root_count);
-		VAL(io, l->root_time);
-		VAL(io, l->by_layer);
+		dbl(io, &l->root_time, 1);
+		dbl(io, l->by_layer, DC_MAX_LAYERS);
 		VAL(io, l->sizes);
-		VAL(io, l->bw);
-		VAL(io, l->scope_excl);
+		dbl(io, l->bw, DC_BINS);
+		dbl(io, &l->scope_excl, 1);
 		r->nlayers = i + 1;
 	}
 }
@@ -244,7 +265,7 @@ static void files_io(struct io *io, struct dcr_report *d)
 		trace = path_ix(d, f->first_trace);
 		VAL(io, f->hash);
 		stat_io(io, &f->s);
-		VAL(io, f->match);
+		flag(io, &f->match);
 		VAL(io, trace);
 		VAL(io, f->first_line);
 		nl = f->nlayers;
@@ -254,7 +275,7 @@ static void files_io(struct io *io, struct dcr_report *d)
 			io->err = -ENOMEM;
 		for (size_t k = 0; k < nl && !io->err; k++) {
 			VAL(io, f->layers[k].count);
-			VAL(io, f->layers[k].time);
+			dbl(io, &f->layers[k].time, 1);
 			VAL(io, f->layers[k].layer);
 			bad(io, f->layers[k].layer < 0 ||
 				    f->layers[k].layer >= r->nlayers);
@@ -300,8 +321,8 @@ static void procs_io(struct io *io, struct dc_report *r)
 		str(io, &p->name);
 		str(io, &p->rank);
 		VAL(io, p->count);
-		VAL(io, p->busy);
-		VAL(io, p->bins);
+		dbl(io, &p->busy, 1);
+		dbl(io, p->bins, DC_BINS);
 		if (!io->rd)
 			continue;
 		/* As agg.c keys it. */
@@ -334,8 +355,8 @@ static void nodes_io(struct io *io, struct dc_report *r)
 
 		VAL(io, nd->parent);
 		VAL(io, nd->func);
-		VAL(io, nd->scope);
-		VAL(io, nd->self);
+		flag(io, &nd->scope);
+		dbl(io, &nd->self, 1);
 		if (!io->rd)
 			continue;
 		r->nnodes = i + 1;
@@ -369,10 +390,14 @@ static void run_io(struct io *io, struct dc_report *r)
 	}
 	VAL(io, r->t0);
 	VAL(io, r->width);
-	VAL(io, r->binned);
-	bad(io, r->binned && r->width < 1);
+	flag(io, &r->binned);
 	VAL(io, r->t_min);
 	VAL(io, r->t_max);
+	/* Times the trace can have (event.h), bins that can cover them. */
+	bad(io, r->binned &&
+		    (r->width < 1 || r->width > DC_TIME_MAX / DC_BINS * 16 ||
+		     r->t0 < -DC_TIME_MAX || r->t0 >= DC_TIME_MAX ||
+		     r->t_min < 0 || r->t_min >= DC_TIME_MAX || r->t_max < 0));
 	VAL(io, r->run_start);
 	VAL(io, r->run_end);
 	VAL(io, r->events);
@@ -388,7 +413,7 @@ static void run_io(struct io *io, struct dc_report *r)
 	VAL(io, r->bad_members);
 	VAL(io, r->bytes_skipped);
 	VAL(io, r->empty_traces);
-	VAL(io, r->has_pidx);
+	flag(io, &r->has_pidx);
 	str(io, &r->cmd);
 	n = r->nmounts;
 	count(io, &n, 24);
@@ -423,7 +448,10 @@ static void darshan_io(struct io *io, struct dc_darshan *d)
 		io->err = -ENOMEM;
 	raw(io, d->calls, n * sizeof(*d->calls));
 	for (size_t i = 0; io->rd && i < n; i++)
-		bad(io, !d->calls[i].module || d->calls[i].module >= DC_DM_N);
+		bad(io,
+		    !d->calls[i].module || d->calls[i].module >= DC_DM_N ||
+			d->calls[i].ts < 0 || d->calls[i].ts >= DC_TIME_MAX ||
+			d->calls[i].dur < 0 || d->calls[i].dur >= DC_TIME_MAX);
 	if (io->rd)
 		d->ncalls = d->cap = io->err ? 0 : n;
 	n = d->ncounters;
@@ -463,8 +491,8 @@ static void report_io(struct io *io, struct dcr_report *d)
 {
 	size_t n = d->npaths;
 
-	VAL(io, d->darshan);
-	VAL(io, d->ranged);
+	flag(io, &d->darshan);
+	flag(io, &d->ranged);
 	VAL(io, d->added);
 	VAL(io, d->problems);
 	str(io, &d->pattern);
