@@ -213,12 +213,11 @@ static int add(struct dcr_report *d, const char *path, uint64_t begin,
 	dc_darshan_trace_done(&d->dsh);
 	/* A range may hold no member, or only names: that is the whole
 	 * trace's to judge. */
-	if (!whole) {
-	} else if (!st.lines) {
+	if (whole && !st.lines) {
 		dc_err("%s: empty: not a trace", path);
 		d->r.empty_traces++;
 		d->problems++;
-	} else if (d->r.records == records) {
+	} else if (whole && d->r.records == records) {
 		/* Damaged lines are counted already: this only says why. */
 		dc_err("%s: not a trace: none of its %llu lines is a trace "
 		       "record",
