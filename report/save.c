@@ -27,7 +27,8 @@ struct io {
 
 static void raw(struct io *io, void *v, size_t n)
 {
-	if (io->err)
+	/* Nothing to copy: @v may be an empty array's NULL. */
+	if (io->err || !n)
 		return;
 	if (!io->rd) {
 		if (dc_buf_add(io->out, v, n))
