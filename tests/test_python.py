@@ -203,6 +203,33 @@ with tempfile.TemporaryDirectory() as tmp:
     same(everything, "--workers", "2", "--partition-size", "8K", several=True,
          what="five traces on two worker processes")
 
+    # The same traces as a task each on two worker processes, their
+    # partial reports merged: Darshan's rows, the job summary and the
+    # text summary are datacrumbs-report's, byte for byte.
+    code = """
+import json, sys
+from datacrumbs import cluster, graph
+runner = cluster.connect(None, 2)
+try:
+    res = graph.summarize(sys.argv[1:], runner, ["DARSHAN", "TEXT", "SUMMARY"], 10,
+                          darshan=True)
+finally:
+    runner.close()
+print(json.dumps(res))
+"""
+    r = subprocess.run([PY, "-c", code] + everything, capture_output=True, text=True,
+                       env=env())
+    got = json.loads(r.stdout) if r.returncode == 0 else {}
+    want_d = subprocess.run([REPORT, "-q", "--darshan"] + everything, capture_output=True,
+                            text=True)
+    want_s = subprocess.run([REPORT, "-q", "-S"] + everything, capture_output=True, text=True)
+    out = got.get("out", {})
+    check(r.returncode == 0 and out.get("DARSHAN") == want_d.stdout
+          and out.get("TEXT", "") + out.get("SUMMARY", "") == want_s.stdout
+          and got.get("problems", 0) > 0 and want_d.returncode == 1,
+          "merged parts on two workers: Darshan's rows and -S as the report's: %s %s"
+          % (r.stderr[-1500:], [k for k in ("DARSHAN", "TEXT", "SUMMARY") if k in out]))
+
     # The text summary shows the same tables.
     r = summary([p("ours.pfw.gz")])
     check(r.returncode == 1 and "1 traces, 100 calls" in r.stdout and "H5Dwrite" in r.stdout
