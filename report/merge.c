@@ -43,6 +43,9 @@ static int stat_merge(struct dc_stat *d, const struct dc_stat *s)
 static void bins_merge(struct dc_report *d, const struct dc_report *s,
 		       double *dst, const double *src)
 {
+	/* Without calls there are no bins (whatever a damaged save says). */
+	if (!s->binned || !d->binned)
+		return;
 	for (int b = 0; b < DC_BINS; b++) {
 		/* Times are below 2^62 (event.h); the bins' ends may be past
 		 * them, and are kept within int64_t. */
