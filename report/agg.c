@@ -90,6 +90,7 @@ void dc_report_free(struct dc_report *r)
 		free(r->end_keys[i]);
 	free(r->end_keys);
 	free(r->end_vals);
+	free(r->hkeys);
 	free(r->layers);
 	free(r->funcs);
 	free(r->files);
@@ -128,7 +129,7 @@ int dc_node_path(const struct dc_report *r, int node, struct dc_buf *b)
 	return add_name(b, f->name);
 }
 
-static int layer_get(struct dc_report *r, const struct dc_str *cat)
+int dc_layer_get(struct dc_report *r, const struct dc_str *cat)
 {
 	char name[256];
 	int i;
@@ -200,7 +201,7 @@ static int func_get(struct dc_report *r, const struct dc_trace_event *ev)
 		}
 		return v - 1;
 	}
-	layer = layer_get(r, &ev->cat);
+	layer = dc_layer_get(r, &ev->cat);
 	if (layer < 0)
 		return layer;
 	if (dc_grow((void **)&r->funcs, r->nfuncs, sizeof(*r->funcs), 64))
@@ -208,6 +209,7 @@ static int func_get(struct dc_report *r, const struct dc_trace_event *ev)
 	f = &r->funcs[r->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->layer = layer;
+	f->key = key;
 	f->name = dup_str(&ev->name);
 	f->dir = f->name ? direction(f->name) : 0;
 	if (!f->name ||
@@ -250,8 +252,8 @@ static int file_layer_add(struct dcr_file *f, int layer, double dur, uint64_t n)
 	return 0;
 }
 
-static struct dcr_file *file_get(struct dc_report *r, uint64_t hash,
-				 uint64_t lineno)
+struct dcr_file *dc_file_get(struct dc_report *r, uint64_t hash,
+			     uint64_t lineno)
 {
 	struct dcr_file *f = dc_map_get(&r->file_ix, key_of(hash));
 
@@ -273,8 +275,7 @@ static struct dcr_file *file_get(struct dc_report *r, uint64_t hash,
 }
 
 /* Records without a host hash (process_name) are on the trace's host. */
-static struct dcr_proc *proc_get(struct dc_report *r, uint64_t hhash,
-				 uint32_t pid)
+struct dcr_proc *dc_proc_get(struct dc_report *r, uint64_t hhash, uint32_t pid)
 {
 	uint64_t key;
 	struct dcr_proc *p;
@@ -323,7 +324,7 @@ static void rebin_all(struct dc_report *r, bool down)
 
 /* Times are in 0..DC_TIME_MAX, but the bins' start can fall below 0 and
  * their end past INT64_MAX: 128-bit arithmetic where they meet. */
-static void bins_fit(struct dc_report *r, int64_t from, int64_t to)
+void dc_bins_fit(struct dc_report *r, int64_t from, int64_t to)
 {
 	if (!r->binned) {
 		r->binned = true;
@@ -346,8 +347,8 @@ static int bin_of(const struct dc_report *r, int64_t t)
 /* Spread @amount over the bins [ts, ts + dur) covers, in proportion to
  * the time in each: a call's time, or the bytes it moved, which a long
  * block request moves all along, not at its start. */
-static void spread_amount(const struct dc_report *r, double *bins, int64_t ts,
-			  int64_t dur, double amount)
+void dc_spread_amount(const struct dc_report *r, double *bins, int64_t ts,
+		      int64_t dur, double amount)
 {
 	int64_t end = ts + dur;
 
@@ -372,7 +373,7 @@ static void spread_amount(const struct dc_report *r, double *bins, int64_t ts,
 static void spread(const struct dc_report *r, double *bins, int64_t ts,
 		   int64_t dur)
 {
-	spread_amount(r, bins, ts, dur, (double)dur);
+	dc_spread_amount(r, bins, ts, dur, (double)dur);
 }
 
 /* @n calls of @s, going @dir, moved bytes the trace could not tell. */
@@ -396,7 +397,8 @@ static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
 		dc_hist_add(s->hist, d, n);
 		s->timed += n;
 	}
-	if (!s->count || d < s->min)
+	/* Of the calls: a counter record of none has no shortest. */
+	if (n && (!s->count || d < s->min))
 		s->min = d;
 	if (d > s->max)
 		s->max = d;
@@ -482,7 +484,7 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 	bytes = bytes_of(ev, dir);
 	err = (ev->has & DC_EV_RET) && ev->ret < 0;
 	if (ev->has & DC_EV_FHASH) {
-		file = file_get(r, ev->fhash, lineno);
+		file = dc_file_get(r, ev->fhash, lineno);
 		if (!file)
 			return -ENOMEM;
 	}
@@ -505,7 +507,7 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 		r->t_min = ev->ts;
 	if (ev->ts + ev->dur > r->t_max)
 		r->t_max = ev->ts + ev->dur;
-	bins_fit(r, ev->ts, ev->ts + (counter ? 0 : dur));
+	dc_bins_fit(r, ev->ts, ev->ts + (counter ? 0 : dur));
 	if (stat_add(&f->s, dur, n, bytes, ev->unsized, dir, err, !counter) ||
 	    stat_add(&l->s, dur, n, bytes, ev->unsized, dir, err, !counter))
 		return -ENOMEM;
@@ -517,8 +519,8 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 	if (bytes >= 0) {
 		l->sizes[size_bin(counter && n ? bytes / (int64_t)n : bytes)] +=
 		    n;
-		spread_amount(r, l->bw, ev->ts, counter ? 0 : dur,
-			      (double)bytes);
+		dc_spread_amount(r, l->bw, ev->ts, counter ? 0 : dur,
+				 (double)bytes);
 	}
 	if (ni.root) {
 		l->root_count += n;
@@ -540,7 +542,7 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 			file->s.bytes_written += dir == 'w' ? bytes : 0;
 		}
 	}
-	p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
+	p = dc_proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
 	if (!p)
 		return -ENOMEM;
 	p->count += n;
@@ -646,6 +648,18 @@ static int marker(struct dc_report *r, const struct dc_trace_event *ev)
 	return 0;
 }
 
+int dc_name_put(struct dc_report *r, struct dc_map *m, uint64_t key, char *name)
+{
+	if (m == &r->hnames &&
+	    dc_grow((void **)&r->hkeys, r->nhkeys, sizeof(*r->hkeys), 16))
+		return -ENOMEM;
+	if (dc_map_put(m, key, name))
+		return -ENOMEM;
+	if (m == &r->hnames)
+		r->hkeys[r->nhkeys++] = key;
+	return 0;
+}
+
 static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 {
 	struct dc_map *m = NULL;
@@ -667,7 +681,7 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 		if (dc_map_get(m, key))
 			return 0;
 		name = dup_str(&ev->arg_name);
-		if (!name || dc_map_put(m, key, name)) {
+		if (!name || dc_name_put(r, m, key, name)) {
 			free(name);
 			return -ENOMEM;
 		}
@@ -677,11 +691,13 @@ static int meta(struct dc_report *r, const struct dc_trace_event *ev)
 	}
 	if (dc_str_is(&ev->name, "process_name") &&
 	    (ev->has & DC_EV_ARG_NAME)) {
-		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
+		p = dc_proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0,
+				ev->pid);
 		slot = p ? &p->name : NULL;
 	} else if (dc_str_is(&ev->name, "PR") && (ev->has & DC_EV_ARG_NAME) &&
 		   dc_str_is(&ev->arg_name, "rank")) {
-		p = proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0, ev->pid);
+		p = dc_proc_get(r, ev->has & DC_EV_HHASH ? ev->hhash : 0,
+				ev->pid);
 		slot = p ? &p->rank : NULL;
 	} else {
 		return 0;

@@ -25,7 +25,9 @@ static void key(struct dc_buf *b, const char *k)
 static void knum(struct dc_buf *b, const char *k, double v)
 {
 	key(b, k);
-	if (v == (double)(int64_t)v)
+	/* Whole numbers as integers, where an int64_t holds them (a sum of
+	 * counts or times may not). */
+	if (v >= -0x1p63 && v < 0x1p63 && v == (double)(int64_t)v)
 		dc_buf_add_i64(b, (int64_t)v);
 	else
 		dc_buf_addf(b, "%.3f", v);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "api.h"
 #include "darshan.h"
 #include "datacrumbs/report.h"
 #include "log.h"
@@ -15,34 +16,41 @@
 #include "tmpldir.h"
 #include "traceread.h"
 
-struct dcr_report {
-	struct dc_report r;
-	struct dc_darshan dsh;
-	bool darshan; /* dsh is kept */
-	struct dc_read_opts ro;
-	char *pattern;
-	/* The paths added: files and messages name them to the end. */
-	char **paths;
-	size_t npaths;
-	uint64_t problems;
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
-	void *progress_ctx;
-	int added, finished;
-};
-
 static const struct {
 	const char *name;
 	int64_t value;
 } consts[] = {
-	{ "HIST_N", DC_LAT_BINS },	   { "BINS", DC_BINS },
-	{ "SIZE_BINS", DC_SIZE_BINS },	   { "MAX_LAYERS", DC_MAX_LAYERS },
-	{ "SLOWEST", DC_SLOWEST },	   { "LINE_MAX", DC_LINE_MAX },
-	{ "MEMBER_CAP", DC_MEMBER_CAP },   { "TIME_MAX", DC_TIME_MAX },
-	{ "NAME_MAX", DC_ESC_NAME_MAX },   { "LANE_BIT", DC_LANE_BIT },
-	{ "TID_MASK", DC_TID_MASK },	   { "FORMAT_JSON", DCR_JSON },
-	{ "FORMAT_TEXT", DCR_TEXT },	   { "FORMAT_FOLDED", DCR_FOLDED },
-	{ "FORMAT_DARSHAN", DCR_DARSHAN }, { "FORMAT_SUMMARY", DCR_SUMMARY },
+	{ "HIST_N", DC_LAT_BINS },
+	{ "BINS", DC_BINS },
+	{ "SIZE_BINS", DC_SIZE_BINS },
+	{ "MAX_LAYERS", DC_MAX_LAYERS },
+	{ "SLOWEST", DC_SLOWEST },
+	{ "LINE_MAX", DC_LINE_MAX },
+	{ "MEMBER_CAP", DC_MEMBER_CAP },
+	{ "TIME_MAX", DC_TIME_MAX },
+	{ "NAME_MAX", DC_ESC_NAME_MAX },
+	{ "LANE_BIT", DC_LANE_BIT },
+	{ "TID_MASK", DC_TID_MASK },
+	{ "FORMAT_JSON", DCR_JSON },
+	{ "FORMAT_TEXT", DCR_TEXT },
+	{ "FORMAT_FOLDED", DCR_FOLDED },
+	{ "FORMAT_DARSHAN", DCR_DARSHAN },
+	{ "FORMAT_SUMMARY", DCR_SUMMARY },
 	{ "FORMAT_FLAME", DCR_FLAME },
+	/* The bits of dcr_rows' "has" column. */
+	{ "HAS_ID", DC_EV_ID },
+	{ "HAS_P_IDX", DC_EV_PIDX },
+	{ "HAS_LEVEL", DC_EV_LEVEL },
+	{ "HAS_DUR", DC_EV_DUR },
+	{ "HAS_FHASH", DC_EV_FHASH },
+	{ "HAS_HHASH", DC_EV_HHASH },
+	{ "HAS_SIZE", DC_EV_SIZE },
+	{ "HAS_RET", DC_EV_RET },
+	{ "HAS_COUNT", DC_EV_COUNT },
+	{ "HAS_DUR_SUM", DC_EV_DUR_SUM },
+	{ "HAS_SIZE_SUM", DC_EV_SIZE_SUM },
+	{ "HAS_OFFSET", DC_EV_OFFSET },
+	{ "ROWS_NAMES", DCR_ROWS_NAMES },
 };
 
 const char *dcr_version(void)
@@ -165,38 +173,51 @@ int dcr_report_set_progress(struct dcr_report *d,
 	return 0;
 }
 
-int dcr_report_add(struct dcr_report *d, const char *path)
+const char *dcr_keep_path(struct dcr_report *d, const char *path)
 {
+	char **paths = realloc(d->paths, (d->npaths + 1) * sizeof(*paths));
+
+	if (!paths)
+		return NULL;
+	d->paths = paths;
+	paths[d->npaths] = strdup(path);
+	return paths[d->npaths] ? paths[d->npaths++] : NULL;
+}
+
+/* Read the members of @path starting in [begin, end); end 0: all. */
+static int add(struct dcr_report *d, const char *path, uint64_t begin,
+	       uint64_t end)
+{
+	bool whole = !begin && !end;
 	uint64_t records = d->r.records;
 	struct dc_read_stats st;
 	struct stat sb;
-	char **paths;
 	int err;
 
 	if (d->finished)
 		return -EBUSY;
 	if (!stat(path, &sb) && S_ISDIR(sb.st_mode))
 		return -EISDIR;
-	paths = realloc(d->paths, (d->npaths + 1) * sizeof(*paths));
-	if (!paths)
+	path = dcr_keep_path(d, path);
+	if (!path)
 		return -ENOMEM;
-	d->paths = paths;
-	paths[d->npaths] = strdup(path);
-	if (!paths[d->npaths])
-		return -ENOMEM;
-	path = paths[d->npaths++];
 	d->added = 1;
+	d->ranged |= !whole;
 	d->r.trace = path;
+	d->ro.begin = begin;
+	d->ro.end = end;
 	err = dc_trace_read(path, &d->ro, &st);
 	if (err)
 		return err;
 	dc_report_trace_done(&d->r);
 	dc_darshan_trace_done(&d->dsh);
-	if (!st.lines) {
+	/* A range may hold no member, or only names: that is the whole
+	 * trace's to judge. */
+	if (whole && !st.lines) {
 		dc_err("%s: empty: not a trace", path);
 		d->r.empty_traces++;
 		d->problems++;
-	} else if (d->r.records == records) {
+	} else if (whole && d->r.records == records) {
 		/* Damaged lines are counted already: this only says why. */
 		dc_err("%s: not a trace: none of its %llu lines is a trace "
 		       "record",
@@ -206,6 +227,25 @@ int dcr_report_add(struct dcr_report *d, const char *path)
 	d->r.bytes_skipped += st.bytes_skipped;
 	d->problems += st.problems;
 	return 0;
+}
+
+int dcr_report_add(struct dcr_report *d, const char *path)
+{
+	return add(d, path, 0, 0);
+}
+
+int dcr_report_add_range(struct dcr_report *d, const char *path, uint64_t begin,
+			 uint64_t end)
+{
+	if (begin > end)
+		return -EINVAL;
+	/* [0, 0) is empty, not the whole trace. */
+	return end ? add(d, path, begin, end) : 0;
+}
+
+int dcr_trace_split(const char *path, int n, uint64_t *offs)
+{
+	return dc_trace_split(path, n, offs);
 }
 
 int dcr_report_finish(struct dcr_report *d)

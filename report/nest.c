@@ -10,6 +10,7 @@
  * exactly, and layers sum honestly.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,7 @@ struct thread {
 	int depth;
 };
 
-static int node_get(struct dc_report *r, int parent, int func, bool scope)
+int dc_node_get(struct dc_report *r, int parent, int func, bool scope)
 {
 	uint64_t key =
 	    ((uint64_t)(uint32_t)(parent + 1) << 32 | (uint32_t)func) * 2 +
@@ -83,8 +84,13 @@ static void pop(struct dc_report *r, struct thread *t)
 	for (int i = 0; i < c->nparts; i++)
 		sum += c->parts[i].w;
 	if (sum > c->dur && sum > 0) {
+		/* Scaled to whole 1/1024 us: sums of such shares are exact
+		 * in any order (below 2^43 us), so partial reports merge
+		 * to the same figures. */
 		for (int i = 0; i < c->nparts; i++)
-			c->parts[i].w *= c->dur / sum;
+			c->parts[i].w = ldexp(
+			    round(ldexp(c->parts[i].w * c->dur / sum, 10)),
+			    -10);
 		self = 0;
 	} else {
 		self = c->dur - sum;
@@ -168,7 +174,7 @@ int dc_nest_event(struct dc_report *r, const struct dc_trace_event *ev,
 			out->file_sized_outer = false;
 	}
 	c = &t->st[t->depth];
-	c->node = node_get(r, parent_node, func, out->scope);
+	c->node = dc_node_get(r, parent_node, func, out->scope);
 	if (c->node < 0)
 		return -ENOMEM;
 	t->depth++;

@@ -18,6 +18,9 @@ struct dc_nest_info {
 int dc_nest_event(struct dc_report *r, const struct dc_trace_event *ev,
 		  int func, bool match, int64_t bytes,
 		  struct dc_nest_info *out);
+/* The call path of @func under node @parent (-1: none), made if new:
+ * its index or -ENOMEM. */
+int dc_node_get(struct dc_report *r, int parent, int func, bool scope);
 /* Close every open call (the end of a trace). */
 void dc_nest_flush(struct dc_report *r);
 void dc_nest_free(struct dc_report *r);

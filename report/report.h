@@ -57,6 +57,7 @@ struct dc_layer {
 
 struct dc_func {
 	char *name;
+	uint64_t key; /* func_ix's: of the text of its cat and name */
 	int layer;
 	char dir; /* 'r' read, 'w' write, 0 */
 	struct dc_stat s, scope;
@@ -125,6 +126,10 @@ struct dc_report {
 	const char *file_pattern;
 	/* Names. */
 	struct dc_map fnames, hnames; /* hash -> char * */
+	/* hnames' keys in the order they came: a map's order depends on
+	 * it, and the JSON lists the hosts in the map's order. */
+	uint64_t *hkeys;
+	size_t nhkeys;
 	struct dc_recent recent[DC_RECENT];
 	struct dc_map func_ix, node_ix, file_ix, proc_ix, thread_ix;
 	struct dc_layer *layers;
@@ -182,6 +187,21 @@ void dc_report_free(struct dc_report *r);
  * made it: a damaged one is named and counted. */
 int dc_report_line(struct dc_report *r, uint64_t lineno, int status,
 		   const struct dc_trace_event *ev);
+/* Name @key in @m (fnames or hnames): 0 or -ENOMEM. */
+int dc_name_put(struct dc_report *r, struct dc_map *m, uint64_t key,
+		char *name);
+/* Layer @cat's index, made if new (the last one past DC_MAX_LAYERS). */
+int dc_layer_get(struct dc_report *r, const struct dc_str *cat);
+/* The file @hash, the process (@hhash 0: the trace's host) @pid, made if
+ * new; NULL if out of memory. */
+struct dcr_file *dc_file_get(struct dc_report *r, uint64_t hash,
+			     uint64_t lineno);
+struct dcr_proc *dc_proc_get(struct dc_report *r, uint64_t hhash, uint32_t pid);
+/* Widen the time bins to hold [from, to]; spread @amount over the bins
+ * [ts, ts + dur) covers. */
+void dc_bins_fit(struct dc_report *r, int64_t from, int64_t to);
+void dc_spread_amount(const struct dc_report *r, double *bins, int64_t ts,
+		      int64_t dur, double amount);
 /* After each trace: close the calls still open. */
 void dc_report_trace_done(struct dc_report *r);
 /* After all traces: report hashes never defined. */

@@ -10,7 +10,8 @@
 static void stat_row(FILE *o, const char *a, const char *name,
 		     const struct dc_stat *s)
 {
-	char t[16], m[16], p50[16], p99[16], by[16], bw[16];
+	/* bw: dc_fmt_bytes()'s 16 bytes, and "/s". */
+	char t[16], m[16], p50[16], p99[16], by[16], bw[16 + 2];
 
 	if (s->timed) {
 		dc_fmt_time((double)dc_hist_pct(s->hist, s->timed, 50), p50);

@@ -48,6 +48,10 @@ struct reader {
 	struct dc_read_stats *st;
 	const unsigned char *map;
 	size_t size;
+	uint64_t first; /* where reading starts */
+	uint64_t limit; /* plain text: where it ends (the file's size) */
+	uint64_t
+	    stop_at; /* gzip: members starting here or later are not read */
 	bool gz;
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
@@ -221,8 +225,8 @@ static void do_task(struct reader *r, struct task *t)
 	t->first_nl = t->last_nl = SIZE_MAX;
 	if (!r->gz) {
 		t->text = (char *)r->map + t->off;
-		t->len = r->size - t->off < TEXT_CHUNK ? r->size - t->off
-						       : TEXT_CHUNK;
+		t->len = r->limit - t->off < TEXT_CHUNK ? r->limit - t->off
+							: TEXT_CHUNK;
 		t->end = t->off + t->len;
 		t->res = RES_OK;
 	} else {
@@ -243,7 +247,7 @@ static bool next_offset(struct reader *r, uint64_t *off)
 {
 	const void *p;
 
-	if (r->scan >= r->size)
+	if (r->scan >= r->limit)
 		return false;
 	if (!r->gz) {
 		*off = r->scan;
@@ -370,7 +374,7 @@ out:
 
 static void damaged(struct reader *r, const char *what, uint64_t off)
 {
-	if (r->st->problems++ < MAX_DAMAGE_ERRORS)
+	if (r->st->problems++ < MAX_DAMAGE_ERRORS && !r->o->quiet)
 		dc_err("%s: line %llu: %s at byte %llu", r->path,
 		       (unsigned long long)r->lineno + 1, what,
 		       (unsigned long long)off);
@@ -430,8 +434,10 @@ static void release(struct reader *r, uint64_t upto)
 
 static int consume(struct reader *r)
 {
-	uint64_t cur = 0, bad_from = 0;
-	bool resync = false;
+	uint64_t cur = r->first, bad_from = 0, tail = r->size;
+	/* A range may begin inside a member: what precedes the first one
+	 * that inflates is the previous range's, not damage. */
+	bool resync = false, synced = !r->gz || !r->first;
 
 	for (;;) {
 		struct task *t;
@@ -447,7 +453,18 @@ static int consume(struct reader *r)
 		}
 		pthread_mutex_unlock(&r->mu);
 
-		if (t->off < cur && !resync) {
+		if (r->gz && t->off >= r->stop_at && t->res != RES_BAD &&
+		    (t->off >= cur || resync)) {
+			/* The next range's first member: damage before it is
+			 * still this range's. */
+			tail = t->off;
+			if (!synced)
+				cur = tail;
+			break;
+		}
+		if (!synced && t->res == RES_BAD) {
+			/* The end of a member that starts before the range. */
+		} else if (t->off < cur && !resync) {
 			/* A header-like pattern inside a member already read.
 			 */
 		} else if (resync && t->res != RES_OK && t->res != RES_BIG) {
@@ -457,6 +474,9 @@ static int consume(struct reader *r)
 			uint64_t end = t->end;
 			enum result res = t->res;
 
+			if (!synced)
+				cur = t->off;
+			synced = true;
 			if (t->off > cur && !resync) {
 				damaged(r, "data that is not gzip", cur);
 				r->st->bytes_skipped += t->off - cur;
@@ -501,13 +521,16 @@ static int consume(struct reader *r)
 		pthread_cond_broadcast(&r->work);
 		pthread_mutex_unlock(&r->mu);
 	}
-	if (r->gz && cur < r->size && !resync) {
-		damaged(r, "truncated gzip data", cur);
-		r->st->bytes_skipped += r->size - cur;
+	if (r->gz && cur < tail && !resync) {
+		damaged(r,
+			tail < r->size ? "data that is not gzip"
+				       : "truncated gzip data",
+			cur);
+		r->st->bytes_skipped += tail - cur;
 	}
 	if (resync)
-		r->st->bytes_skipped += r->size - bad_from;
-	if (r->st->problems > MAX_DAMAGE_ERRORS)
+		r->st->bytes_skipped += tail - bad_from;
+	if (r->st->problems > MAX_DAMAGE_ERRORS && !r->o->quiet)
 		dc_err("%s: %u more damaged places not listed", r->path,
 		       r->st->problems - MAX_DAMAGE_ERRORS);
 	if (r->carry_len) {
@@ -521,6 +544,121 @@ static int consume(struct reader *r)
 	return r->err;
 stop:
 	return r->err ? r->err : -ENOMEM;
+}
+
+/* Plain text: the first line starting at or after @off. */
+static uint64_t line_start(const struct reader *r, uint64_t off)
+{
+	const unsigned char *nl;
+
+	if (!off || off >= r->size)
+		return off < r->size ? off : r->size;
+	nl = memchr(r->map + off - 1, '\n', r->size - (off - 1));
+	return nl ? (uint64_t)(nl - r->map) + 1 : r->size;
+}
+
+static void range_of(struct reader *r, uint64_t begin, uint64_t end)
+{
+	if (!end || end > r->size)
+		end = r->size;
+	if (begin > end)
+		begin = end;
+	r->limit = r->size;
+	r->stop_at = end;
+	if (!r->gz) {
+		begin = line_start(r, begin);
+		r->limit = line_start(r, end);
+	}
+	r->first = r->scan = begin;
+}
+
+/* Whether a gzip member the reader would take starts at @off: one that
+ * inflates to its end, or to the end of the file (truncated). */
+static bool member_at(const struct reader *r, uint64_t off, unsigned char *out,
+		      size_t cap)
+{
+	z_stream zs = {};
+	int ret = Z_OK;
+
+	if (inflateInit2(&zs, 15 + 16) != Z_OK)
+		return false;
+	zs.next_in = (Bytef *)r->map + off;
+	zs.avail_in = r->size - off > UINT32_MAX ? UINT32_MAX : r->size - off;
+	while (ret == Z_OK) {
+		zs.next_out = out;
+		zs.avail_out = cap;
+		ret = inflate(&zs, Z_NO_FLUSH);
+	}
+	inflateEnd(&zs);
+	return ret == Z_STREAM_END || (ret == Z_BUF_ERROR && !zs.avail_in);
+}
+
+/* The first member at or after @off; the file's size if none. */
+static uint64_t member_from(const struct reader *r, uint64_t off,
+			    unsigned char *out, size_t cap)
+{
+	const unsigned char *p;
+
+	while (off < r->size &&
+	       (p = memmem(r->map + off, r->size - off, gz_magic, 3))) {
+		off = p - r->map;
+		if (member_at(r, off, out, cap))
+			return off;
+		off++;
+	}
+	return r->size;
+}
+
+int dc_trace_split(const char *path, int n, uint64_t *offs)
+{
+	struct reader r = {};
+	unsigned char *out = NULL;
+	struct stat sb;
+	int fd, err = 0;
+
+	if (n < 1)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb)) {
+		err = -errno;
+		goto cleanup;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		err = -EISDIR;
+		goto cleanup;
+	}
+	r.size = sb.st_size;
+	if (r.size) {
+		r.map = mmap(NULL, r.size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (r.map == MAP_FAILED) {
+			r.map = NULL;
+			err = -errno;
+			goto cleanup;
+		}
+	}
+	r.gz = r.size >= 2 && r.map[0] == 0x1f && r.map[1] == 0x8b;
+	out = malloc(STREAM_OUT);
+	if (!out) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	offs[0] = 0;
+	for (int i = 1; i < n; i++) {
+		uint64_t off = (unsigned __int128)r.size * i / n;
+
+		if (off < offs[i - 1])
+			off = offs[i - 1];
+		offs[i] = r.gz ? member_from(&r, off, out, STREAM_OUT)
+			       : line_start(&r, off);
+	}
+	offs[n] = r.size;
+cleanup:
+	free(out);
+	if (r.map)
+		munmap((void *)r.map, r.size);
+	if (fd >= 0)
+		close(fd);
+	return err;
 }
 
 #ifdef DC_HAVE_ISAL
@@ -567,6 +705,7 @@ int dc_trace_read(const char *path, const struct dc_read_opts *o,
 		madvise((void *)r->map, r->size, MADV_SEQUENTIAL);
 	}
 	r->gz = r->size >= 2 && r->map[0] == 0x1f && r->map[1] == 0x8b;
+	range_of(r, o->begin, o->end);
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->work, NULL);
 	pthread_cond_init(&r->done, NULL);

@@ -2,6 +2,7 @@
 #ifndef DC_TRACEREAD_H
 #define DC_TRACEREAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,10 @@ struct dc_read_opts {
 	/* How far through the file reading is, in bytes; may be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *ctx;
+	/* Only the gzip members (lines, in a plain trace) that start in
+	 * [begin, end); end 0: to the end of the file. */
+	uint64_t begin, end;
+	bool quiet; /* damage counted, not named on stderr */
 };
 
 struct dc_read_stats {
@@ -51,5 +56,13 @@ struct dc_read_stats {
  */
 int dc_trace_read(const char *path, const struct dc_read_opts *o,
 		  struct dc_read_stats *st);
+
+/*
+ * Cut the trace at @path into @n ranges of about equal size: @offs[0..n]
+ * get 0, n - 1 offsets where a gzip member that inflates whole starts (a
+ * line starts, in a plain trace), ascending, and the file's size. Equal
+ * neighbours are an empty range (fewer members than ranges).
+ */
+int dc_trace_split(const char *path, int n, uint64_t *offs);
 
 #endif

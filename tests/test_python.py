@@ -203,6 +203,33 @@ with tempfile.TemporaryDirectory() as tmp:
     same(everything, "--workers", "2", "--partition-size", "8K", several=True,
          what="five traces on two worker processes")
 
+    # The same traces as a task each on two worker processes, their
+    # partial reports merged: Darshan's rows, the job summary and the
+    # text summary are datacrumbs-report's, byte for byte.
+    code = """
+import json, sys
+from datacrumbs import cluster, graph
+runner = cluster.connect(None, 2)
+try:
+    res = graph.summarize(sys.argv[1:], runner, ["DARSHAN", "TEXT", "SUMMARY"], 10,
+                          darshan=True)
+finally:
+    runner.close()
+print(json.dumps(res))
+"""
+    r = subprocess.run([PY, "-c", code] + everything, capture_output=True, text=True,
+                       env=env())
+    got = json.loads(r.stdout) if r.returncode == 0 else {}
+    want_d = subprocess.run([REPORT, "-q", "--darshan"] + everything, capture_output=True,
+                            text=True)
+    want_s = subprocess.run([REPORT, "-q", "-S"] + everything, capture_output=True, text=True)
+    out = got.get("out", {})
+    check(r.returncode == 0 and out.get("DARSHAN") == want_d.stdout
+          and out.get("TEXT", "") + out.get("SUMMARY", "") == want_s.stdout
+          and got.get("problems", 0) > 0 and want_d.returncode == 1,
+          "merged parts on two workers: Darshan's rows and -S as the report's: %s %s"
+          % (r.stderr[-1500:], [k for k in ("DARSHAN", "TEXT", "SUMMARY") if k in out]))
+
     # The text summary shows the same tables.
     r = summary([p("ours.pfw.gz")])
     check(r.returncode == 1 and "1 traces, 100 calls" in r.stdout and "H5Dwrite" in r.stdout
@@ -212,7 +239,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # load(): one row per call, names resolved, from any reader's view.
     code = """
 import json, sys, datacrumbs
-df = datacrumbs.load(sys.argv[1:], partition_size=2048)
+df = datacrumbs.load(sys.argv[1:], partition_size=64)
 pdf = df.compute()
 print(json.dumps({"npartitions": df.npartitions, "rows": len(pdf),
     "columns": list(pdf.columns),
@@ -246,7 +273,7 @@ print(json.dumps({"npartitions": df.npartitions, "rows": len(pdf),
                                "/data/d.npz"] and got.get("hosts") == ["node1", "node2", "node3"]
           and got.get("unnamed") == ["3333333333333333"],
           "load(): names resolved: %s" % {k: got.get(k) for k in ("files", "hosts", "unnamed")})
-    check(got.get("npartitions", 0) > 4, "load(): partitions of 2 KiB: %s" % got.get("npartitions"))
+    check(got.get("npartitions", 0) > 4, "load(): a partition per gzip member: %s" % got.get("npartitions"))
 
     # The interpreter: one that cannot see Debian's packages (here
     # /usr/bin/python3 without site-packages, and pyenv's python3 if it is

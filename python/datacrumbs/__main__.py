@@ -18,8 +18,9 @@ computes it), run with Dask: here, or on a Dask cluster.
                           its workers must see the traces at these paths
   --workers N             local worker processes (0: threads in this
                           process; default: processes for traces > 8 MiB)
-  --partition-size BYTES  accepted for older scripts: each trace is now
-                          read whole, by the library's threads
+  --partition-size BYTES  accepted for older scripts: each trace is read
+                          whole, by the library's threads (a task per
+                          trace; the client merges their reports)
   --top N                 rows per table in the text summary (default 10)
   -h, --help              show this help
 

@@ -3,6 +3,7 @@
 install). The report is the library's: its parser, aggregation, Darshan
 counters and outputs; this module only calls it. The standard library
 only, so the CLI can say what is missing before it imports pandas."""
+import contextlib
 import ctypes
 import errno
 import os
@@ -47,11 +48,24 @@ def _declare(lib):
             ("dcr_report_set_threads", I, [P, I]),
             ("dcr_report_add", I, [P, S]),
             ("dcr_report_finish", I, [P]),
+            ("dcr_report_save", I, [P, ctypes.POINTER(P), ctypes.POINTER(ctypes.c_size_t)]),
+            ("dcr_report_load", I, [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(P)]),
+            ("dcr_report_merge", I, [P, P]),
             ("dcr_report_events", U64, [P]),
             ("dcr_report_problems", U64, [P]),
             ("dcr_report_render", I, [P, I, I, ctypes.POINTER(P),
                                       ctypes.POINTER(ctypes.c_size_t)]),
             ("dcr_report_html", I, [P, S, S]),
+            ("dcr_trace_split", I, [S, I, ctypes.POINTER(U64)]),
+            ("dcr_rows_read", I, [S, U64, U64, ctypes.c_uint, ctypes.POINTER(P)]),
+            ("dcr_rows_count", U64, [P]),
+            ("dcr_rows_lines", U64, [P]),
+            ("dcr_rows_column", P, [P, S]),
+            ("dcr_rows_strings", ctypes.c_uint32, [P]),
+            ("dcr_rows_string", S, [P, ctypes.c_uint32]),
+            ("dcr_rows_name", I, [P, U64, ctypes.POINTER(ctypes.c_char), ctypes.POINTER(U64),
+                                  ctypes.POINTER(S)]),
+            ("dcr_rows_free", None, [P]),
             ("dcr_free", None, [P])):
         f = getattr(lib, name)
         f.restype, f.argtypes = res, args
@@ -101,25 +115,47 @@ def _check(err, what):
 FORMATS = ("JSON", "TEXT", "FOLDED", "DARSHAN", "SUMMARY", "FLAME")
 
 
-class Report:
-    """One report of the library over @paths, finished: render() any of
-    its outputs. @file: --file's pattern; @darshan: Darshan's counters
-    and job summary too; @threads: inflating threads (0: one per CPU).
-    Damage in the traces is counted (problems) and its messages kept
-    (messages), as datacrumbs-report prints them; an unreadable trace
-    raises OSError naming it."""
+class _Handle:
+    """An object of the library, released by its function _free on
+    close(), at the end of a with block, or when collected."""
 
-    def __init__(self, paths, file=None, darshan=False, threads=0):
-        self._h = None
+    _h = None
+    _free = None
+
+    def close(self):
+        if self._h:
+            getattr(lib(), self._free)(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Report(_Handle):
+    """One report of the library over @paths, finished unless @finish is
+    false: render() any of its outputs. @file: --file's pattern;
+    @darshan: Darshan's counters and job summary too; @threads: inflating
+    threads (0: one per CPU). Damage in the traces is counted (problems)
+    and its messages kept (messages), as datacrumbs-report prints them;
+    an unreadable trace raises OSError naming it. An unfinished report
+    can be saved (save()), loaded (Report.load()), merged with the report
+    of later traces (merge()) and then finished (finish())."""
+
+    _free = "dcr_report_free"
+
+    def __init__(self, paths, file=None, darshan=False, threads=0, finish=True):
         L = lib()
         self.messages = []
         h = ctypes.c_void_p()
         _check(L.dcr_report_new(ctypes.byref(h)), "libdatacrumbs-report")
         self._h = h
-        sink = _LOG(lambda ctx, msg: self.messages.append(
-            msg.decode("utf-8", "surrogateescape")))
-        L.dcr_set_log(sink, None)
-        try:
+        with self._log():
             if file is not None:
                 _check(L.dcr_report_set_file(h, file.encode("utf-8", "surrogateescape")),
                        "--file")
@@ -131,25 +167,53 @@ class Report:
                     raise OSError(errno.EISDIR, "a directory, not a trace (give its files: "
                                   "%s/*.pfw.gz)" % p, p)
                 _check(err, p)
-            _check(L.dcr_report_finish(h), "computing the report")
+        if finish:
+            self.finish()
+
+    @contextlib.contextmanager
+    def _log(self):
+        """The library's messages meanwhile into self.messages."""
+        L = lib()
+        sink = _LOG(lambda ctx, msg: self.messages.append(
+            msg.decode("utf-8", "surrogateescape")))
+        L.dcr_set_log(sink, None)
+        try:
+            yield
         finally:
             L.dcr_set_log(_LOG(), None)
-        self.problems = L.dcr_report_problems(h)
-        self.events = L.dcr_report_events(h)
 
-    def close(self):
-        if self._h:
-            lib().dcr_report_free(self._h)
-            self._h = None
+    def finish(self):
+        L = lib()
+        with self._log():
+            _check(L.dcr_report_finish(self._h), "computing the report")
+        self.problems = L.dcr_report_problems(self._h)
+        self.events = L.dcr_report_events(self._h)
 
-    def __del__(self):
-        self.close()
+    def save(self):
+        """The unfinished report as bytes (dcr_report_save())."""
+        L = lib()
+        out, n = ctypes.c_void_p(), ctypes.c_size_t()
+        _check(L.dcr_report_save(self._h, ctypes.byref(out), ctypes.byref(n)),
+               "saving the report")
+        try:
+            return ctypes.string_at(out, n.value)
+        finally:
+            L.dcr_free(out)
 
-    def __enter__(self):
-        return self
+    @classmethod
+    def load(cls, data):
+        """A report saved by save(), unfinished."""
+        r = cls.__new__(cls)
+        r.messages = []
+        h = ctypes.c_void_p()
+        _check(lib().dcr_report_load(data, len(data), ctypes.byref(h)), "loading a report")
+        r._h = h
+        return r
 
-    def __exit__(self, *exc):
-        self.close()
+    def merge(self, other):
+        """Add @other, the report of traces after these, to this one."""
+        _check(lib().dcr_report_merge(self._h, other._h), "merging reports")
+        self.messages += other.messages
 
     def render(self, fmt, top=10):
         """The report as @fmt (a name of FORMATS), as text."""
@@ -187,3 +251,62 @@ class Report:
         the directory of report.html (default: the installed one)."""
         _check(lib().dcr_report_html(self._h, _path(templates) if templates else None,
                                      _path(path)), path)
+
+
+def split(path, n):
+    """dcr_trace_split(): n + 1 offsets that cut the trace at @path into
+    @n ranges at gzip member starts (line starts, in plain text)."""
+    offs = (ctypes.c_uint64 * (n + 1))()
+    _check(lib().dcr_trace_split(_path(path), n, offs), path)
+    return list(offs)
+
+
+# The C type of each column of dcr_rows_column().
+ROW_COLUMNS = dict(
+    [(c, ctypes.c_int64) for c in ("line", "id", "ts", "dur", "p_idx", "level", "size", "ret",
+                                   "offset")]
+    + [(c, ctypes.c_uint64) for c in ("fhash", "hhash", "count", "dur_sum", "size_sum")]
+    + [(c, ctypes.c_uint32) for c in ("pid", "tid", "name", "cat", "has")]
+    + [("ph", ctypes.c_uint8)])
+
+
+class Rows(_Handle):
+    """dcr_rows_read(): the calls of the members of @path starting in
+    [@begin, @end) as columns of the library's memory (valid while this
+    is open), or with @names_only just its FH and HH records."""
+
+    _free = "dcr_rows_free"
+
+    def __init__(self, path, begin, end, names_only=False):
+        L = lib()
+        self._h = None
+        h = ctypes.c_void_p()
+        _check(L.dcr_rows_read(_path(path), begin, end,
+                               const("ROWS_NAMES") if names_only else 0, ctypes.byref(h)), path)
+        self._h = h
+        self.count = L.dcr_rows_count(h)
+        self.lines = L.dcr_rows_lines(h)
+
+    def column(self, name):
+        """Column @name as a ctypes array over the library's memory."""
+        ptr = lib().dcr_rows_column(self._h, name.encode())
+        ctype = ROW_COLUMNS[name] * self.count
+        return ctype.from_address(ptr) if ptr and self.count else ctype()
+
+    def strings(self):
+        L = lib()
+        return [L.dcr_rows_string(self._h, i).decode("utf-8", "surrogateescape")
+                for i in range(L.dcr_rows_strings(self._h))]
+
+    def names(self):
+        """The FH and HH records in file order: (kind "F" or "H", hash
+        key, name)."""
+        L, out, i = lib(), [], 0
+        kind, key, name = ctypes.c_char(), ctypes.c_uint64(), ctypes.c_char_p()
+        while not L.dcr_rows_name(self._h, i, ctypes.byref(kind), ctypes.byref(key),
+                                  ctypes.byref(name)):
+            out.append((kind.value.decode(), key.value,
+                        name.value.decode("utf-8", "surrogateescape")))
+            i += 1
+        return out
+

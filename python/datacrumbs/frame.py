@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 """load(): traces as a Dask DataFrame, one row per call, names resolved.
 
-The traces are indexed first (one task per trace, on the current Dask
-scheduler): that finds the partitions, whole lines at most about
-partition_size bytes of text each, and the FH/HH records, so every
-partition resolves its hashes on its own. Nothing holds a whole trace."""
+Each trace is cut into ranges of whole gzip members of about
+partition_size bytes of the file (dcr_trace_split()). One task per range
+reads its FH and HH records and counts its lines; then each partition is
+a range's calls, read and parsed by libdatacrumbs-report
+(dcr_rows_read()) into columns, its hashes resolved with the names of
+all the traces. Nothing holds a whole trace; the package parses nothing."""
 import glob
 import os
 
@@ -13,10 +15,11 @@ import dask.dataframe as dd
 import numpy as np
 import pandas as pd
 
-from . import chunk, index
+from . import core
 from .tracefile import TraceError, check
-from .index import PART_SIZE
-from ._keys import key_of
+
+# Bytes of a trace file per partition.
+PART_SIZE = 16 << 20
 
 # Column -> dtype of the frame; docs/python.md says what each holds.
 SCHEMA = {
@@ -42,24 +45,21 @@ def _paths(paths):
     return out
 
 
-def _hex(vals, has):
-    cache = {}
-    out = np.empty(len(vals), dtype=object)
-    for i, (v, h) in enumerate(zip(vals.tolist(), has.tolist())):
-        if h:
-            s = cache.get(v)
-            if s is None:
-                s = cache[v] = "%016x" % v
-            out[i] = s
-    return out
+def _text(values, present, fmt):
+    """@values (uint64) as text, None where not @present: each distinct
+    value formatted once."""
+    uniq, inv = np.unique(values, return_inverse=True)
+    out = np.array([fmt(v) for v in uniq.tolist()] + [None], dtype=object)
+    return out[np.where(present, inv, len(uniq))]
 
 
-def _named(keys, has, names):
-    out = np.empty(len(keys), dtype=object)
-    for i, (k, h) in enumerate(zip(keys.tolist(), has.tolist())):
-        if h:
-            out[i] = names.get(key_of(k))
-    return out
+def _hex(values, present):
+    return _text(values, present, lambda v: "%016x" % v)
+
+
+def _named(values, present, names):
+    # The library keys its names by hash, with 0 as 1.
+    return _text(values, present, lambda v: names.get(v or 1))
 
 
 def _nullable(values, present, dtype):
@@ -68,58 +68,87 @@ def _nullable(values, present, dtype):
     return arr
 
 
-def _opt(c, col, dtype):
-    return _nullable(c[col].to_numpy(), c["has_" + col].to_numpy(), dtype)
+def _ranges(path, partition_size):
+    """The non-empty ranges [begin, end) of the trace at @path."""
+    n = max(1, min(-(-os.path.getsize(path) // partition_size), 1 << 16))
+    offs = core.split(path, n)
+    return [(a, b) for a, b in zip(offs, offs[1:]) if b > a]
 
 
-def _part(trace, name, path, gz, part, names, hh):
-    c = chunk.read(trace, path, gz, part).calls
+def _names(path, begin, end):
+    with core.Rows(path, begin, end, names_only=True) as r:
+        return r.lines, r.names()
+
+
+def _part(name, path, begin, end, base, names, hh):
+    """The rows of [@begin, @end) of the trace at @path, whose first line
+    is line @base + 1 of the trace; @hh: the trace's first HH's key."""
+    with core.Rows(path, begin, end) as r:
+        c = {k: np.frombuffer(r.column(k), dtype=np.dtype(t)).copy()
+             for k, t in core.ROW_COLUMNS.items()}
+        strings = np.array(r.strings() + [""], dtype=object)
     fnames, hnames = names
-    counter = c["counter"].to_numpy()
-    own_hh = c["has_hhash"].to_numpy()
-    hh_keys = np.where(own_hh, c["hhash"].to_numpy(), np.uint64(hh[1] if hh else 0))
-    out = pd.DataFrame({
-        "trace": np.full(len(c), name, dtype=object),
-        "line": c["line"].to_numpy(),
-        "id": c["id"].to_numpy(),
-        "name": c["name"].astype(object).to_numpy(),
-        "cat": c["cat"].astype(object).to_numpy(),
+    has = c["has"]
+
+    def bit(k):
+        return (has & core.const("HAS_" + k)) != 0
+
+    counter = c["ph"] == ord("C")
+    own_hh = bit("HHASH")
+    hh_keys = np.where(own_hh, c["hhash"], np.uint64(hh or 0))
+    host = own_hh | (hh is not None)
+
+    return pd.DataFrame({
+        "trace": np.full(len(has), name, dtype=object),
+        "line": c["line"] + base,
+        "id": c["id"],
+        "name": strings[c["name"]],
+        "cat": strings[c["cat"]],
         "ph": np.where(counter, "C", "X").astype(object),
-        "pid": c["pid"].to_numpy(),
-        "tid": c["tid"].to_numpy(),
-        "ts": c["ts"].to_numpy(),
-        "dur": c["dur"].to_numpy(),
-        "level": _opt(c, "level", "Int64"),
-        "p_idx": _opt(c, "p_idx", "Int64"),
-        "fhash": _hex(c["fhash"].to_numpy(), c["has_fhash"].to_numpy()),
-        "file": _named(c["fhash"].to_numpy(), c["has_fhash"].to_numpy(), fnames),
-        "hhash": _hex(hh_keys, own_hh | (hh is not None)),
-        "host": _named(hh_keys, own_hh | (hh is not None), hnames),
-        "size": _opt(c, "size", "Int64"),
-        "ret": _opt(c, "ret", "Int64"),
-        "offset": _opt(c, "offset", "Int64"),
-        "count": _nullable(c["count"].to_numpy(), counter, "UInt64"),
-        "dur_sum": _nullable(c["dur_sum"].to_numpy(), counter, "UInt64"),
-        "size_sum": _opt(c, "size_sum", "UInt64"),
+        "pid": c["pid"],
+        "tid": c["tid"],
+        "ts": c["ts"],
+        "dur": c["dur"],
+        "level": _nullable(c["level"], bit("LEVEL"), "Int64"),
+        "p_idx": _nullable(c["p_idx"], bit("P_IDX"), "Int64"),
+        "fhash": _hex(c["fhash"], bit("FHASH")),
+        "file": _named(c["fhash"], bit("FHASH"), fnames),
+        "hhash": _hex(hh_keys, host),
+        "host": _named(hh_keys, host, hnames),
+        "size": _nullable(c["size"], bit("SIZE"), "Int64"),
+        "ret": _nullable(c["ret"], bit("RET"), "Int64"),
+        "offset": _nullable(c["offset"], bit("OFFSET"), "Int64"),
+        "count": _nullable(c["count"], counter, "UInt64"),
+        "dur_sum": _nullable(c["dur_sum"], counter, "UInt64"),
+        "size_sum": _nullable(c["size_sum"], bit("SIZE_SUM"), "UInt64"),
     })
-    return out
 
 
 def load(paths, partition_size=None):
     paths = _paths(paths)
     check(paths)
     partition_size = partition_size or PART_SIZE
-    ixs = dask.compute(*[dask.delayed(index.index, pure=True)(os.path.abspath(p),
-                                                              partition_size)
-                         for p in paths])
+    paths_abs = [os.path.abspath(p) for p in paths]
+    ranges = dask.compute(*[dask.delayed(_ranges, pure=True)(p, partition_size)
+                            for p in paths_abs])
+    scans = dask.compute(*[dask.delayed(_names, pure=True)(p, a, b)
+                           for p, rs in zip(paths_abs, ranges) for a, b in rs])
     fnames, hnames = {}, {}
-    for ix in ixs:
-        for _, kind, key, name in ix.names:
-            (fnames if kind == "F" else hnames).setdefault(key, name)
+    parts, k = [], 0
+    meta = pd.DataFrame({c: pd.Series([], dtype=v) for c, v in SCHEMA.items()})
+    for name, path, rs in zip(paths, paths_abs, ranges):
+        scan = scans[k:k + len(rs)]
+        k += len(rs)
+        hh = next((key for _, names in scan for kind, key, _ in names if kind == "H"), None)
+        base = 0
+        for (a, b), (lines, names) in zip(rs, scan):
+            for kind, key, text in names:
+                (fnames if kind == "F" else hnames).setdefault(key, text)
+            parts.append((name, path, a, b, base, hh))
+            base += lines
     names = dask.delayed((fnames, hnames), pure=True)
-    meta = pd.DataFrame({k: pd.Series([], dtype=v) for k, v in SCHEMA.items()})
-    parts = [dask.delayed(_part, pure=True)(t, name, ix.path, ix.gz, part, names, ix.hh)
-             for t, (name, ix) in enumerate(zip(paths, ixs)) for part in ix.parts]
+    parts = [dask.delayed(_part, pure=True)(name, path, a, b, base, names, hh)
+             for name, path, a, b, base, hh in parts]
     if not parts:
         return dd.from_pandas(meta, npartitions=1)
     return dd.from_delayed(parts, meta=meta, verify_meta=False)

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
-"""The summary on Dask: a task runs libdatacrumbs-report over the traces
-and returns its outputs as text, with the messages about damage it
-would have printed and their count, so the client shows them whichever
-worker did the reading."""
+"""The summary on Dask. Each task runs libdatacrumbs-report over some of
+the traces and returns its partial report as bytes, with the messages
+about damage it would have printed; the client merges the parts in the
+order of the traces, finishes the report once and renders it, so the
+outputs are one report's whichever worker read which trace."""
 from .cluster import Local, run_on
 from .core import Report
 
@@ -20,10 +21,41 @@ def outputs(paths, formats, top=10, file=None, darshan=False):
                 "problems": r.problems, "events": r.events}
 
 
+def partial(paths, darshan=False):
+    """The unfinished report of the traces at @paths as bytes, and the
+    messages of reading them. Runs where the task is sent."""
+    with Report(paths, darshan=darshan, finish=False) as r:
+        return {"part": r.save(), "messages": r.messages}
+
+
+def merged(parts, formats, top=10, darshan=False):
+    """outputs() of the partial() reports @parts, in their order."""
+    with Report.load(parts[0]["part"]) as r:
+        r.messages = list(parts[0]["messages"])
+        for p in parts[1:]:
+            with Report.load(p["part"]) as o:
+                o.messages = p["messages"]
+                r.merge(o)
+        r.finish()
+        return {"out": {f: r.render(f, top) for f in formats}, "messages": r.messages,
+                "problems": r.problems, "events": r.events}
+
+
+# Tasks at most: consecutive traces share one beyond it.
+MAX_TASKS = 256
+
+
+def groups(paths):
+    """@paths in at most MAX_TASKS runs of consecutive traces."""
+    n = min(len(paths), MAX_TASKS)
+    return [paths[len(paths) * k // n:len(paths) * (k + 1) // n] for k in range(n)]
+
+
 def summarize(paths, client, formats=("JSON",), top=10, file=None, darshan=False):
-    """outputs() computed on @client (see cluster.run_on); WorkerDied if
-    the worker running it died. A Local client without worker processes
-    runs it here, without Dask, which would only add its import."""
+    """outputs() computed on @client (see cluster.run_on): a task per run
+    of traces (groups()), merged here; WorkerDied if a worker running
+    one died. A Local client without worker processes runs it here,
+    without Dask, which would only add its import."""
     args = (list(paths), tuple(formats), top, file, darshan)
     if isinstance(client, Local) and not client.workers:
         return outputs(*args)
@@ -33,6 +65,12 @@ def summarize(paths, client, formats=("JSON",), top=10, file=None, darshan=False
     from distributed.scheduler import KilledWorker
 
     try:
-        return run_on(client, [dask.delayed(outputs, pure=False)(*args)])[0]
+        # A file's --file scope is decided as its calls are read, from
+        # the names known then: such a report is not split.
+        if len(paths) < 2 or file is not None:
+            return run_on(client, [dask.delayed(outputs, pure=False)(*args)])[0]
+        parts = run_on(client, [dask.delayed(partial, pure=False)(g, darshan)
+                                for g in groups(list(paths))])
     except (KilledWorker, BrokenProcessPool):
         raise WorkerDied() from None
+    return merged(parts, formats, top, darshan)
