@@ -5,7 +5,8 @@
  * past; the contract's errors. The traces share a file named in the
  * first only, and have nested calls whose children outlast their parent
  * (shares of a call's time that are not whole microseconds), and a
- * counter record of no calls in the last. */
+ * counter record of no calls in the last, and a call of unknown bytes
+ * in the second. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,7 +66,11 @@ static const char *const traces[] = {
 		     10) "{\"name\":\"write\",\"cat\":\"POSIX\",\"pid\":20,"
 			 "\"tid\":20,\"ts\":3000,\"dur\":0,\"ph\":\"C\","
 			 "\"args\":{\"fhash\":\"00000000000000dd\",\"count\":3,"
-			 "\"dur_sum\":30,\"size_sum\":300}}\n",
+			 "\"dur_sum\":30,\"size_sum\":300}}\n"
+			 "{\"id\":7,\"name\":\"H5Dwrite\",\"cat\":\"HDF5\","
+			 "\"pid\":20,\"tid\":20,\"ts\":3100,\"dur\":4,"
+			 "\"ph\":\"X\",\"args\":{\"fhash\":"
+			 "\"00000000000000dd\",\"size_unknown\":1}}\n",
 	"[\n" HH(1, "node1", "00000000000000bb") CALL(
 	    2, "pwrite", "STDIO", 30, 100, 30, -1, "00000000000000ee", 7)
 	    CALL(
@@ -173,7 +178,7 @@ int main(void)
 	}
 	CHECK(dcr_report_load("foreign bytes", 13, &x) == -EINVAL);
 	CHECK(dcr_report_finish(whole) == 0 && dcr_report_finish(merged) == 0);
-	CHECK(dcr_report_events(whole) == 13);
+	CHECK(dcr_report_events(whole) == 14);
 	same(whole, merged);
 	/* 29 and 13 us in a call of 30: 30 * 29 / 42 us in the kernel, and
 	 * the 10 us of the first trace's write. */
