@@ -446,7 +446,10 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 			device = false; /* the first device slot's */
 			continue;
 		}
-		if (dc_role_is_int(d->slot_role[i]))
+		/* off_t is signed: lseek's SEEK_CUR and SEEK_END offsets
+		 * may be negative. */
+		if (dc_role_is_int(d->slot_role[i]) ||
+		    d->slot_role[i] == DC_ROLE_OFFSET)
 			dc_buf_add_i64(b, (int64_t)c->val[i]);
 		else
 			dc_buf_add_u64(b, c->val[i]);

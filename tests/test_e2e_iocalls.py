@@ -36,7 +36,7 @@ with tempfile.TemporaryDirectory() as tmp:
             check(all(e["args"].get("size") == m[size] for e in ev), "%s %s sizes" % (cat, name))
         ls = count(cat, "lseek", m["path"], pid=pid)
         check(len(ls) == m["lseek"], "%s lseek: %d, want %d" % (cat, len(ls), m["lseek"]))
-        check([e["args"]["offset"] for e in ls] == [i * 100 for i in range(m["lseek"])],
+        check([e["args"]["offset"] for e in ls] == [-i * 100 for i in range(m["lseek"])],
               "%s lseek offsets" % cat)
         pw = count(cat, "pwrite64", m["path"], pid=pid)
         check(sorted(e["args"]["offset"] for e in pw) == [i * 512 for i in range(m["pwrite64"])],

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		if (pwrite(fd, buf, 512, i * 512) != 512)
 			die("pwrite");
 	for (int i = 0; i < MAIN_LSEEKS; i++)
-		lseek(fd, i * 100, SEEK_SET);
+		lseek(fd, -(off_t)i * 100, SEEK_END); /* offsets 0, -100, ... */
 	fsync(fd);
 	close(fd);
 
