@@ -267,7 +267,8 @@ static void h5d_reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 {
 	dc_dio_reduce(first, DC_DM_H5D, ohash, &layout, c, f);
 	/* Whether any process used the deprecated calls; the selection
-	 * kinds are unknown if a process's are. */
+	 * kinds, and the bytes of a direction, are unknown if a process's
+	 * are (io()). */
 	for (const struct dc_drec *r = first; r; r = r->next) {
 		if (r->module != DC_DM_H5D || r->ohash != ohash)
 			continue;
@@ -278,6 +279,15 @@ static void h5d_reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 		for (int k = D_REGULAR_HYPERSLAB_SELECTS;
 		     r->c[D_POINT_SELECTS] < 0 && k <= D_POINT_SELECTS; k++)
 			c[k] = -1;
+		if (r->c[D_BYTES_READ] < 0)
+			c[D_BYTES_READ] = -1;
+		if (r->c[D_BYTES_WRITTEN] < 0)
+			c[D_BYTES_WRITTEN] = -1;
+	}
+	/* The ranks' bytes compared are unknown too. */
+	if (c[D_BYTES_READ] < 0 || c[D_BYTES_WRITTEN] < 0) {
+		c[D_FASTEST_RANK_BYTES] = c[D_SLOWEST_RANK_BYTES] = -1;
+		f[DC_DT_VARIANCE_RANK_BYTES] = -1;
 	}
 }
 

@@ -256,6 +256,24 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 0 and r.stderr == "", "no progress bar off a terminal: %r" % r.stderr[:80])
     r = run(["script", "-qec", "%s %s >/dev/null" % (REPORT, big), "/dev/null"])
     check("[#" in r.stdout and "M events" in r.stdout, "progress bar on a terminal: %r" % r.stdout[:80])
+    # Two ranks write one dataset; rank 1's copy of HDF5 could not tell
+    # its bytes: the shared (rank -1) record's bytes are unknown (-1),
+    # never rank 0's bytes minus one.
+    shared = os.path.join(tmp, "unsized.pfw")
+    with open(shared, "w") as f:
+        f.write(lines([meta(1, "FH", "/data/s.h5", FH_A), meta(2, "PR", "rank", "0", pid=10),
+                       meta(3, "PR", "rank", "1", pid=11),
+                       call(4, "HDF5", "H5Dwrite", T0, 5, pid=10, tid=10, fhash=FH_A, ret=0,
+                            object="/d", size=8),
+                       call(5, "HDF5", "H5Dwrite", T0 + 1, 5, pid=11, tid=11, fhash=FH_A,
+                            ret=0, object="/d", size_unknown=1)]))
+    got = {(f[1], f[3]): f[4] for f in (l.split("\t") for l in
+                                        report("--darshan", shared).stdout.splitlines())
+           if len(f) == 8 and f[0] == "H5D"}
+    check((got.get(("0", "H5D_BYTES_WRITTEN")), got.get(("1", "H5D_BYTES_WRITTEN")),
+           got.get(("-1", "H5D_WRITES")), got.get(("-1", "H5D_BYTES_WRITTEN")),
+           got.get(("-1", "H5D_SLOWEST_RANK_BYTES"))) == ("8", "-1", "2", "-1", "-1"),
+          "a rank's unknown bytes make the shared record's unknown: %s" % got)
     r = report(os.path.join(tmp, "missing.pfw"))
     check(r.returncode == 2 and "missing.pfw" in r.stderr, "missing file: %s" % r.stderr)
     # Names come from the traced program: a newline or a tab in a file,
