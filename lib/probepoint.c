@@ -3,10 +3,14 @@
 #include <string.h>
 
 #include "probepoint.h"
+#include "retsite.h"
 
 /* How far the probe may move: a prologue's first few instructions. */
 #define MAX_SKIP_INSNS 8
 #define MAX_SKIP_BYTES 32
+/* ... and past a frame's set-up, when its return is seen at a site. */
+#define MAX_FRAME_INSNS 16
+#define MAX_FRAME_BYTES 96
 /* Functions larger than this are not decoded whole to look for jumps
  * into their first bytes; their probe stays on the first instruction. */
 #define MAX_SCAN_BYTES (256 << 10)
@@ -35,7 +39,7 @@ static bool legacy_prefix(uint8_t b)
  * an operand-size prefix), and push of a register (push_setup_xol_ops:
  * one byte, or two with REX.B 0x41). Anything else is single-stepped.
  */
-static bool insn_emulated(const uint8_t *b, size_t n)
+bool dc_insn_emulated(const uint8_t *b, size_t n)
 {
 	static const uint8_t nops[9][8] = {
 		{ 0 },
@@ -84,8 +88,10 @@ static bool in_group(const cs_insn *i, uint8_t g)
 }
 
 /* Whether the probe may move past @i: it leaves the stack pointer, the
- * argument registers in @args, memory and the control flow as they were. */
-static bool skippable(csh cs, const cs_insn *i, unsigned args)
+ * argument registers in @args, memory and the control flow as they were.
+ * With @frame, it may change the stack pointer and write below it (a
+ * frame's set-up): the caller's memory is still as it was. */
+static bool skippable(csh cs, const cs_insn *i, unsigned args, bool frame)
 {
 	cs_regs rd, wr;
 	uint8_t nrd, nwr;
@@ -109,14 +115,16 @@ static bool skippable(csh cs, const cs_insn *i, unsigned args)
 			i->id != X86_INS_CMP && i->id != X86_INS_BT;
 	     k++)
 		if (x->operands[k].type == X86_OP_MEM &&
-		    (x->operands[k].access & CS_AC_WRITE))
+		    (x->operands[k].access & CS_AC_WRITE) &&
+		    !(frame && x->operands[k].mem.base == X86_REG_RSP &&
+		      x->operands[k].mem.index == X86_REG_INVALID))
 			return false;
 	if (cs_regs_access(cs, i, rd, &nrd, wr, &nwr) != CS_ERR_OK)
 		return false;
 	for (int k = 0; k < nwr; k++) {
 		x86_reg r = dc_x86_gpr(wr[k]);
 
-		if (r == X86_REG_RSP || wr[k] == X86_REG_RIP)
+		if ((r == X86_REG_RSP && !frame) || wr[k] == X86_REG_RIP)
 			return false;
 		for (int a = 0; a < 6; a++)
 			if ((args & 1u << a) && r == dc_x86_call_args[a])
@@ -156,40 +164,69 @@ static bool lands_inside(const struct dc_code *c, uint64_t off, uint64_t size,
 	return hit || end < off + size;
 }
 
-void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
-		    unsigned args, struct dc_probe_point *pp)
+/* The first of @insn the kernel emulates, past ones the probe may skip
+ * (with @frame, a frame's set-up too): its offset from @off into *@skip.
+ * False when there is none. */
+static bool first_emulated(const struct dc_code *c, const cs_insn *insn, long n,
+			   uint64_t off, unsigned args, bool frame,
+			   uint32_t *skip)
 {
-	uint64_t window =
-	    size < MAX_SKIP_BYTES + 16 ? size : MAX_SKIP_BYTES + 16;
+	uint64_t max = frame ? MAX_FRAME_BYTES : MAX_SKIP_BYTES;
+
+	for (long k = 0; k < n; k++) {
+		if (k && dc_code_usdt_at(c, insn[k].address))
+			return false;
+		if (dc_insn_emulated(insn[k].bytes, insn[k].size)) {
+			*skip = insn[k].address - off;
+			return true;
+		}
+		if (insn[k].address + insn[k].size - off > max ||
+		    !skippable(c->cs, &insn[k], args, frame))
+			return false;
+	}
+	return false;
+}
+
+/* Past a frame's set-up, with the return seen at a site of its own. */
+static bool split_point(const struct dc_code *c, const cs_insn *insn, long n,
+			uint64_t off, uint64_t size, unsigned args,
+			struct dc_probe_point *pp)
+{
+	uint32_t skip, at;
+	const char *why;
+
+	if (!first_emulated(c, insn, n, off, args, true, &skip) ||
+	    lands_inside(c, off, size, skip) ||
+	    dc_ret_site(c, off, size, skip, &at, &why))
+		return false;
+	pp->skip = skip;
+	pp->ret_at = at;
+	return true;
+}
+
+void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
+		    unsigned args, bool split, struct dc_probe_point *pp)
+{
+	uint64_t bytes = (split ? MAX_FRAME_BYTES : MAX_SKIP_BYTES) + 16;
+	uint64_t window = size < bytes ? size : bytes;
 	cs_insn *insn;
 	uint32_t skip = 0;
 	long n;
 
 	memset(pp, 0, sizeof(*pp));
-	n = dc_code_decode(c, off, window, MAX_SKIP_INSNS + 1, &insn);
+	n = dc_code_decode(c, off, window,
+			   (split ? MAX_FRAME_INSNS : MAX_SKIP_INSNS) + 1,
+			   &insn);
 	if (n <= 0) {
 		pp->slow = true;
 		snprintf(pp->why, sizeof(pp->why), "cannot be decoded");
 		return;
 	}
-	for (long k = 0; k < n; k++) {
-		if (k && dc_code_usdt_at(c, insn[k].address)) {
-			pp->slow = true;
-			break;
-		}
-		if (insn_emulated(insn[k].bytes, insn[k].size)) {
-			skip = insn[k].address - off;
-			break;
-		}
-		if (k == n - 1 || skip + insn[k].size > MAX_SKIP_BYTES ||
-		    !skippable(c->cs, &insn[k], args)) {
-			pp->slow = true;
-			break;
-		}
-		skip += insn[k].size;
-	}
-	if (pp->slow) {
+	if (!first_emulated(c, insn,
+			    n < MAX_SKIP_INSNS + 1 ? n : MAX_SKIP_INSNS + 1,
+			    off, args, false, &skip)) {
 		/* The first instruction is the one single-stepped. */
+		pp->slow = true;
 		dc_insn_text(&insn[0], pp->why, sizeof(pp->why));
 		skip = 0;
 	} else if (skip && lands_inside(c, off, size, skip)) {
@@ -199,5 +236,7 @@ void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
 		skip = 0;
 	}
 	pp->skip = skip;
+	if (pp->slow && split && split_point(c, insn, n, off, size, args, pp))
+		pp->slow = false;
 	cs_free(insn, n);
 }

@@ -9,10 +9,12 @@
 
 /* Where a function's uprobe sits. */
 struct dc_probe_point {
-	uint32_t skip; /* bytes from the function's start */
-	bool slow;     /* the kernel single-steps the instruction there */
-	char why[64];  /* when slow: that instruction, or what kept the
-			  probe from moving past it */
+	uint32_t skip;	 /* bytes from the function's start */
+	uint32_t ret_at; /* nonzero: its return is seen by a plain uprobe
+			    this many bytes in, not by a uretprobe */
+	bool slow;	 /* the kernel single-steps the instruction there */
+	char why[64];	 /* when slow: that instruction, or what kept the
+			    probe from moving past it */
 };
 
 /*
@@ -25,9 +27,15 @@ struct dc_probe_point {
  * memory, nor the control flow, onto the first the kernel emulates, if
  * no jump in the function lands in between: the program there sees the
  * arguments it captures and the return address as it would at the
- * first instruction.
+ * first instruction. Where it cannot and @split, the probe may move
+ * past a frame's set-up (the stack pointer changes, so no uretprobe can
+ * be set there) if a return site is found for it (dc_ret_site()).
  */
 void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
-		    unsigned args, struct dc_probe_point *pp);
+		    unsigned args, bool split, struct dc_probe_point *pp);
+
+/* Whether the kernel emulates the instruction @b, @n bytes long, rather
+ * than single-stepping it. */
+bool dc_insn_emulated(const uint8_t *b, size_t n);
 
 #endif

@@ -35,6 +35,7 @@ struct batch {
 	struct dc_probe **probes;
 	unsigned long *offsets;
 	__u64 *cookies;
+	unsigned long *ret_sites; /* a return site's offset, or 0: none */
 	size_t n;
 };
 
@@ -136,10 +137,49 @@ struct multi_ctx {
 	struct batch *b;
 };
 
+/* The uprobes of a batch's items: each at its probe point, a return
+ * site's too, their cookies saying which (@rets false); or the
+ * uretprobes, of the items without one (@rets). */
+struct view {
+	unsigned long *offsets;
+	__u64 *cookies;
+	size_t n;
+};
+
+static int view_of(const struct batch *b, size_t from, size_t n, bool rets,
+		   struct view *v)
+{
+	v->n = 0;
+	v->offsets = calloc(2 * n, sizeof(*v->offsets));
+	v->cookies = calloc(2 * n, sizeof(*v->cookies));
+	if (!v->offsets || !v->cookies)
+		return -ENOMEM;
+	for (size_t i = from; i < from + n; i++) {
+		unsigned long site = b->ret_sites[i];
+
+		if (rets && site)
+			continue;
+		v->offsets[v->n] = b->offsets[i];
+		v->cookies[v->n++] =
+		    b->cookies[i] | (site && !rets ? DC_UCOOKIE_NORET : 0);
+		if (rets || !site)
+			continue;
+		v->offsets[v->n] = site;
+		v->cookies[v->n++] = b->cookies[i] | DC_UCOOKIE_RET;
+	}
+	return 0;
+}
+
+static void view_free(struct view *v)
+{
+	free(v->offsets);
+	free(v->cookies);
+}
+
 /* libbpf 1.4 makes uprobe_multi links only; a session link is the same
  * request with another attach type. Returns the link's fd or -errno. */
 static int session_link(struct bpf_program *p, const char *path,
-			struct batch *b, size_t from, size_t n)
+			const struct view *v)
 {
 	union bpf_attr attr;
 	int fd;
@@ -148,9 +188,9 @@ static int session_link(struct bpf_program *p, const char *path,
 	attr.link_create.prog_fd = bpf_program__fd(p);
 	attr.link_create.attach_type = DC_TRACE_UPROBE_SESSION;
 	attr.link_create.uprobe_multi.path = (uintptr_t)path;
-	attr.link_create.uprobe_multi.offsets = (uintptr_t)(b->offsets + from);
-	attr.link_create.uprobe_multi.cookies = (uintptr_t)(b->cookies + from);
-	attr.link_create.uprobe_multi.cnt = n;
+	attr.link_create.uprobe_multi.offsets = (uintptr_t)v->offsets;
+	attr.link_create.uprobe_multi.cookies = (uintptr_t)v->cookies;
+	attr.link_create.uprobe_multi.cnt = v->n;
 	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 	return fd < 0 ? -errno : fd;
 }
@@ -160,29 +200,35 @@ static int multi_attach(void *arg, size_t from, size_t n)
 {
 	struct multi_ctx *m = arg;
 	size_t mark = m->sess->links.n;
+	struct view e = { 0 }, r = { 0 };
 	int err;
 
-	if (m->sess->uprobe_session) {
-		int fd = session_link(m->entry, m->path, m->b, from, n);
-
-		if (fd < 0)
-			return fd;
-		for (size_t i = from; i < from + n; i++)
-			m->b->probes[i]->attached = true;
-		return dc_links_add_fd(&m->sess->links, fd);
-	}
-
-	err = dc_attach_uprobes(m->sess, m->exit, m->path, m->b->offsets + from,
-				m->b->cookies + from, n, true);
-	if (!err)
-		err = dc_attach_uprobes(m->sess, m->entry, m->path,
-					m->b->offsets + from,
-					m->b->cookies + from, n, false);
-	/* Returns without entries would be retried: none stay. */
+	err = view_of(m->b, from, n, false, &e)
+		  ?: view_of(m->b, from, n, true, &r);
 	if (err)
-		dc_links_truncate(&m->sess->links, mark);
+		goto cleanup;
+	if (m->sess->uprobe_session) {
+		int fd = session_link(m->entry, m->path, &e);
+
+		err = fd < 0 ? fd : dc_links_add_fd(&m->sess->links, fd);
+	} else {
+		if (r.n)
+			err =
+			    dc_attach_uprobes(m->sess, m->exit, m->path,
+					      r.offsets, r.cookies, r.n, true);
+		if (!err)
+			err =
+			    dc_attach_uprobes(m->sess, m->entry, m->path,
+					      e.offsets, e.cookies, e.n, false);
+		/* Returns without entries would be retried: none stay. */
+		if (err)
+			dc_links_truncate(&m->sess->links, mark);
+	}
 	for (size_t i = from; i < from + n && !err; i++)
 		m->b->probes[i]->attached = true;
+cleanup:
+	view_free(&e);
+	view_free(&r);
 	return err;
 }
 
@@ -231,7 +277,8 @@ struct dc_uprobes {
 	bool *done;	  /* probes already grouped */
 	struct dc_wrappers wrappers;
 	struct dc_needed_set needed; /* what the command maps at start */
-	int err; /* what went wrong in the thread: -ENOMEM, or 0 */
+	bool split; /* return sites may be used: the kernel gives cookies */
+	int err;    /* what went wrong in the thread: -ENOMEM, or 0 */
 };
 
 /* The files one target's probes go on, each a different inode. */
@@ -324,17 +371,20 @@ static void add_inside(struct dc_uprobes *u, const char *path,
 
 /* Where probe @pj of binary @path goes: a site per syscall instruction
  * of a wrapper, or a uprobe at its probe point, whose offset is
- * returned. */
+ * returned, with its return site's in *@ret_site (0: a uretprobe there).
+ * @split: return sites may be used (the kernel gives BPF cookies). */
 static uint64_t place(struct dc_uprobes *u, const char *path,
 		      const struct dc_code *code, struct dc_probe *pj,
-		      const struct dc_elf_sym *s, bool wrappers)
+		      const struct dc_elf_sym *s, bool wrappers, bool split,
+		      unsigned long *ret_site)
 {
 	const struct dc_probe_info *d = pj->d;
 	struct dc_place_probe pp = { d->nslots, d->slot_arg, d->slot_role,
-				     d->ret };
+				     d->ret, split };
 	struct dc_placement pl;
 	int lib = -1;
 
+	*ret_site = 0;
 	if (!code->map)
 		return s->offset;
 	dc_place(code, s->offset, s->size, &pp, wrappers, &pl);
@@ -368,6 +418,8 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 	if (wrappers && pl.stub.tail)
 		add_inside(u, path, code, d->id, s, &pl.stub);
 	pj->slow = pl.pp.slow;
+	if (pl.pp.ret_at)
+		*ret_site = s->offset + pl.pp.ret_at;
 	return s->offset + pl.pp.skip;
 }
 
@@ -406,6 +458,7 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 	for (size_t j = i; j < sess->nprobes; j++) {
 		struct dc_probe *pj = &sess->probes[j];
 		const struct dc_elf_sym *s;
+		unsigned long site;
 		uint64_t off;
 
 		if (pj->d->mech != DC_MECH_UPROBE || pj->disabled ||
@@ -421,9 +474,10 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 			continue;
 		}
 		off = place(sess->uprobes, g->path, &code, pj, s,
-			    sess->opt.wrappers);
+			    sess->opt.wrappers, sess->uprobes->split, &site);
 		if (pj->via_sys)
 			continue;
+		g->b.ret_sites[g->b.n] = site;
 		g->b.probes[g->b.n] = pj;
 		g->b.offsets[g->b.n] = off;
 		g->b.cookies[g->b.n++] = pj->d->id;
@@ -512,7 +566,8 @@ static void *prepare(void *arg)
 			      listed(d->builds, id));
 			g->b = (struct batch){ u->all.probes + used,
 					       u->all.offsets + used,
-					       u->all.cookies + used, 0 };
+					       u->all.cookies + used,
+					       u->all.ret_sites + used, 0 };
 			group_target(sess, i, g);
 			used += g->b.n;
 			u->ngroups += g->b.n > 0;
@@ -550,9 +605,11 @@ int dc_uprobes_prepare(struct dc_session *sess)
 	u->all.probes = calloc(n, sizeof(*u->all.probes));
 	u->all.offsets = calloc(n, sizeof(*u->all.offsets));
 	u->all.cookies = calloc(n, sizeof(*u->all.cookies));
+	u->all.ret_sites = calloc(n, sizeof(*u->all.ret_sites));
 	if (!u->done || !u->groups || !u->all.probes || !u->all.offsets ||
-	    !u->all.cookies)
+	    !u->all.cookies || !u->all.ret_sites)
 		return -ENOMEM;
+	u->split = !(dc_kernel_fallbacks() & DC_FB_COOKIES);
 	/* The thread only reads the probe table and writes u; the main
 	 * thread leaves both alone until dc_uprobes_attach(). */
 	u->running = !pthread_create(&u->thread, NULL, prepare, sess);
@@ -590,6 +647,7 @@ static void keep_off_structs(const struct dc_session *sess, struct group *g,
 			continue;
 		g->b.probes[kept] = g->b.probes[j];
 		g->b.offsets[kept] = g->b.offsets[j];
+		g->b.ret_sites[kept] = g->b.ret_sites[j];
 		g->b.cookies[kept++] = g->b.cookies[j];
 	}
 	if (kept < n)
@@ -661,6 +719,7 @@ void dc_uprobes_free(struct dc_session *sess)
 	free(u->all.probes);
 	free(u->all.offsets);
 	free(u->all.cookies);
+	free(u->all.ret_sites);
 	free(u);
 	sess->uprobes = NULL;
 }

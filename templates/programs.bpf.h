@@ -291,33 +291,12 @@ static __always_inline __u32 dc_uprobe_top(void)
 	return t->f[dc_frame_slot(d - 1)].probe;
 }
 
-/* @vma: this program may call bpf_find_vma (Linux 5.17), which it may
- * only contain where the kernel has it. */
-static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
-					 bool vma)
-{
-	__u64 a[6] = { ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9 };
-	__u32 probe;
-
-	if (dc_cfg.fallbacks & DC_FB_COOKIES)
-		probe = dc_uprobe_by_place(ctx);
-	else
-		probe = bpf_get_attach_cookie(ctx);
-	if (probe >= DC_NPROBES)
-		return 0;
-	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced);
-}
-
-static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
+static __always_inline int dc_regs_ret(struct pt_regs *ctx, __u32 probe,
+				       bool modern)
 {
 	const volatile struct dc_capture *c;
 	long ret = ctx->ax;
-	__u32 probe;
 
-	if (dc_cfg.fallbacks & DC_FB_COOKIES)
-		probe = dc_uprobe_top();
-	else
-		probe = bpf_get_attach_cookie(ctx);
 	if (probe >= DC_NPROBES)
 		return 0;
 	c = dc_cap(probe);
@@ -326,6 +305,39 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
 	if (c->ret_int)
 		ret = (int)ret;
 	return dc_exit(probe, ret, c, modern);
+}
+
+/* @vma: this program may call bpf_find_vma (Linux 5.17), which it may
+ * only contain where the kernel has it. A return site's uprobe
+ * (DC_UCOOKIE_RET) runs the entry program: it sees the call return. */
+static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
+					 bool vma)
+{
+	__u64 a[6] = { ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9 };
+	__u64 cookie;
+	__u32 probe;
+
+	if (dc_cfg.fallbacks & DC_FB_COOKIES)
+		cookie = dc_uprobe_by_place(ctx);
+	else
+		cookie = bpf_get_attach_cookie(ctx);
+	probe = (__u32)cookie;
+	if (probe >= DC_NPROBES)
+		return 0;
+	if (cookie & DC_UCOOKIE_RET)
+		return dc_regs_ret(ctx, probe, vma);
+	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced);
+}
+
+static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
+{
+	__u32 probe;
+
+	if (dc_cfg.fallbacks & DC_FB_COOKIES)
+		probe = dc_uprobe_top();
+	else
+		probe = (__u32)bpf_get_attach_cookie(ctx);
+	return dc_regs_ret(ctx, probe, modern);
 }
 
 /* Functions in user space (uprobes) and in the kernel (kprobes) pass
@@ -363,18 +375,26 @@ int dc_uprobe_exit_compat(struct pt_regs *ctx)
  * return, half the breakpoints to install at start-up. libbpf 1.4 knows
  * no such section, so the loader gives this program its attach type, or
  * leaves it out on older kernels. At entry, 1 spares an untraced
- * process the return trap.
+ * process the return trap, and spares it a call whose return is seen
+ * at a site of its own (DC_UCOOKIE_NORET), or that is that site.
  */
 extern bool bpf_session_is_return(void) __ksym __weak;
 
 SEC("uprobe.multi")
 int dc_uprobe_session(struct pt_regs *ctx)
 {
+	__u64 cookie;
+
 	if (bpf_session_is_return())
 		return dc_regs_exit(ctx, true);
+	cookie = bpf_get_attach_cookie(ctx);
+	if (cookie & DC_UCOOKIE_RET) {
+		dc_regs_ret(ctx, (__u32)cookie, true);
+		return 1;
+	}
 	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
 		return 1;
-	return dc_regs_entry(ctx, true, true);
+	return dc_regs_entry(ctx, true, true) || (cookie & DC_UCOOKIE_NORET);
 }
 
 SEC("kprobe.multi")
