@@ -277,8 +277,8 @@ struct dc_uprobes {
 	bool *done;	  /* probes already grouped */
 	struct dc_wrappers wrappers;
 	struct dc_needed_set needed; /* what the command maps at start */
-	bool split; /* return sites may be used: the kernel gives cookies */
-	int err;    /* what went wrong in the thread: -ENOMEM, or 0 */
+	bool cookies; /* a cookie may say more than the probe: BPF cookies */
+	int err;      /* what went wrong in the thread: -ENOMEM, or 0 */
 };
 
 /* The files one target's probes go on, each a different inode. */
@@ -371,20 +371,21 @@ static void add_inside(struct dc_uprobes *u, const char *path,
 
 /* Where probe @pj of binary @path goes: a site per syscall instruction
  * of a wrapper, or a uprobe at its probe point, whose offset is
- * returned, with its return site's in *@ret_site (0: a uretprobe there).
- * @split: return sites may be used (the kernel gives BPF cookies). */
+ * returned, with its return site's in *@ret_site (0: a uretprobe there)
+ * and its cookie in *@cookie. */
 static uint64_t place(struct dc_uprobes *u, const char *path,
 		      const struct dc_code *code, struct dc_probe *pj,
-		      const struct dc_elf_sym *s, bool wrappers, bool split,
-		      unsigned long *ret_site)
+		      const struct dc_elf_sym *s, bool wrappers,
+		      unsigned long *ret_site, __u64 *cookie)
 {
 	const struct dc_probe_info *d = pj->d;
 	struct dc_place_probe pp = { d->nslots, d->slot_arg, d->slot_role,
-				     d->ret, split };
+				     d->ret, u->cookies };
 	struct dc_placement pl;
 	int lib = -1;
 
 	*ret_site = 0;
+	*cookie = d->id;
 	if (!code->map)
 		return s->offset;
 	dc_place(code, s->offset, s->size, &pp, wrappers, &pl);
@@ -420,6 +421,7 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 	pj->slow = pl.pp.slow;
 	if (pl.pp.ret_at)
 		*ret_site = s->offset + pl.pp.ret_at;
+	*cookie |= (__u64)pl.pp.moved << DC_UCOOKIE_MOVED;
 	return s->offset + pl.pp.skip;
 }
 
@@ -460,6 +462,7 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 		const struct dc_elf_sym *s;
 		unsigned long site;
 		uint64_t off;
+		__u64 cookie;
 
 		if (pj->d->mech != DC_MECH_UPROBE || pj->disabled ||
 		    strcmp(pj->d->target, d->target))
@@ -474,13 +477,13 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 			continue;
 		}
 		off = place(sess->uprobes, g->path, &code, pj, s,
-			    sess->opt.wrappers, sess->uprobes->split, &site);
+			    sess->opt.wrappers, &site, &cookie);
 		if (pj->via_sys)
 			continue;
 		g->b.ret_sites[g->b.n] = site;
 		g->b.probes[g->b.n] = pj;
 		g->b.offsets[g->b.n] = off;
-		g->b.cookies[g->b.n++] = pj->d->id;
+		g->b.cookies[g->b.n++] = cookie;
 	}
 	dc_code_close(&code);
 	dc_elf_syms_free(&syms);
@@ -609,7 +612,7 @@ int dc_uprobes_prepare(struct dc_session *sess)
 	if (!u->done || !u->groups || !u->all.probes || !u->all.offsets ||
 	    !u->all.cookies || !u->all.ret_sites)
 		return -ENOMEM;
-	u->split = !(dc_kernel_fallbacks() & DC_FB_COOKIES);
+	u->cookies = !(dc_kernel_fallbacks() & DC_FB_COOKIES);
 	/* The thread only reads the probe table and writes u; the main
 	 * thread leaves both alone until dc_uprobes_attach(). */
 	u->running = !pthread_create(&u->thread, NULL, prepare, sess);

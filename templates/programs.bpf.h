@@ -307,6 +307,20 @@ static __always_inline int dc_regs_ret(struct pt_regs *ctx, __u32 probe,
 	return dc_exit(probe, ret, c, modern);
 }
 
+/* Arguments an instruction before the probe copied to another register
+ * (DC_UCOOKIE_MOVED) are read from there. */
+static __always_inline void dc_args_moved(__u64 *a, __u64 moved)
+{
+	__u64 r[6] = { a[0], a[1], a[2], a[3], a[4], a[5] };
+
+	for (int i = 0; i < 6; i++) {
+		__u32 v = (moved >> 3 * i) & 7;
+
+		if (v)
+			a[i] = dc_pick(r, v - 1);
+	}
+}
+
 /* @vma: this program may call bpf_find_vma (Linux 5.17), which it may
  * only contain where the kernel has it. A return site's uprobe
  * (DC_UCOOKIE_RET) runs the entry program: it sees the call return. */
@@ -326,6 +340,8 @@ static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
 		return 0;
 	if (cookie & DC_UCOOKIE_RET)
 		return dc_regs_ret(ctx, probe, vma);
+	if (cookie >> DC_UCOOKIE_MOVED)
+		dc_args_moved(a, cookie >> DC_UCOOKIE_MOVED);
 	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced);
 }
 

@@ -6,8 +6,9 @@ runs traced by the POSIX and STDIO layers, and the trace holds exactly
 those calls, by name, file and size. glibc's stat and lstat jump into
 fstatat: each is one call, with no fstatat under it, as Darshan counts.
 The generator's placement report names the probes the kernel
-single-steps (stat, lstat, open and openat are not among them; fcntl,
-fprintf and fscanf have their return seen at a site of their own), and
+single-steps: none (stat, lstat, open and openat are recognised at their
+syscall; fcntl, fprintf and fscanf have their return seen at a site of
+their own; getline's stream is read from the register it is moved to), and
 the runtime's start record counts as many. fcntl's syscalls, counted by
 strace, and each call's return (what F_DUPFD, F_SETFL and fscanf give)
 show the return sites see every return, with its value."""
@@ -36,7 +37,10 @@ with tempfile.TemporaryDirectory() as tmp:
     for key in (("POSIX", "fcntl"), ("STDIO", "fprintf"), ("STDIO", "fscanf")):
         p = placed.get(key)
         check(p and p["placement"] == "return-site", "%s %s placed: %s" % (key + (p,)))
+    p = placed.get(("STDIO", "getline"))
+    check(p and p["placement"] == "moved", "STDIO getline placed: %s" % p)
     slow = [p for p in placed.values() if p["placement"] == "single-stepped"]
+    check(not slow, "no POSIX or STDIO probe single-stepped: %s" % slow)
     trace = os.path.join(tmp, "meta.pfw.gz")
     r = run([RUNTIME, "-o", trace, obj, "--", META, tmp])
     check(r.returncode == 0, "runtime exit %d: %s" % (r.returncode, r.stderr[-2000:]))

@@ -73,6 +73,16 @@ FUNC(pp_test_mem)
 1:	ret
 END(pp_test_mem)
 
+/* getline's shape: argument 2 copied to rcx, then overwritten: fast at
+ * +8 reading it from argument register 3 where the cookie may say so,
+ * slow otherwise. */
+FUNC(pp_moved)
+	mov %rdx, %rcx
+	mov $0xa, %edx
+	jmp 1f
+1:	ret
+END(pp_moved)
+
 /* fprintf's shape: a frame, a call, the stack protector's jne, ret.
  * With return sites: the entry at the call (+9), its return at the jne
  * (+22), where rax is what the function returns. */

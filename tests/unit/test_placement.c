@@ -132,6 +132,8 @@ static void own_functions(void)
 	static const int reorder[6] = { 1, 2, -1, -1, 4, 5 };
 	static const int spill[6] = { 0, -1, -1, -1, -1, -1 };
 	static const int tailed[6] = { 0, 1, -1, 3, 4, 5 };
+	const struct dc_elf_sym *y;
+	struct dc_probe_point pp = { 0 };
 	struct dc_elf_syms s;
 	struct dc_code c;
 
@@ -149,6 +151,14 @@ static void own_functions(void)
 	point(&c, &s, "pp_jump_into", 0x3f, 0, 1);
 	point(&c, &s, "pp_jmp66", 0x3f, 0, 1);
 	point(&c, &s, "pp_test_mem", 0x3f, 6, 0);
+	point(&c, &s, "pp_moved", 0x4, 0, 1);
+	y = sym(&s, "pp_moved");
+	if (y)
+		dc_probe_point(&c, y->offset, y->size, 0x4, true, &pp);
+	CHECK(y && !pp.slow && pp.skip == 8 && pp.moved == 4u << 6,
+	      "pp_moved: probe point +%u, arguments moved %#x, %s, want +8, "
+	      "%#x",
+	      pp.skip, pp.moved, pp.slow ? "slow" : "fast", 4u << 6);
 	point(&c, &s, "rs_frame", 0x3f, 0, 1);
 	split(&c, &s, "rs_frame", 9, 22);
 	split(&c, &s, "rs_two_rets", 0, 0);
