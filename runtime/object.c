@@ -229,6 +229,12 @@ int dc_obj_set_wraps(struct dc_obj *o, const struct dc_wrap_libs *libs)
 	return global_set(o->obj, ".bss", "dc_wraps", libs, sizeof(*libs));
 }
 
+int dc_obj_set_sys_want(struct dc_obj *o, const __u64 *bits)
+{
+	return global_set(o->obj, ".bss", "dc_sys_want", bits,
+			  DC_SYSNR_MAX / 8);
+}
+
 void dc_obj_close(struct dc_obj *o)
 {
 	bpf_object__close(o->obj);

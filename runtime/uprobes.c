@@ -708,6 +708,12 @@ int dc_uprobes_attach(struct dc_session *sess)
 	return err;
 }
 
+void dc_uprobes_sysnrs(const struct dc_session *sess, __u64 *bits)
+{
+	if (sess->uprobes)
+		dc_wrappers_sysnrs(&sess->uprobes->wrappers, bits);
+}
+
 void dc_uprobes_free(struct dc_session *sess)
 {
 	struct dc_uprobes *u = sess->uprobes;

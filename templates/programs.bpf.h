@@ -425,6 +425,16 @@ int dc_kprobe_exit(struct pt_regs *ctx)
 	return dc_regs_exit(ctx, true);
 }
 
+/* The syscalls sys_enter and sys_exit act on, a bit each, set by the
+ * runtime after load: traced ones, the wrappers' and chdir's. Every
+ * other syscall of every process leaves at once. */
+__u64 dc_sys_want[DC_SYSNR_MAX / 64];
+
+static __always_inline bool dc_sys_wanted(__u64 nr)
+{
+	return nr < DC_SYSNR_MAX && (dc_sys_want[nr / 64] >> (nr % 64) & 1);
+}
+
 static __always_inline __u32 dc_sys_probe(long nr)
 {
 	__u32 id;
@@ -436,19 +446,23 @@ static __always_inline __u32 dc_sys_probe(long nr)
 }
 
 /*
- * Every system call of every process passes here: an untraced one leaves
- * after one lookup. A traced one may be a traced syscall, a traced
+ * Every system call of every process passes here: one no program acts on
+ * leaves at its first instructions, an untraced process's after one
+ * lookup more. A traced one may be a traced syscall, a traced
  * wrapper's (recognised from where it was made), or both: the wrapper's
  * call is pushed first, so the syscall nests under it.
  */
 static __always_inline int dc_sys_enter_on(unsigned long long *ctx, bool vma)
 {
 	struct pt_regs *regs = (void *)ctx[0];
-	__u32 probe = dc_sys_probe(ctx[1]);
 	const struct dc_wrap_site *w = 0;
 	struct dc_thread *t;
 	__u64 a[6], now;
-	__u32 tgid;
+	__u32 tgid, probe;
+
+	if (!dc_sys_wanted(ctx[1]))
+		return 0;
+	probe = dc_sys_probe(ctx[1]);
 	if (probe >= DC_NPROBES && !dc_wraps.n)
 		return 0;
 	tgid = bpf_get_current_pid_tgid() >> 32;
@@ -522,11 +536,16 @@ static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 {
 	struct pt_regs *regs = (void *)ctx[0];
 	long nr = regs->orig_ax, ret = ctx[1];
-	__u32 probe = dc_sys_probe(nr);
-	bool cd = nr == DC_NR_CHDIR || nr == DC_NR_FCHDIR;
 	struct dc_thread *t;
 	struct dc_frame *f;
 	__u64 id, now;
+	__u32 probe;
+	bool cd;
+
+	if (!dc_sys_wanted(nr))
+		return 0;
+	probe = dc_sys_probe(nr);
+	cd = nr == DC_NR_CHDIR || nr == DC_NR_FCHDIR;
 
 	if (probe >= DC_NPROBES && !dc_wraps.n && !cd)
 		return 0;
