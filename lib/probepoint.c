@@ -210,6 +210,20 @@ static bool lands_inside(const struct dc_code *c, uint64_t off, uint64_t size,
 	return hit || end < off + size;
 }
 
+/* Where the one captured argument no longer in its own register is
+ * (struct dc_probe_point's moved); false for more than one. */
+static bool moved_arg(const struct args_at *st, uint32_t *moved)
+{
+	for (int a = 0; a < 6; a++) {
+		if (!(st->args & 1u << a) || st->hold[a] & 1u << a)
+			continue;
+		if (*moved)
+			return false;
+		*moved = (a + 1u) | (unsigned)__builtin_ctz(st->hold[a]) << 3;
+	}
+	return true;
+}
+
 /* The first of @insn the kernel emulates, past ones the probe may skip
  * (with @frame, a frame's set-up too): its offset from @off into *@skip,
  * and where each argument @args captures is then into *@moved (as
@@ -228,12 +242,7 @@ static bool first_emulated(const struct dc_code *c, const cs_insn *insn, long n,
 			return false;
 		if (dc_insn_emulated(insn[k].bytes, insn[k].size)) {
 			*skip = insn[k].address - off;
-			for (int a = 0; a < 6; a++)
-				if ((args & 1u << a) && !(st.hold[a] & 1u << a))
-					*moved |=
-					    (__builtin_ctz(st.hold[a]) + 1u)
-					    << 3 * a;
-			return true;
+			return moved_arg(&st, moved);
 		}
 		if (insn[k].address + insn[k].size - off > max ||
 		    !skippable(c->cs, &insn[k], &st, frame))

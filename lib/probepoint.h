@@ -12,9 +12,9 @@ struct dc_probe_point {
 	uint32_t skip;	 /* bytes from the function's start */
 	uint32_t ret_at; /* nonzero: its return is seen by a plain uprobe
 			    this many bytes in, not by a uretprobe */
-	uint32_t moved;	 /* bits 3a to 3a + 2: argument a is in argument
-			    register v - 1 there, moved by an instruction
-			    skipped; 0: in its own */
+	uint32_t moved;	 /* an argument moved by an instruction skipped:
+			    a + 1 in bits 0-2 (0: none), and in bits 3-5
+			    the argument register it is in there */
 	bool slow;	 /* the kernel single-steps the instruction there */
 	char why[64];	 /* when slow: that instruction, or what kept the
 			    probe from moving past it */

@@ -137,17 +137,30 @@ struct multi_ctx {
 	struct batch *b;
 };
 
-/* The uprobes of a batch's items: each at its probe point, a return
- * site's too, their cookies saying which (@rets false); or the
- * uretprobes, of the items without one (@rets). */
+/* Which of a batch's uprobes a link takes. */
+enum view_kind {
+	VIEW_ALL,     /* a session link: each probe point, each return site */
+	VIEW_ENTRIES, /* the entry program's: each probe point */
+	VIEW_RETURNS, /* the uretprobes: the items without a return site */
+	VIEW_SITES,   /* the return sites, plain uprobes of the exit program */
+};
+
+/* The uprobes of a batch's items a link of some kind takes, their
+ * cookies saying which is which. */
 struct view {
 	unsigned long *offsets;
 	__u64 *cookies;
 	size_t n;
 };
 
-static int view_of(const struct batch *b, size_t from, size_t n, bool rets,
-		   struct view *v)
+static void view_add(struct view *v, unsigned long off, __u64 cookie)
+{
+	v->offsets[v->n] = off;
+	v->cookies[v->n++] = cookie;
+}
+
+static int view_of(const struct batch *b, size_t from, size_t n,
+		   enum view_kind kind, struct view *v)
 {
 	v->n = 0;
 	v->offsets = calloc(2 * n, sizeof(*v->offsets));
@@ -156,16 +169,15 @@ static int view_of(const struct batch *b, size_t from, size_t n, bool rets,
 		return -ENOMEM;
 	for (size_t i = from; i < from + n; i++) {
 		unsigned long site = b->ret_sites[i];
+		__u64 c = b->cookies[i];
 
-		if (rets && site)
-			continue;
-		v->offsets[v->n] = b->offsets[i];
-		v->cookies[v->n++] =
-		    b->cookies[i] | (site && !rets ? DC_UCOOKIE_NORET : 0);
-		if (rets || !site)
-			continue;
-		v->offsets[v->n] = site;
-		v->cookies[v->n++] = b->cookies[i] | DC_UCOOKIE_RET;
+		if (kind == VIEW_ALL || kind == VIEW_ENTRIES)
+			view_add(v, b->offsets[i],
+				 c | (site ? DC_UCOOKIE_NORET : 0));
+		else if (kind == VIEW_RETURNS && !site)
+			view_add(v, b->offsets[i], c);
+		if (site && (kind == VIEW_ALL || kind == VIEW_SITES))
+			view_add(v, site, c | DC_UCOOKIE_RET);
 	}
 	return 0;
 }
@@ -200,22 +212,25 @@ static int multi_attach(void *arg, size_t from, size_t n)
 {
 	struct multi_ctx *m = arg;
 	size_t mark = m->sess->links.n;
-	struct view e = { 0 }, r = { 0 };
-	int err;
+	struct view e = { 0 }, r = { 0 }, st = { 0 };
+	int err, fd;
 
-	err = view_of(m->b, from, n, false, &e)
-		  ?: view_of(m->b, from, n, true, &r);
-	if (err)
-		goto cleanup;
 	if (m->sess->uprobe_session) {
-		int fd = session_link(m->entry, m->path, &e);
-
+		err = view_of(m->b, from, n, VIEW_ALL, &e);
+		fd = err ?: session_link(m->entry, m->path, &e);
 		err = fd < 0 ? fd : dc_links_add_fd(&m->sess->links, fd);
 	} else {
-		if (r.n)
+		err = view_of(m->b, from, n, VIEW_ENTRIES, &e)
+			  ?: view_of(m->b, from, n, VIEW_RETURNS, &r)
+			  ?: view_of(m->b, from, n, VIEW_SITES, &st);
+		if (!err && r.n)
 			err =
 			    dc_attach_uprobes(m->sess, m->exit, m->path,
 					      r.offsets, r.cookies, r.n, true);
+		if (!err && st.n)
+			err = dc_attach_uprobes(m->sess, m->exit, m->path,
+						st.offsets, st.cookies, st.n,
+						false);
 		if (!err)
 			err =
 			    dc_attach_uprobes(m->sess, m->entry, m->path,
@@ -226,9 +241,9 @@ static int multi_attach(void *arg, size_t from, size_t n)
 	}
 	for (size_t i = from; i < from + n && !err; i++)
 		m->b->probes[i]->attached = true;
-cleanup:
 	view_free(&e);
 	view_free(&r);
+	view_free(&st);
 	return err;
 }
 

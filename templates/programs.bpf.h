@@ -307,23 +307,21 @@ static __always_inline int dc_regs_ret(struct pt_regs *ctx, __u32 probe,
 	return dc_exit(probe, ret, c, modern);
 }
 
-/* Arguments an instruction before the probe copied to another register
- * (DC_UCOOKIE_MOVED) are read from there. */
-static __always_inline void dc_args_moved(__u64 *a, __u64 moved)
+/* The argument an instruction before the probe copied to another
+ * register (DC_UCOOKIE_MOVED) is read from there; each index constant,
+ * and no copy of the arguments on a stack the exit's calls share. */
+static __always_inline void dc_arg_moved(__u64 *a, __u64 moved)
 {
-	__u64 r[6] = { a[0], a[1], a[2], a[3], a[4], a[5] };
+	__u32 to = (moved & 7) - 1;
+	__u64 v = dc_pick(a, (moved >> 3) & 7);
 
-	for (int i = 0; i < 6; i++) {
-		__u32 v = (moved >> 3 * i) & 7;
-
-		if (v)
-			a[i] = dc_pick(r, v - 1);
-	}
+	for (int i = 0; i < 6; i++)
+		if (i == to)
+			a[i] = v;
 }
 
 /* @vma: this program may call bpf_find_vma (Linux 5.17), which it may
- * only contain where the kernel has it. A return site's uprobe
- * (DC_UCOOKIE_RET) runs the entry program: it sees the call return. */
+ * only contain where the kernel has it. */
 static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
 					 bool vma)
 {
@@ -338,13 +336,13 @@ static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
 	probe = (__u32)cookie;
 	if (probe >= DC_NPROBES)
 		return 0;
-	if (cookie & DC_UCOOKIE_RET)
-		return dc_regs_ret(ctx, probe, vma);
 	if (cookie >> DC_UCOOKIE_MOVED)
-		dc_args_moved(a, cookie >> DC_UCOOKIE_MOVED);
+		dc_arg_moved(a, cookie >> DC_UCOOKIE_MOVED);
 	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced);
 }
 
+/* A uretprobe, or a plain uprobe at a return site (DC_UCOOKIE_RET): both
+ * see the call return. */
 static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
 {
 	__u32 probe;
@@ -399,12 +397,10 @@ extern bool bpf_session_is_return(void) __ksym __weak;
 SEC("uprobe.multi")
 int dc_uprobe_session(struct pt_regs *ctx)
 {
-	__u64 cookie;
+	__u64 cookie = bpf_get_attach_cookie(ctx);
 
-	if (bpf_session_is_return())
-		return dc_regs_exit(ctx, true);
-	cookie = bpf_get_attach_cookie(ctx);
-	if (cookie & DC_UCOOKIE_RET) {
+	/* One copy of the return's code: the verifier checks it once. */
+	if (bpf_session_is_return() || (cookie & DC_UCOOKIE_RET)) {
 		dc_regs_ret(ctx, (__u32)cookie, true);
 		return 1;
 	}

@@ -528,9 +528,10 @@ struct dc_uprobe_key {
  * returning by a plain uprobe at a site every return passes. */
 #define DC_UCOOKIE_NORET (1ull << 32) /* an entry with such a site */
 #define DC_UCOOKIE_RET	 (1ull << 33) /* that site: the call returns */
-/* From this bit on, 3 bits an argument: argument a is read from argument
- * register v - 1 (an instruction before the probe copied it there, as
- * getline's mov %rdx,%rcx); 0: from its own. */
+/* From this bit on: 3 bits, a + 1 for the argument a that is read from
+ * another argument register (an instruction before the probe copied it
+ * there, as getline's mov %rdx,%rcx), 0 for none; then 3 bits, that
+ * register. */
 #define DC_UCOOKIE_MOVED 40
 
 /* Cgroups a server follows at most (dc_cgroups' size). */

@@ -155,10 +155,10 @@ static void own_functions(void)
 	y = sym(&s, "pp_moved");
 	if (y)
 		dc_probe_point(&c, y->offset, y->size, 0x4, true, &pp);
-	CHECK(y && !pp.slow && pp.skip == 8 && pp.moved == 4u << 6,
+	CHECK(y && !pp.slow && pp.skip == 8 && pp.moved == (3 | 3u << 3),
 	      "pp_moved: probe point +%u, arguments moved %#x, %s, want +8, "
 	      "%#x",
-	      pp.skip, pp.moved, pp.slow ? "slow" : "fast", 4u << 6);
+	      pp.skip, pp.moved, pp.slow ? "slow" : "fast", 3 | 3u << 3);
 	point(&c, &s, "rs_frame", 0x3f, 0, 1);
 	split(&c, &s, "rs_frame", 9, 22);
 	split(&c, &s, "rs_two_rets", 0, 0);
