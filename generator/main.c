@@ -128,17 +128,15 @@ int main(int argc, char **argv)
 			    basename(copy));
 		free(copy);
 	}
-	if (!spec.nerrors)
-		dc_spec_check(&spec);
-	if (spec.nerrors) {
+	err = spec.nerrors ? -EINVAL : dc_spec_check(&spec);
+	if (err == -EINVAL)
 		dc_err("%d error%s in the specs; nothing written%s",
 		       spec.nerrors, spec.nerrors == 1 ? "" : "s",
 		       spec.nerrors > DC_SPEC_MAX_ERRORS
 			   ? " (the first ones are shown above)"
 			   : "");
-		err = -EINVAL;
+	if (err)
 		goto cleanup;
-	}
 	if (compile && (err = out_dir_ok(obj)))
 		goto cleanup;
 	if (compile && !(clang = dc_find_clang())) {

@@ -264,7 +264,8 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 	const struct dc_spec_group *g = &spec->groups[p->group];
 	bool tp = g->mech == DC_MECH_TRACEPOINT;
 	char ids[16], mech[32], ret[32], effect[32], nslots[8], nr[16],
-	    roles[64], args[64], size_slot[16];
+	    roles[64], args[64], size_slot[16], flags[48];
+	bool named = false;
 	struct dc_buf str[8] = {}, fields = {}, keys = {}, alt = {};
 	const char *src[8] = { p->name,
 			       p->symbol,
@@ -282,11 +283,15 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		err = dc_buf_addf(&alt, "%s%s", i ? "," : "", p->alts[i]);
 	src[7] = alt.p ? alt.p : "";
 
+	/* A tracepoint's record fields; a uprobe's fields by DWARF. */
 	for (int i = 0; i < DC_CAPTURE && !err; i++) {
 		if (i < p->nfields && p->size_field &&
 		    !strcmp(p->fields[i], p->size_field))
 			size = i;
-		err = add_str(&fields, pool, i < p->nfields ? p->fields[i] : "",
+		err = add_str(&fields, pool,
+			      i < p->nfields ? p->fields[i]
+			      : i < s->n     ? s->read[i].field
+					     : "",
 			      i ? ", " : "");
 	}
 	for (int i = 0; i < DC_TP_KEYS && !err; i++)
@@ -294,6 +299,11 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 			      i ? ", " : "");
 	err = err ?: dc_buf_add(&fields, "", 1) ?: dc_buf_add(&keys, "", 1);
 	snprintf(size_slot, sizeof(size_slot), "%d", size);
+	for (int i = 0; i < s->n && !tp; i++)
+		named |= s->read[i].field[0] != '\0';
+	snprintf(flags, sizeof(flags), "%s | %s",
+		 p->optional ? "DC_PROBE_OPTIONAL" : "0",
+		 named ? "DC_PROBE_FIELDS" : "0");
 
 	snprintf(ids, sizeof(ids), "%d", id);
 	snprintf(mech, sizeof(mech), "%d /* %s */", g->mech,
@@ -311,29 +321,17 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		err = add_str(&str[i], pool, src[i], "")
 			  ?: dc_buf_add(&str[i], "", 1);
 	if (!err) {
-		const char *kv[] = {
-			"ID",	     ids,
-			"MECH",	     mech,
-			"RET",	     ret,
-			"NSLOTS",    nslots,
-			"NR",	     nr,
-			"ROLES",     roles,
-			"ARGS",	     args,
-			"NAME",	     str[0].p,
-			"SYMBOL",    str[1].p,
-			"LAYER",     str[2].p,
-			"TARGET",    str[3].p,
-			"PATH",	     str[4].p,
-			"END",	     str[5].p,
-			"ALT",	     str[7].p,
-			"FIELDS",    fields.p,
-			"KEYS",	     keys.p,
-			"SIZE_SLOT", size_slot,
-			"EFFECT",    effect,
-			"BUILDS",    str[6].p,
-			"FLAGS",     p->optional ? "DC_PROBE_OPTIONAL" : "0",
-			NULL
-		};
+		const char *kv[] = { "ID",	  ids,	     "MECH",   mech,
+				     "RET",	  ret,	     "NSLOTS", nslots,
+				     "NR",	  nr,	     "ROLES",  roles,
+				     "ARGS",	  args,	     "NAME",   str[0].p,
+				     "SYMBOL",	  str[1].p,  "LAYER",  str[2].p,
+				     "TARGET",	  str[3].p,  "PATH",   str[4].p,
+				     "END",	  str[5].p,  "ALT",    str[7].p,
+				     "FIELDS",	  fields.p,  "KEYS",   keys.p,
+				     "SIZE_SLOT", size_slot, "EFFECT", effect,
+				     "BUILDS",	  str[6].p,  "FLAGS",  flags,
+				     NULL };
 		err = dc_tmpl_expand(out, tmpl, kv);
 	}
 	for (int i = 0; i < 8; i++)

@@ -1,34 +1,22 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/btf.h>
 #include <yaml.h>
 
 #include "buf.h"
 #include "elfsym.h"
 #include "fileio.h"
-#include "hash.h"
-#include "kuring.h"
-#include "libpath.h"
 #include "log.h"
-#include "map.h"
-#include "paio.h"
 #include "roles.h"
 #include "spec.h"
-#include "syscalls.h"
-#include "tpformat.h"
-#include "twice.h"
-#include "aioops.h"
-#include "usdt.h"
+#include "spec_pass.h"
 
-/* Print "FILE:LINE:COL: error: ..." and count it. */
-static __attribute__((format(printf, 3, 4))) void
-spec_error(struct dc_spec *spec, const struct dc_loc *loc, const char *fmt, ...)
+void spec_error(struct dc_spec *spec, const struct dc_loc *loc, const char *fmt,
+		...)
 {
 	va_list ap;
 
@@ -40,6 +28,13 @@ spec_error(struct dc_spec *spec, const struct dc_loc *loc, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void target_error(struct dc_spec *spec, const struct dc_spec_group *g, int err,
+		  const char *noexec)
+{
+	spec_error(spec, &g->target_loc, "target '%s' (%s): %s", g->target,
+		   g->path, err == -ENOEXEC ? noexec : strerror(-err));
 }
 
 struct parse {
@@ -288,7 +283,7 @@ static int parse_names(struct parse *p, yaml_node_t *n, const char *what,
 }
 
 /* Doubling: specs of 100,000 probes (a C++ library) grow in a few steps. */
-static int grow_probes(struct dc_spec *spec)
+int grow_probes(struct dc_spec *spec)
 {
 	return dc_grow_cap((void **)&spec->probes, &spec->cap, spec->nprobes,
 			   sizeof(*spec->probes), 64);
@@ -314,17 +309,31 @@ static void free_probe(struct dc_spec_probe *pr)
 	free(pr->aliases);
 }
 
-/* Roles a feeder hands to the call it feeds, and their names. */
-#define PASSED_ROLES "selection, regular, ndims, npoints and typesize"
-
-static bool passed(int role)
+/* A quantity at field @f, "TYPE.member[.member...]", of what the
+ * argument points to: its offset is found in each copy's DWARF. */
+static int parse_field(struct parse *p, const struct dc_loc *loc, const char *v,
+		       const char *f, struct dc_spec_read *rd)
 {
-	return dc_role_is_late(role) || dc_role_is_given(role);
+	size_t n = strlen(f);
+
+	if (!strchr(f, '.') || n >= sizeof(rd->field) ||
+	    strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.") != n) {
+		spec_error(p->spec, loc,
+			   "'%s': a field is TYPE.member[.member...], "
+			   "shorter than %d characters",
+			   v, DC_FIELD_PATH_MAX);
+		return -EINVAL;
+	}
+	memcpy(rd->field, f, n + 1);
+	rd->hops = 1;
+	return 0;
 }
 
-/* "ROLE", "ROLE@N" (the word at byte N of what the argument points to)
- * or "ROLE@N@M..." (through a pointer at each byte); returns the role, or
- * -1 after saying what is wrong. */
+/* "ROLE", "ROLE@N" (the word at byte N of what the argument points to),
+ * "ROLE@N@M..." (through a pointer at each byte) or, for a quantity,
+ * "ROLE@TYPE.member" (at that field, wherever a copy's DWARF puts it);
+ * returns the role, or -EINVAL after saying what is wrong. */
 static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		      struct dc_spec_read *rd)
 {
@@ -342,7 +351,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		dc_role_list(known, sizeof(known));
 		spec_error(p->spec, loc,
 			   "unknown argument role '%s' (known: %s)", v, known);
-		return -1;
+		return -EINVAL;
 	}
 	memset(rd, 0, sizeof(*rd));
 	if (!at && passed(role)) {
@@ -350,7 +359,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 			   "'%s' is read through a pointer: give the byte "
 			   "offset of each hop (%s@OFFSET@OFFSET)",
 			   v, name);
-		return -1;
+		return -EINVAL;
 	}
 	if (!at)
 		return role;
@@ -360,8 +369,10 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 			   "'%s': only %s, " PASSED_ROLES " can be read "
 			   "through a pointer (ROLE@OFFSET)",
 			   v, known);
-		return -1;
+		return -EINVAL;
 	}
+	if (dc_role_is_quantity(role) && (at[1] < '0' || at[1] > '9'))
+		return parse_field(p, loc, v, at + 1, rd) ?: role;
 	while (at) {
 		char *end;
 		long o;
@@ -374,7 +385,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 				   "'%s': the offset after '@' must be a byte "
 				   "count from 0 to 4088",
 				   v);
-			return -1;
+			return -EINVAL;
 		}
 		if (rd->hops == DC_HOPS || (rd->hops == 1 && !passed(role))) {
 			spec_error(p->spec, loc,
@@ -382,7 +393,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 				   "through 1 pointer, " PASSED_ROLES
 				   " through up to %d",
 				   v, DC_HOPS);
-			return -1;
+			return -EINVAL;
 		}
 		rd->off[rd->hops++] = (int)o;
 		at = *end ? end : NULL;
@@ -425,6 +436,30 @@ static int parse_more(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr,
 		m->role = role;
 		m->arg = arg;
 		pr->nmore++;
+	}
+	return 0;
+}
+
+/* A probe reading fields by name reads nothing at byte offsets: a copy
+ * of the library gives the one or the other (runtime/fields.c). */
+static int fields_alone(struct parse *p, const struct dc_loc *loc,
+			const struct dc_spec_probe *pr)
+{
+	int named = 0, numbered = 0;
+
+	for (int i = 0; i < pr->nargs; i++) {
+		named += pr->arg_read[i].field[0] != '\0';
+		numbered += pr->arg_read[i].hops && !pr->arg_read[i].field[0];
+	}
+	for (int i = 0; i < pr->nmore; i++) {
+		named += pr->more[i].read.field[0] != '\0';
+		numbered += pr->more[i].read.hops && !pr->more[i].read.field[0];
+	}
+	if (named && numbered) {
+		spec_error(p->spec, loc,
+			   "a probe reads fields by name (ROLE@TYPE.member) "
+			   "or at byte offsets (ROLE@N), not both");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -500,7 +535,7 @@ static int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 						   : 0;
 		pr->arg_role[pr->nargs++] = role;
 	}
-	return 0;
+	return fields_alone(p, &loc, pr);
 }
 
 static char *dup_or_fail(struct parse *p, const char *s)
@@ -977,799 +1012,6 @@ cleanup:
 	dc_buf_free(&text);
 	if (err)
 		return err;
-	return spec->nerrors == errs ? 0 : -EINVAL;
-}
-
-/* Whether @a and @b attach to the same place: a duplicate. */
-static bool same_place(const struct dc_spec *spec,
-		       const struct dc_spec_probe *a,
-		       const struct dc_spec_probe *b)
-{
-	const struct dc_spec_group *ga = &spec->groups[a->group];
-	const struct dc_spec_group *gb = &spec->groups[b->group];
-
-	if (ga->mech != gb->mech)
-		return false;
-	if (dc_mech_numbered(ga->mech))
-		return a->nr >= 0 && a->nr == b->nr;
-	if (ga->mech == DC_MECH_KFUNC)
-		return !strcmp(a->symbol, b->symbol);
-	if (ga->mech == DC_MECH_UPROBE)
-		return !strcmp(a->symbol, b->symbol) &&
-		       !strcmp(ga->path, gb->path);
-	return false;
-}
-
-/* A hash of what same_place() compares; 0 for probes never duplicates. */
-static uint64_t place_key(const struct dc_spec *spec,
-			  const struct dc_spec_probe *a)
-{
-	const struct dc_spec_group *g = &spec->groups[a->group];
-	uint64_t h;
-
-	if (g->mech == DC_MECH_SYSCALL)
-		return a->nr >= 0 ? 1 + (uint64_t)a->nr : 0;
-	if (g->mech == DC_MECH_IO_URING || g->mech == DC_MECH_LIBAIO ||
-	    g->mech == DC_MECH_POSIXAIO)
-		return a->nr >= 0 ? (1 + (uint64_t)a->nr) | 1ull << 62 |
-					(uint64_t)g->mech << 48
-				  : 0;
-	if (g->mech != DC_MECH_KFUNC && g->mech != DC_MECH_UPROBE)
-		return 0;
-	h = dc_hash(a->symbol, strlen(a->symbol)) * 31 + g->mech;
-	if (g->mech == DC_MECH_UPROBE)
-		h ^= dc_hash(g->path, strlen(g->path)) * 0x9e3779b97f4a7c15ull;
-	return h | 1ull << 63;
-}
-
-/* The first probe before @i at @i's place, through @seen (key -> index
- * + 1 of the first probe with that key); a collision of keys falls back
- * to comparing every earlier probe. */
-static const struct dc_spec_probe *find_dup(const struct dc_spec *spec,
-					    size_t i, struct dc_map *seen)
-{
-	const struct dc_spec_probe *a = &spec->probes[i];
-	uint64_t key = place_key(spec, a);
-	uintptr_t j;
-
-	if (!key)
-		return NULL;
-	j = (uintptr_t)dc_map_get(seen, key);
-	if (!j) {
-		dc_map_put(seen, key, (void *)(uintptr_t)(i + 1));
-		return NULL;
-	}
-	if (same_place(spec, a, &spec->probes[j - 1]))
-		return &spec->probes[j - 1];
-	for (size_t k = 0; k < i; k++)
-		if (same_place(spec, a, &spec->probes[k]))
-			return &spec->probes[k];
-	return NULL;
-}
-
-static bool same_shape(const struct dc_spec_probe *a,
-		       const struct dc_spec_probe *b)
-{
-	return a->nargs == b->nargs && a->ret == b->ret &&
-	       a->effect == b->effect &&
-	       !memcmp(a->arg_role, b->arg_role, sizeof(int) * a->nargs) &&
-	       !memcmp(a->arg_read, b->arg_read,
-		       sizeof(a->arg_read[0]) * a->nargs) &&
-	       a->nmore == b->nmore &&
-	       !memcmp(a->more, b->more, sizeof(a->more[0]) * a->nmore) &&
-	       !strcmp(a->feeds ? a->feeds : "", b->feeds ? b->feeds : "");
-}
-
-/* Load each distinct target library once. */
-static bool is_pattern(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
-}
-
-static bool listed(const struct dc_spec *spec, size_t group, const char *name)
-{
-	for (size_t i = 0; i < spec->nprobes; i++)
-		if (spec->probes[i].group == group &&
-		    !spec->probes[i].pattern &&
-		    !strcmp(spec->probes[i].symbol, name))
-			return true;
-	return false;
-}
-
-/*
- * A probe named by a glob pattern ("app_step_*") stands for every function
- * of its target that matches, each traced with the pattern's roles. The
- * matches are added as probes of their own; a pattern matching nothing is
- * an error, since it is most likely a typo.
- */
-static int expand_patterns(struct dc_spec *spec, size_t gi,
-			   const struct dc_elf_syms *syms)
-{
-	size_t n = spec->nprobes;
-
-	for (size_t i = 0; i < n; i++) {
-		struct dc_spec_probe *pr = &spec->probes[i];
-		int matched = 0;
-
-		if (pr->group != gi || !is_pattern(pr->symbol))
-			continue;
-		pr->pattern = true;
-		for (size_t k = 0; k < syms->n; k++) {
-			const struct dc_elf_sym *s = &syms->v[k];
-			struct dc_spec_probe cp;
-
-			if (fnmatch(spec->probes[i].symbol, s->name, 0) ||
-			    s->ifunc || strlen(s->name) >= DC_SYMBOL_MAX ||
-			    dc_returns_twice(s->name) ||
-			    listed(spec, gi, s->name))
-				continue;
-			cp = spec->probes[i];
-			cp.pattern = false;
-			cp.name = strdup(s->name);
-			cp.symbol = strdup(s->name);
-			cp.aliases = NULL;
-			cp.naliases = 0;
-			cp.proto = NULL;
-			cp.feeds = NULL;
-			if (!cp.name || !cp.symbol || grow_probes(spec)) {
-				free(cp.name);
-				free(cp.symbol);
-				return -ENOMEM;
-			}
-			spec->probes[spec->nprobes++] = cp;
-			matched++;
-		}
-		if (!matched)
-			spec_error(spec, &spec->probes[i].symbol_loc,
-				   "pattern '%s' matches no function of %s",
-				   spec->probes[i].symbol,
-				   spec->groups[gi].path);
-	}
-	return 0;
-}
-
-/* @sym ("provider:name") is a note of the target with at least the
- * arguments @pr names. */
-static void check_usdt_note(struct dc_spec *spec, const struct dc_spec_group *g,
-			    const struct dc_usdt_note *notes, size_t n,
-			    const struct dc_spec_probe *pr, const char *sym,
-			    const struct dc_loc *loc)
-{
-	const char *colon = strchr(sym, ':');
-	int nargs = -1;
-
-	for (size_t k = 0; colon && k < n && nargs < 0; k++)
-		if (!strncmp(notes[k].provider, sym, colon - sym) &&
-		    !notes[k].provider[colon - sym] &&
-		    !strcmp(notes[k].name, colon + 1))
-			nargs = dc_usdt_nargs(&notes[k]);
-	if (nargs < 0)
-		spec_error(spec, loc,
-			   "no USDT probe '%s' in %s (name it "
-			   "provider:name; %zu notes there)",
-			   sym, g->path, n);
-	else if (pr->nargs > nargs)
-		spec_error(spec, &pr->loc,
-			   "USDT probe '%s' has %d arguments, the "
-			   "spec names %d",
-			   sym, nargs, pr->nargs);
-}
-
-/* Each probe names "provider:name" of a note in the target, and captures
- * no more arguments than the note has; so does its end. */
-static void check_usdt_group(struct dc_spec *spec, size_t gi)
-{
-	const struct dc_spec_group *g = &spec->groups[gi];
-	struct dc_usdt_note *notes;
-	size_t n;
-	int err = dc_usdt_notes(g->path, &notes, &n);
-
-	if (err) {
-		spec_error(spec, &g->target_loc, "target '%s' (%s): %s",
-			   g->target, g->path,
-			   err == -ENOEXEC ? "not a 64-bit ELF file"
-					   : strerror(-err));
-		return;
-	}
-	for (size_t i = 0; i < spec->nprobes; i++) {
-		const struct dc_spec_probe *pr = &spec->probes[i];
-
-		if (pr->group != gi)
-			continue;
-		check_usdt_note(spec, g, notes, n, pr, pr->symbol,
-				&pr->symbol_loc);
-		/* The end takes the same arguments, in the same roles. */
-		if (pr->end)
-			check_usdt_note(spec, g, notes, n, pr, pr->end,
-					&pr->end_loc);
-	}
-	free(notes);
-}
-
-/* A path that is not absolute: taken from the current directory. */
-static bool relative(const char *target)
-{
-	return target[0] != '/' && strchr(target, '/');
-}
-
-/* POSIX AIO requests are followed in the C library's functions that
- * submit them and hand back their results: the target has them all. */
-static void check_paio_target(struct dc_spec *spec,
-			      const struct dc_spec_group *g,
-			      const struct dc_elf_syms *syms)
-{
-	for (int at = 0; at < DC_PAIO_AT_NR; at++) {
-		if (dc_elf_syms_find(syms, dc_paio_function(at)))
-			continue;
-		spec_error(spec, &g->target_loc,
-			   "target '%s' has no %s (%s): POSIX AIO requests "
-			   "are followed in the C library that defines "
-			   "aio_read, aio_write, aio_fsync, lio_listio and "
-			   "aio_return",
-			   g->target, dc_paio_function(at), g->path);
-		return;
-	}
-}
-
-static int check_uprobes(struct dc_spec *spec)
-{
-	for (size_t gi = 0; gi < spec->ngroups; gi++) {
-		struct dc_spec_group *g = &spec->groups[gi];
-		struct dc_elf_syms syms;
-		int err;
-
-		if ((g->mech != DC_MECH_UPROBE && g->mech != DC_MECH_USDT &&
-		     g->mech != DC_MECH_POSIXAIO) ||
-		    !g->target)
-			continue;
-		err = dc_resolve_library(g->target, g->path, sizeof(g->path));
-		if (err && spec->skip_missing) {
-			fprintf(stderr,
-				"%s:%d:%d: warning: target '%s' not installed; "
-				"its probes are left out\n",
-				g->target_loc.file, g->target_loc.line,
-				g->target_loc.col, g->target);
-			g->skipped = true;
-			continue;
-		}
-		if (err && relative(g->target)) {
-			spec_error(spec, &g->target_loc,
-				   "target '%s' not found: a relative path is "
-				   "taken from where datacrumbs-gen runs; "
-				   "write the absolute path, or a soname",
-				   g->target);
-			continue;
-		}
-		if (err) {
-			spec_error(spec, &g->target_loc,
-				   "target '%s' not found (searched as the "
-				   "dynamic loader does: LD_LIBRARY_PATH, "
-				   "/etc/ld.so.cache, /lib, /usr/lib)",
-				   g->target);
-			continue;
-		}
-		if (relative(g->target))
-			fprintf(stderr,
-				"%s:%d:%d: note: target '%s' is %s from here; "
-				"an absolute path keeps the spec the same "
-				"wherever datacrumbs-gen runs\n",
-				g->target_loc.file, g->target_loc.line,
-				g->target_loc.col, g->target, g->path);
-		if (g->mech == DC_MECH_USDT) {
-			check_usdt_group(spec, gi);
-			continue;
-		}
-		err = dc_elf_syms_load(g->path, &syms);
-		if (err) {
-			spec_error(spec, &g->target_loc, "target '%s' (%s): %s",
-				   g->target, g->path,
-				   err == -ENOEXEC ? "not an ELF file"
-						   : strerror(-err));
-			continue;
-		}
-		if (g->mech == DC_MECH_POSIXAIO) {
-			check_paio_target(spec, g, &syms);
-			dc_elf_syms_free(&syms);
-			continue;
-		}
-		if (expand_patterns(spec, gi, &syms)) {
-			dc_elf_syms_free(&syms);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < spec->nprobes; i++) {
-			struct dc_spec_probe *pr = &spec->probes[i];
-			const struct dc_elf_sym *s;
-
-			if (pr->group != gi || pr->pattern)
-				continue;
-			s = dc_elf_syms_find(&syms, pr->symbol);
-			/* Defined in some builds only (HDF5's parallel
-			 * I/O): the runtime probes it where a copy has it. */
-			if (!s && pr->optional)
-				continue;
-			if (!s) {
-				spec_error(
-				    spec, &pr->symbol_loc,
-				    "'%s' is not a function defined in %s (%s)",
-				    pr->symbol, g->target, g->path);
-				continue;
-			}
-			if (s->ifunc) {
-				spec_error(
-				    spec, &pr->symbol_loc,
-				    "'%s' in %s is an IFUNC: its address is a "
-				    "resolver run once at load time; probe the "
-				    "implementation it selects instead",
-				    pr->symbol, g->path);
-				continue;
-			}
-			if (dc_returns_twice(pr->symbol)) {
-				spec_error(
-				    spec, &pr->symbol_loc,
-				    "'%s' returns twice, like setjmp: a return "
-				    "probe would send the later jump back to "
-				    "the wrong frame and crash the program",
-				    pr->symbol);
-				continue;
-			}
-			pr->offset = s->offset;
-			for (int a = 0; a < pr->naliases; a++) {
-				const struct dc_elf_sym *as =
-				    dc_elf_syms_find(&syms, pr->aliases[a]);
-
-				if (!as || as->offset != s->offset)
-					spec_error(
-					    spec, &pr->aliases_loc,
-					    "alias '%s' is %s '%s' in %s",
-					    pr->aliases[a],
-					    as ? "at another address than"
-					       : "not a function alongside",
-					    pr->symbol, g->path);
-			}
-		}
-		dc_elf_syms_free(&syms);
-	}
-	return 0;
-}
-
-/* The running kernel's BTF, loaded once; NULL when it has none. */
-static struct btf *vmlinux_btf(void)
-{
-	static struct btf *vmlinux;
-	static bool tried;
-
-	if (!tried) {
-		tried = true;
-		vmlinux = btf__load_vmlinux_btf();
-	}
-	return vmlinux;
-}
-
-static bool btf_has_tracepoint(const char *event)
-{
-	struct btf *vmlinux = vmlinux_btf();
-	const char *name = strchr(event, '/');
-	char t[128];
-
-	if (!vmlinux || !name)
-		return true; /* cannot tell: the runtime will */
-	snprintf(t, sizeof(t), "btf_trace_%s", name + 1);
-	return btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) > 0;
-}
-
-/* io_uring requests are read at two tracepoints through BTF (tp_btf)
- * that pass the request: Linux 6.0 or newer. Without them, asking for
- * the group is an error; with --skip-missing it stays in the object, as
- * a tracepoint this kernel lacks does: the object may run on another
- * kernel, and one without them names io_uring in "unsupported". */
-static bool has_uring_tracepoints(void)
-{
-	struct btf *vmlinux = vmlinux_btf();
-	const char *submit;
-
-	if (!vmlinux)
-		return true; /* cannot tell: the runtime will */
-	return dc_uring_shape(vmlinux, &submit) != DC_URING_NONE;
-}
-
-static void check_uring(struct dc_spec *spec)
-{
-	for (size_t gi = 0; gi < spec->ngroups; gi++) {
-		struct dc_spec_group *g = &spec->groups[gi];
-
-		if (g->mech != DC_MECH_IO_URING || has_uring_tracepoints())
-			continue;
-		if (spec->skip_missing) {
-			fprintf(stderr,
-				"%s:%d:%d: warning: this kernel has no "
-				"io_uring tracepoints with BTF; the group is "
-				"kept for kernels that have them\n",
-				g->loc.file, g->loc.line, g->loc.col);
-			continue;
-		}
-		spec_error(spec, &g->loc,
-			   "this kernel has no io_uring tracepoints with "
-			   "BTF (Linux 6.0 or newer); --skip-missing keeps "
-			   "the group for kernels that have them");
-	}
-}
-
-/* What this kernel says of @event: 0 with its format, -ENODEV when it has
- * it but tracefs cannot be read (fields unknown), -ENOENT when it lacks it. */
-static int tp_format(const char *event, struct dc_tp_format *fmt)
-{
-	int err = dc_tp_format_read(event, fmt);
-
-	if (err == -ENODEV && !btf_has_tracepoint(event))
-		return -ENOENT;
-	return err && err != -ENODEV ? -ENOENT : err;
-}
-
-/* A tracepoint this kernel lacks: an error, as a misspelt name would be;
- * with --skip-missing it stays in the object, for the kernels that have
- * it (the runtime reads its fields there and names it where it is not). */
-static void tp_missing(struct dc_spec *spec, const struct dc_loc *loc,
-		       const char *event, const struct dc_spec_probe *alts)
-{
-	char also[DC_TARGET_MAX] = "";
-
-	for (int i = 0; alts && i < alts->nalts; i++)
-		snprintf(also + strlen(also), sizeof(also) - strlen(also),
-			 "%s'%s'", i ? ", " : " nor ", alts->alts[i]);
-	if (spec->skip_missing)
-		fprintf(stderr,
-			"%s:%d:%d: warning: no tracepoint '%s'%s in this "
-			"kernel; kept for the kernels that have it\n",
-			loc->file, loc->line, loc->col, event, also);
-	else
-		spec_error(spec, loc,
-			   "no tracepoint '%s'%s in this kernel "
-			   "(--skip-missing keeps it for kernels that have it)",
-			   event, also);
-}
-
-static void tp_check_fields(struct dc_spec *spec,
-			    const struct dc_spec_probe *pr, const char *event,
-			    const struct dc_tp_format *fmt, bool keys_only)
-{
-	for (int f = 0; !keys_only && f < pr->nfields; f++)
-		if (!dc_tp_format_field(fmt, pr->fields[f]))
-			spec_error(spec, &pr->fields_loc,
-				   "'%s' has no field '%s'", event,
-				   pr->fields[f]);
-	for (int k = 0; k < pr->nkeys; k++)
-		if (!dc_tp_format_field(fmt, pr->keys[k]))
-			spec_error(spec, &pr->keys_loc,
-				   "'%s' has no key field '%s'", event,
-				   pr->keys[k]);
-}
-
-/*
- * The events exist and have the fields named; through tracefs when it is
- * readable, else (not root) the events through BTF and fields later. Of
- * an event and its stand-ins ('alt'), one must be here: the others are
- * for other kernels, and those here must have the fields too.
- */
-static void check_tracepoints(struct dc_spec *spec)
-{
-	struct dc_tp_format *fmt = malloc(sizeof(*fmt));
-	bool warned = false;
-
-	if (!fmt) {
-		spec->nerrors++;
-		return;
-	}
-	for (size_t i = 0; i < spec->nprobes; i++) {
-		struct dc_spec_probe *pr = &spec->probes[i];
-		bool found = false;
-		int err;
-
-		if (spec->groups[pr->group].mech != DC_MECH_TRACEPOINT ||
-		    !pr->event)
-			continue;
-		for (int a = -1; a < pr->nalts; a++) {
-			const char *ev = a < 0 ? pr->event : pr->alts[a];
-
-			err = tp_format(ev, fmt);
-			found |= err != -ENOENT;
-			if (!err)
-				tp_check_fields(spec, pr, ev, fmt, false);
-			if (err == -ENODEV && !warned) {
-				fprintf(stderr,
-					"%s:%d:%d: warning: tracefs not "
-					"readable: tracepoint fields are "
-					"checked when the runtime loads\n",
-					pr->event_loc.file, pr->event_loc.line,
-					pr->event_loc.col);
-				warned = true;
-			}
-		}
-		if (!found)
-			tp_missing(spec, &pr->event_loc, pr->event, pr);
-		if (!pr->end)
-			continue;
-		err = tp_format(pr->end, fmt);
-		if (err == -ENOENT)
-			tp_missing(spec, &pr->end_loc, pr->end, NULL);
-		else if (!err)
-			tp_check_fields(spec, pr, pr->end, fmt, true);
-	}
-	free(fmt);
-}
-
-/* Kernel functions: named in the kernel's BTF; arguments are kernel
- * values, so roles that read user memory do not apply. */
-static void check_kfuncs(struct dc_spec *spec)
-{
-	struct btf *vmlinux = vmlinux_btf();
-
-	for (size_t i = 0; i < spec->nprobes; i++) {
-		struct dc_spec_probe *pr = &spec->probes[i];
-
-		if (spec->groups[pr->group].mech != DC_MECH_KFUNC)
-			continue;
-		if (vmlinux && btf__find_by_name_kind(vmlinux, pr->symbol,
-						      BTF_KIND_FUNC) < 0)
-			spec_error(
-			    spec, &pr->symbol_loc,
-			    "no kernel function '%s' in this kernel's BTF",
-			    pr->symbol);
-		for (int a = 0; a < pr->nargs; a++)
-			if (dc_role_reads_user(pr->arg_role[a]) ||
-			    pr->arg_read[a].hops)
-				spec_error(spec, &pr->loc,
-					   "role '%s%s' reads user memory: "
-					   "not for kernel function '%s'",
-					   dc_role_name(pr->arg_role[a]),
-					   pr->arg_read[a].hops ? "@N" : "",
-					   pr->symbol);
-		if (pr->nmore)
-			spec_error(spec, &pr->loc,
-				   "role '%s@N' reads user memory: not for "
-				   "kernel function '%s'",
-				   dc_role_name(pr->more[0].role), pr->symbol);
-	}
-}
-
-/* Whether @pr has a role only a feeder passes on. */
-static bool has_passed(const struct dc_spec_probe *pr)
-{
-	for (int a = 0; a < pr->nargs; a++)
-		if (passed(pr->arg_role[a]))
-			return true;
-	for (int m = 0; m < pr->nmore; m++)
-		if (passed(pr->more[m].role))
-			return true;
-	return false;
-}
-
-/* Give target @t the value @v a feeder passes it: one slot a role, read
- * the same way by every feeder. */
-static void add_pass(struct dc_spec *spec, struct dc_spec_probe *pr,
-		     struct dc_spec_probe *t, const struct dc_spec_slot *v)
-{
-	for (int k = 0; k < t->npass; k++) {
-		if (t->pass[k].role != v->role)
-			continue;
-		if (memcmp(&t->pass[k].read, &v->read, sizeof(v->read)))
-			spec_error(spec, &pr->loc,
-				   "'%s' gives '%s' %s read otherwise than "
-				   "another function feeding it",
-				   pr->name, t->name, dc_role_name(v->role));
-		return;
-	}
-	if (t->npass < DC_CAPTURE)
-		t->pass[t->npass++] = *v;
-}
-
-/*
- * A probe that feeds another is an inner function whose bytes (the
- * product of its quantities) belong to the enclosing call, and which may
- * hand it values (read now) or pointers (read when it returns): its
- * target is a function of the same spec that returns a status and has
- * slots free for them.
- */
-static void check_feeds(struct dc_spec *spec)
-{
-	for (size_t i = 0; i < spec->nprobes; i++) {
-		struct dc_spec_probe *pr = &spec->probes[i];
-		struct dc_spec_probe *t = NULL;
-		int captured = 0, slots = 0, handed = 0;
-		char known[64];
-
-		if (spec->groups[pr->group].skipped)
-			continue;
-		if (!pr->feeds) {
-			if (has_passed(pr))
-				spec_error(spec, &pr->loc,
-					   "'%s': " PASSED_ROLES " are given "
-					   "by a function that feeds a call "
-					   "('feeds')",
-					   pr->name);
-			continue;
-		}
-		if (spec->groups[pr->group].mech != DC_MECH_UPROBE) {
-			spec_error(spec, &pr->feeds_loc,
-				   "'feeds' is for functions of a library "
-				   "(mechanism uprobe)");
-			continue;
-		}
-		if (pr->pattern) {
-			spec_error(spec, &pr->feeds_loc,
-				   "a pattern cannot feed a call: name each "
-				   "function");
-			continue;
-		}
-		for (size_t j = 0; j < spec->nprobes && !t; j++)
-			if (spec->probes[j].group == pr->group && j != i &&
-			    !spec->probes[j].pattern &&
-			    !strcmp(spec->probes[j].name, pr->feeds))
-				t = &spec->probes[j];
-		if (!t) {
-			spec_error(spec, &pr->feeds_loc,
-				   "'%s' feeds '%s', which is not a probe "
-				   "of this spec",
-				   pr->name, pr->feeds);
-			continue;
-		}
-		while (t->alias_of >= 0)
-			t = &spec->probes[t->alias_of];
-		for (int a = 0; a < pr->nargs; a++) {
-			int role = pr->arg_role[a];
-
-			if (role != DC_ROLE_NONE &&
-			    !dc_role_is_quantity(role) && !passed(role)) {
-				dc_quantity_list(", ", known, sizeof(known));
-				spec_error(spec, &pr->loc,
-					   "'%s' feeds '%s': its arguments "
-					   "must be factors of the bytes (%s) "
-					   "or " PASSED_ROLES ", not '%s'",
-					   pr->name, pr->feeds, known,
-					   dc_role_name(role));
-			} else if (passed(role)) {
-				struct dc_spec_slot v = { role, a,
-							  pr->arg_read[a] };
-
-				add_pass(spec, pr, t, &v);
-				handed++;
-			} else if (role != DC_ROLE_NONE)
-				slots++;
-		}
-		for (int m = 0; m < pr->nmore; m++) {
-			if (passed(pr->more[m].role)) {
-				add_pass(spec, pr, t, &pr->more[m]);
-				handed++;
-			} else
-				slots++;
-		}
-		for (int a = 0; a < t->nargs; a++)
-			captured += t->arg_role[a] != DC_ROLE_NONE;
-		captured += t->nmore;
-		if (!slots && !handed)
-			spec_error(spec, &pr->loc,
-				   "'%s' feeds '%s' but captures nothing to "
-				   "count its bytes by",
-				   pr->name, pr->feeds);
-		if (t->feeds)
-			spec_error(spec, &pr->feeds_loc,
-				   "'%s' feeds '%s', which feeds another: "
-				   "only a call with an event can be fed",
-				   pr->name, pr->feeds);
-		if (t->ret != DC_RET_STATUS)
-			spec_error(spec, &pr->feeds_loc,
-				   "'%s' feeds '%s', whose bytes come from "
-				   "its return ('%s'); only a call that "
-				   "returns a status can be fed",
-				   pr->name, pr->feeds, dc_ret_name(t->ret));
-		t->fed |= slots > 0;
-		if (captured + t->fed + t->npass > DC_CAPTURE)
-			spec_error(spec, &pr->feeds_loc,
-				   "'%s' feeds '%s', which captures %d "
-				   "arguments already: at most %d with what "
-				   "its feeders give it",
-				   pr->name, pr->feeds, captured,
-				   DC_CAPTURE - t->fed - t->npass);
-		pr->feeds_idx = (int)(t - spec->probes);
-	}
-}
-
-/* What an io_uring probe's argument positions hold. */
-static const int uring_roles[3] = { DC_ROLE_FD, DC_ROLE_OFFSET, DC_ROLE_COUNT };
-
-int dc_spec_check(struct dc_spec *spec)
-{
-	struct dc_map seen = {}, at = {};
-	int errs = spec->nerrors;
-
-	check_uprobes(spec);
-	check_uring(spec);
-	check_tracepoints(spec);
-	check_kfuncs(spec);
-	for (size_t i = 0; i < spec->nprobes; i++) {
-		struct dc_spec_probe *pr = &spec->probes[i];
-		const struct dc_spec_group *g = &spec->groups[pr->group];
-		const struct dc_spec_probe *dup, *o;
-		uint64_t key;
-		uintptr_t j;
-
-		if (g->skipped)
-			continue;
-		if (g->mech == DC_MECH_IO_URING || g->mech == DC_MECH_LIBAIO ||
-		    g->mech == DC_MECH_POSIXAIO) {
-			bool uring = g->mech == DC_MECH_IO_URING;
-			bool paio = g->mech == DC_MECH_POSIXAIO;
-
-			pr->nr = uring	? dc_uring_op(pr->symbol)
-				 : paio ? dc_paio_op(pr->symbol)
-					: dc_libaio_op(pr->symbol);
-			if (pr->nr < 0)
-				spec_error(spec, &pr->symbol_loc,
-					   "unknown %s request '%s' "
-					   "(known: %s)",
-					   dc_mech_name(g->mech), pr->symbol,
-					   uring  ? dc_uring_names()
-					   : paio ? dc_paio_names()
-						  : dc_libaio_names());
-			/* A request's fd, offset and length, by position. */
-			for (int a = 0; a < pr->nargs; a++)
-				if ((pr->arg_role[a] != DC_ROLE_NONE ||
-				     pr->nmore) &&
-				    (a > 2 || pr->arg_read[a].hops ||
-				     pr->arg_role[a] != uring_roles[a]))
-					spec_error(
-					    spec, &pr->loc,
-					    "'%s': an asynchronous request "
-					    "gives its fd, offset and length, "
-					    "as args [fd, offset, count]",
-					    pr->name);
-		}
-		if (g->mech == DC_MECH_SYSCALL) {
-			pr->nr = dc_syscall_nr(pr->symbol);
-			if (pr->nr < 0)
-				spec_error(spec, &pr->symbol_loc,
-					   "unknown syscall '%s'", pr->symbol);
-			else if (pr->nr >= DC_SYSNR_MAX)
-				spec_error(
-				    spec, &pr->symbol_loc,
-				    "syscall '%s' has number %d; only numbers "
-				    "below %d can be traced",
-				    pr->symbol, pr->nr, DC_SYSNR_MAX);
-		}
-		dup = find_dup(spec, i, &seen);
-		if (dup) {
-			spec_error(spec, &pr->loc,
-				   "duplicate probe '%s': already at %s:%d:%d",
-				   pr->symbol, dup->loc.file, dup->loc.line,
-				   dup->loc.col);
-			continue;
-		}
-		if (g->mech != DC_MECH_UPROBE || !pr->offset)
-			continue;
-		/* Several names of one function are probed once: the first
-		 * at an offset of a binary takes the others as aliases. */
-		key = (dc_hash(g->path, strlen(g->path)) ^
-		       pr->offset * 0x9e3779b97f4a7c15ull) |
-		      1;
-		j = (uintptr_t)dc_map_get(&at, key);
-		if (!j) {
-			dc_map_put(&at, key, (void *)(uintptr_t)(i + 1));
-			continue;
-		}
-		o = &spec->probes[j - 1];
-		if (o->offset != pr->offset ||
-		    strcmp(spec->groups[o->group].path, g->path))
-			continue; /* a collision: probed on its own */
-		if (!same_shape(o, pr))
-			spec_error(spec, &pr->loc,
-				   "'%s' is the same function as '%s' "
-				   "(%s:%d:%d) but has other args or ret",
-				   pr->symbol, o->symbol, o->loc.file,
-				   o->loc.line, o->loc.col);
-		pr->alias_of = j - 1;
-	}
-	dc_map_free(&seen, NULL);
-	dc_map_free(&at, NULL);
-	check_feeds(spec);
 	return spec->nerrors == errs ? 0 : -EINVAL;
 }
 

@@ -24,6 +24,9 @@ struct dc_loc {
 struct dc_spec_read {
 	int hops; /* 0: the argument itself */
 	int off[DC_HOPS];
+	/* ROLE@TYPE.member...: a quantity at that field, its offset found
+	 * per copy of the library in its DWARF (off[0] unused); or "". */
+	char field[DC_FIELD_PATH_MAX];
 };
 
 /* A captured value beyond one role an argument. */
@@ -114,9 +117,11 @@ struct dc_spec {
  */
 int dc_spec_load(struct dc_spec *spec, const char *file);
 /*
- * Check what needs the whole set and the machine: duplicates, that every
- * target library resolves and exports each function, that every syscall
- * exists. Returns 0 or -EINVAL after printing each problem.
+ * Check what needs the whole set and the machine, one pass after another
+ * (passes.c): that every target library resolves and exports each
+ * function, the kernel's events, syscall and request numbers, duplicates
+ * and aliases, feeders. Returns 0, -EINVAL after printing each problem, or
+ * another negative errno after a message.
  */
 int dc_spec_check(struct dc_spec *spec);
 void dc_spec_free(struct dc_spec *spec);

@@ -59,8 +59,9 @@ static void read_verdefs(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
 	}
 }
 
+/* @locals: the file-local functions (static) only, else the others. */
 static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
-		       const struct verdefs *vd, bool dynamic,
+		       const struct verdefs *vd, bool dynamic, bool locals,
 		       struct dc_elf_syms *out)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -83,7 +84,9 @@ static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
 		bind = GELF_ST_BIND(sym.st_info);
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
 		    sym.st_shndx == SHN_UNDEF || !sym.st_size ||
-		    (bind != STB_GLOBAL && bind != STB_WEAK) || !sym.st_value)
+		    (locals ? bind != STB_LOCAL
+			    : bind != STB_GLOBAL && bind != STB_WEAK) ||
+		    !sym.st_value)
 			continue;
 		if (versym && gelf_getversym(versym, i, &ver) &&
 		    (ver & VERSYM_HIDDEN))
@@ -116,6 +119,7 @@ static int add_symbols(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *versym,
 		s->size = sym.st_size;
 		s->weak = bind == STB_WEAK;
 		s->dynamic = dynamic;
+		s->local = locals;
 		out->n++;
 	}
 	return 0;
@@ -157,6 +161,8 @@ static int by_name(const void *a, const void *b)
 		return c;
 	if (x->dynamic != y->dynamic)
 		return x->dynamic ? -1 : 1;
+	if (x->local != y->local)
+		return x->local ? 1 : -1;
 	return x < y ? -1 : x > y; /* first in the file first */
 }
 
@@ -171,7 +177,7 @@ static int index_names(struct dc_elf_syms *s)
 	return 0;
 }
 
-int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
+static int load(const char *path, bool locals, struct dc_elf_syms *out)
 {
 	Elf_Scn *scn = NULL, *dynsym = NULL, *symtab = NULL;
 	GElf_Shdr dsh, ssh, sh;
@@ -214,9 +220,14 @@ int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
 		goto cleanup;
 	}
 	if (dynsym)
-		err = add_symbols(elf, dynsym, &dsh, versym, &vd, true, out);
+		err = add_symbols(elf, dynsym, &dsh, versym, &vd, true, false,
+				  out);
 	if (!err && symtab)
-		err = add_symbols(elf, symtab, &ssh, NULL, NULL, false, out);
+		err = add_symbols(elf, symtab, &ssh, NULL, NULL, false, false,
+				  out);
+	if (!err && symtab && locals)
+		err = add_symbols(elf, symtab, &ssh, NULL, NULL, false, true,
+				  out);
 	if (!err)
 		err = index_names(out);
 cleanup:
@@ -225,6 +236,16 @@ cleanup:
 	if (err)
 		dc_elf_syms_free(out);
 	return err;
+}
+
+int dc_elf_syms_load(const char *path, struct dc_elf_syms *out)
+{
+	return load(path, false, out);
+}
+
+int dc_elf_syms_load_locals(const char *path, struct dc_elf_syms *out)
+{
+	return load(path, true, out);
 }
 
 const struct dc_elf_sym *dc_elf_syms_find(const struct dc_elf_syms *s,

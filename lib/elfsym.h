@@ -15,6 +15,7 @@ struct dc_elf_sym {
 	uint64_t size;
 	bool weak;
 	bool dynamic; /* from .dynsym: exported */
+	bool local;   /* file-local (static): dc_elf_syms_load_locals() */
 	bool ifunc;   /* STT_GNU_IFUNC: addr is the resolver */
 };
 
@@ -40,6 +41,10 @@ Elf *dc_elf_open(const char *path, int *fd, int *err);
  * for a file that is not a 64-bit ELF, -EBADMSG for a damaged one.
  */
 int dc_elf_syms_load(const char *path, struct dc_elf_syms *out);
+/* ... and, after those, .symtab's file-local functions: what a library
+ * keeps static (HDF5 1.14's H5D__chunk_write), which a uprobe reaches
+ * as well. Of several of one name, the first in the file is found. */
+int dc_elf_syms_load_locals(const char *path, struct dc_elf_syms *out);
 /* Exported (dynamic) symbols first, then local symbol table entries;
  * a binary search, as callers look up thousands of names. */
 const struct dc_elf_sym *dc_elf_syms_find(const struct dc_elf_syms *s,

@@ -375,8 +375,18 @@ static void spread(const struct dc_report *r, double *bins, int64_t ts,
 	spread_amount(r, bins, ts, dur, (double)dur);
 }
 
+/* @n calls of @s, going @dir, moved bytes the trace could not tell. */
+static void unsized_add(struct dc_stat *s, uint64_t n, char dir)
+{
+	s->unsized += n;
+	s->unsized_read += dir == 'r' ? n : 0;
+	s->unsized_written += dir == 'w' ? n : 0;
+}
+
+/* @bytes: -1 when it moved none (or a counter's calls of unknown
+ * bytes, @unsized, moved the rest). */
 static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
-		    char dir, bool err, bool timed)
+		    uint64_t unsized, char dir, bool err, bool timed)
 {
 	uint64_t d = dur > 0 ? (uint64_t)dur : 0;
 
@@ -393,6 +403,7 @@ static int stat_add(struct dc_stat *s, int64_t dur, uint64_t n, int64_t bytes,
 	s->count += n;
 	s->time += (double)d;
 	s->errors += err;
+	unsized_add(s, unsized, dir);
 	if (bytes >= 0) {
 		s->bytes += bytes;
 		s->io_time += (double)d;
@@ -495,12 +506,13 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 	if (ev->ts + ev->dur > r->t_max)
 		r->t_max = ev->ts + ev->dur;
 	bins_fit(r, ev->ts, ev->ts + (counter ? 0 : dur));
-	if (stat_add(&f->s, dur, n, bytes, dir, err, !counter) ||
-	    stat_add(&l->s, dur, n, bytes, dir, err, !counter))
+	if (stat_add(&f->s, dur, n, bytes, ev->unsized, dir, err, !counter) ||
+	    stat_add(&l->s, dur, n, bytes, ev->unsized, dir, err, !counter))
 		return -ENOMEM;
-	if (ni.scope &&
-	    (stat_add(&f->scope, dur, n, bytes, dir, err, !counter) ||
-	     stat_add(&l->scope, dur, n, bytes, dir, err, !counter)))
+	if (ni.scope && (stat_add(&f->scope, dur, n, bytes, ev->unsized, dir,
+				  err, !counter) ||
+			 stat_add(&l->scope, dur, n, bytes, ev->unsized, dir,
+				  err, !counter)))
 		return -ENOMEM;
 	if (bytes >= 0) {
 		l->sizes[size_bin(counter && n ? bytes / (int64_t)n : bytes)] +=
@@ -520,7 +532,7 @@ static int call(struct dc_report *r, const struct dc_trace_event *ev,
 		/* Counted once per chain of calls on this file. */
 		if (ni.file_outer &&
 		    stat_add(&file->s, dur, n, ni.file_sized_outer ? bytes : -1,
-			     dir, err, false))
+			     0, dir, err, false))
 			return -ENOMEM;
 		if (!ni.file_outer && ni.file_sized_outer && bytes >= 0) {
 			file->s.bytes += bytes;

@@ -192,6 +192,7 @@ static int counter_add(struct dc_darshan *d, const struct dc_trace_event *ev)
 		.consec = ev->consec,
 		.switches = ev->switches,
 		.max_byte = ev->max_byte,
+		.unsized = ev->unsized,
 	};
 	memcpy(c->hist, ev->hist, sizeof(c->hist));
 	return 0;

@@ -47,6 +47,7 @@ struct dc_dcounter {
 	uint64_t calls; /* that did not fail */
 	uint64_t size_sum, dur_sum, seq, consec, switches, hist[DC_HIST_N];
 	int64_t max_byte;
+	uint64_t unsized; /* calls whose bytes could not be told */
 };
 
 /* What Darshan's counters read of the finished aggregate (report.h). */

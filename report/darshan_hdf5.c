@@ -149,11 +149,21 @@ static void selection(struct dc_drec *r, const struct dc_dcall *c)
 		r->c[D_IRREGULAR_HYPERSLAB_SELECTS]++;
 }
 
+/* A call whose bytes the trace could not tell (args.size_unknown)
+ * makes its direction's bytes -1, darshan-parser's missing value, and
+ * counts in no size bucket. */
 static void io(struct dc_drec *r, const struct dc_dcall *c, bool wr)
 {
+	int bytes = wr ? D_BYTES_WRITTEN : D_BYTES_READ;
+	bool unknown = (c->has & DC_EV_SIZE_UNKNOWN) || r->c[bytes] < 0;
+
 	r->c[wr ? D_WRITES : D_READS]++;
 	selection(r, c);
-	dc_dio_call(r, &layout, (c->has & DC_EV_SIZE) ? c->size : 0, wr);
+	if (!(c->has & DC_EV_SIZE_UNKNOWN))
+		dc_dio_call(r, &layout, (c->has & DC_EV_SIZE) ? c->size : 0,
+			    wr);
+	if (unknown)
+		r->c[bytes] = -1;
 }
 
 /* The dataset's shape, as its close tells it: -1 until one does. */
@@ -208,10 +218,18 @@ static void count(struct dc_drec *r, const struct dc_dcounter *k)
 		__attribute__((fallthrough));
 	case DC_HOP_DOPEN: r->c[D_OPENS] += k->calls; break;
 	case DC_HOP_DREAD:
-	case DC_HOP_DWRITE:
+	case DC_HOP_DWRITE: {
+		int bytes =
+		    k->op == DC_HOP_DWRITE ? D_BYTES_WRITTEN : D_BYTES_READ;
+		bool unknown = k->unsized || r->c[bytes] < 0;
+
 		r->c[k->op == DC_HOP_DWRITE ? D_WRITES : D_READS] += k->calls;
 		dc_dio_count(r, &layout, k, k->op == DC_HOP_DWRITE);
+		/* As io() does for a call of unknown bytes. */
+		if (unknown)
+			r->c[bytes] = -1;
 		break;
+	}
 	case DC_HOP_DFLUSH: r->c[D_FLUSHES] += k->calls; break;
 	default: break;
 	}

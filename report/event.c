@@ -435,6 +435,10 @@ static int args(struct scan *c, struct dc_trace_event *ev)
 		} else if (KEY(&k, "aio_helper")) {
 			r = int_field(c, &v, ev, 0);
 			ev->has |= v ? DC_EV_AIO_HELPER : 0;
+		} else if (KEY(&k, "size_unknown")) {
+			r = int_field(c, &v, ev, 0);
+			ev->unsized = v > 0 ? (uint64_t)v : 0;
+			ev->has |= v > 0 ? DC_EV_SIZE_UNKNOWN : 0;
 		} else if (KEY(&k, "level")) {
 			r = int_field(c, &ev->level, ev, DC_EV_LEVEL);
 		} else if (KEY(&k, "p_idx")) {

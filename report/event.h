@@ -43,8 +43,10 @@ enum {
 	DC_EV_AIO_HELPER = 1 << 20, /* args.aio_helper: a POSIX AIO request's
 				       I/O, made by the C library's thread */
 	DC_EV_MODE = 1 << 21,
-	DC_EV_SELECTION = 1 << 22, /* args.selection (and args.regular) */
-	DC_EV_SHAPE = 1 << 23,	   /* args.ndims, npoints and typesize */
+	DC_EV_SELECTION = 1 << 22,    /* args.selection (and args.regular) */
+	DC_EV_SHAPE = 1 << 23,	      /* args.ndims, npoints and typesize */
+	DC_EV_SIZE_UNKNOWN = 1 << 24, /* args.size_unknown: it moved bytes
+					 the tracer could not tell */
 };
 
 /* Lane tracks of kernel requests: tid | DC_LANE_BIT | lane << 22. */
@@ -74,6 +76,9 @@ struct dc_trace_event {
 	/* ... and their Darshan counters (docs/trace-format.md): 0 when
 	 * not written. */
 	uint64_t seq, consec, switches, errs, hist[DC_HIST_N];
+	/* args.size_unknown: calls whose bytes could not be told (1 on a
+	 * call, the count on a counter), none in size or size_sum */
+	uint64_t unsized;
 	int64_t max_byte;
 	bool inner;
 	/* Metadata: args.name, and args.value as a string or raw number. */

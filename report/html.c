@@ -26,9 +26,11 @@ static void stat_cells(struct dc_buf *b, const struct dc_stat *s)
 		dc_fmt_time((double)dc_hist_pct(s->hist, s->timed, 50), p50);
 		dc_fmt_time((double)dc_hist_pct(s->hist, s->timed, 99), p99);
 	}
-	if (s->bytes)
+	if (s->unsized)
+		strcpy(by, "unknown");
+	else if (s->bytes)
 		dc_fmt_bytes((double)s->bytes, by);
-	if (s->bytes && s->io_time > 0) {
+	if (s->bytes && s->io_time > 0 && !s->unsized) {
 		dc_fmt_bytes(s->bytes / (s->io_time / 1e6), bw);
 		strcat(bw, "/s");
 	}

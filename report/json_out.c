@@ -48,6 +48,17 @@ static void open_item(struct dc_buf *b, char c)
 	dc_buf_add(b, &c, 1);
 }
 
+static void bytes_field(struct dc_buf *b, const char *k, uint64_t bytes,
+			uint64_t unsized)
+{
+	if (unsized) {
+		key(b, k);
+		dc_buf_adds(b, "null");
+	} else {
+		knum(b, k, (double)bytes);
+	}
+}
+
 static void stat_fields(struct dc_buf *b, const struct dc_stat *s)
 {
 	knum(b, "calls", (double)s->count);
@@ -65,12 +76,15 @@ static void stat_fields(struct dc_buf *b, const struct dc_stat *s)
 		dc_buf_add_u64(b, dc_hist_pct(s->hist, s->timed, 99));
 	else
 		dc_buf_adds(b, "null");
-	knum(b, "bytes", (double)s->bytes);
-	knum(b, "bytes_read", (double)s->bytes_read);
-	knum(b, "bytes_written", (double)s->bytes_written);
+	/* null: some calls' bytes could not be told (unsized_calls). */
+	bytes_field(b, "bytes", s->bytes, s->unsized);
+	bytes_field(b, "bytes_read", s->bytes_read, s->unsized_read);
+	bytes_field(b, "bytes_written", s->bytes_written, s->unsized_written);
+	if (s->unsized)
+		knum(b, "unsized_calls", (double)s->unsized);
 	knum(b, "io_time_us", s->io_time);
 	key(b, "bandwidth_bps");
-	if (s->bytes && s->io_time > 0)
+	if (s->bytes && s->io_time > 0 && !s->unsized)
 		dc_buf_addf(b, "%.0f", s->bytes / (s->io_time / 1e6));
 	else
 		dc_buf_adds(b, "null");

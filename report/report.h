@@ -28,6 +28,9 @@ struct dc_stat {
 	double time;
 	uint64_t min, max;
 	uint64_t bytes, bytes_read, bytes_written;
+	/* Calls whose bytes the trace could not tell (args.size_unknown):
+	 * the byte totals they belong to are unknown. */
+	uint64_t unsized, unsized_read, unsized_written;
 	double io_time; /* time of the calls that moved bytes */
 	uint64_t errors;
 	uint64_t timed; /* calls in the histogram (counters have none) */

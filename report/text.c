@@ -19,12 +19,19 @@ static void stat_row(FILE *o, const char *a, const char *name,
 		strcpy(p50, "-");
 		strcpy(p99, "-");
 	}
-	if (s->bytes && s->io_time > 0) {
+	if (s->bytes && s->io_time > 0 && !s->unsized) {
 		dc_fmt_bytes(s->bytes / (s->io_time / 1e6), bw);
 		strcat(bw, "/s");
 	} else {
 		strcpy(bw, "-");
 	}
+	/* Some calls' bytes could not be told: no total is right. */
+	if (s->unsized)
+		strcpy(by, "unknown");
+	else if (s->bytes)
+		dc_fmt_bytes((double)s->bytes, by);
+	else
+		strcpy(by, "-");
 	char nb[DC_ESC_NAME_MAX], lb[DC_LAYER_ESC];
 	const char *fn = dc_fmt_name(name, nb, sizeof(nb));
 
@@ -39,8 +46,8 @@ static void stat_row(FILE *o, const char *a, const char *name,
 	}
 	fprintf(o, "  %-6.6s %-16.16s %8llu %9s %8s %8s %8s %9s %11s\n", a, fn,
 		(unsigned long long)s->count, dc_fmt_time(s->time, t),
-		dc_fmt_time(s->count ? s->time / s->count : 0, m), p50, p99,
-		s->bytes ? dc_fmt_bytes((double)s->bytes, by) : "-", bw);
+		dc_fmt_time(s->count ? s->time / s->count : 0, m), p50, p99, by,
+		bw);
 }
 
 static void stat_head(FILE *o, const char *title)

@@ -17,7 +17,6 @@
 #include "procs.h"
 #include "safeopen.h"
 #include "session.h"
-#include "sinks.h"
 
 #define PROCS_MAX (1u << 20) /* bytes of cgroup.procs read at most */
 
@@ -52,18 +51,18 @@ int dc_cgroup_check(const struct dc_cgroups *cg, const struct ucred *cred,
 			 "error: you follow %d cgroups already, the most a "
 			 "user may",
 			 DC_CGROUPS_PER_USER);
-		return -1;
+		return -EDQUOT;
 	}
 	if (cg->n >= DC_CGROUPS_MAX) {
 		snprintf(out, size,
 			 "error: the server follows %d cgroups "
 			 "already, the most it can",
 			 DC_CGROUPS_MAX);
-		return -1;
+		return -ENOSPC;
 	}
 	if (*path != '/') {
 		snprintf(out, size, "error: %s: not an absolute path", path);
-		return -1;
+		return -EINVAL;
 	}
 	/* Reached as the caller would: what they cannot see is an error
 	 * they would get themselves, and tells them nothing more. */
@@ -73,19 +72,19 @@ int dc_cgroup_check(const struct dc_cgroups *cg, const struct ucred *cred,
 			 fd == -ELOOP ? "a symbolic link of another user than "
 					"root is on its way"
 				      : strerror(-fd));
-		return -1;
+		return fd;
 	}
 	if (fstatfs(fd, &sf) || sf.f_type != CGROUP2_SUPER_MAGIC ||
 	    fstat(fd, &st)) {
 		snprintf(out, size, "error: %s: not a cgroup v2 directory",
 			 path);
 		close(fd);
-		return -1;
+		return -ENOTDIR;
 	}
 	if (cred->uid && cred->uid != st.st_uid) {
 		snprintf(out, size, "error: cgroup %s is not yours", path);
 		close(fd);
-		return -1;
+		return -EPERM;
 	}
 	/* On cgroup v2 a cgroup's id is its directory's inode. */
 	*c = (struct dc_cgroup){ .id = st.st_ino, .uid = cred->uid, .fd = fd };
@@ -142,9 +141,14 @@ cleanup:
 	return err ?: skipped;
 }
 
+uint32_t dc_cgroups_next_job(const struct dc_cgroups *cg)
+{
+	return DC_CGROUP_JOBS + cg->last_job + 1;
+}
+
 void dc_cgroup_add(struct dc_cgroups *cg, struct dc_session *sess,
-		   struct dc_sinks *sinks, struct dc_cgroup *c, gid_t gid,
-		   const char *path, char *out, size_t size)
+		   struct dc_cgroup *c, const char *path, char *out,
+		   size_t size)
 {
 	struct dc_cgroup_follow val;
 	struct dc_cgroup *v;
@@ -161,11 +165,10 @@ void dc_cgroup_add(struct dc_cgroups *cg, struct dc_session *sess,
 		goto fail;
 	}
 	cg->v = v;
-	c->job = DC_CGROUP_JOBS + ++cg->last_job;
+	c->job = dc_cgroups_next_job(cg);
+	cg->last_job++;
 	val = (struct dc_cgroup_follow){ c->job, c->uid };
-	if (dc_sinks_job_owner(sinks, c->job,
-			       &(struct dc_ids){ c->uid, gid }) ||
-	    bpf_map_update_elem(fd, &c->id, &val, BPF_NOEXIST)) {
+	if (bpf_map_update_elem(fd, &c->id, &val, BPF_NOEXIST)) {
 		snprintf(out, size, "error: %s", strerror(errno));
 		goto fail;
 	}

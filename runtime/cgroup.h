@@ -9,7 +9,6 @@
 #include <sys/types.h>
 
 struct dc_session;
-struct dc_sinks;
 
 /* A user follows this many cgroups at most at once; root, any number
  * up to the map's size. */
@@ -34,18 +33,21 @@ struct dc_cgroups {
  * "follow-cgroup PATH" from @cred, first checked: PATH must be a cgroup
  * v2 directory, reached as the caller would reach it and through no
  * symbolic link but root's, and owned by the caller (root may name
- * any). 0 with *@c filled, or -1 with the answer in @out.
+ * any). 0 with *@c filled, or -errno with the answer in @out.
  */
 int dc_cgroup_check(const struct dc_cgroups *cg, const struct ucred *cred,
 		    const char *path, struct dc_cgroup *c, char *out,
 		    size_t size);
+/* The job the next cgroup followed will be: the caller names its
+ * traces' owner (dc_sinks_job_owner) before dc_cgroup_add(). */
+uint32_t dc_cgroups_next_job(const struct dc_cgroups *cg);
 /* ... then followed (the probes are in): its tasks of the caller's own
  * (every task for root), now and as they move in, are traced in a new
- * job whose traces are the caller's (@c->uid, @gid). The answer goes to
- * @out; @c's descriptor is the table's or closed. */
+ * job, dc_cgroups_next_job(). The answer goes to @out; @c's descriptor
+ * is the table's or closed. */
 void dc_cgroup_add(struct dc_cgroups *cg, struct dc_session *sess,
-		   struct dc_sinks *sinks, struct dc_cgroup *c, gid_t gid,
-		   const char *path, char *out, size_t size);
+		   struct dc_cgroup *c, const char *path, char *out,
+		   size_t size);
 /* Stop following the cgroups that were removed. */
 void dc_cgroups_tick(struct dc_cgroups *cg, struct dc_session *sess);
 size_t dc_cgroups_count(const struct dc_cgroups *cg);

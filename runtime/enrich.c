@@ -191,7 +191,7 @@ static int handle_gen(struct dc_proc *p, const struct dc_probe *pr,
 static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 {
 	struct dc_probe *pr;
-	struct dc_thread *t;
+	struct dc_rthread *t;
 	struct dc_proc *p;
 	struct dc_call c;
 
@@ -232,17 +232,17 @@ static int on_call(struct dc_rt *rt, const struct dc_event *e, size_t size)
 	track(p, pr, e, c.file, rt->profile);
 	if (e->job)
 		p->job = e->job;
-	if (dc_withhold(rt, p))
+	if (dc_withhold(&rt->out, p))
 		return 0;
 	if (rt->profile) {
-		dc_profile_call(rt, &c);
+		dc_profile_call(rt->profile, &c);
 		return handle_gen(p, pr, e, &c);
 	}
 	if (!dc_filter_keep(&rt->filter, c.file)) {
 		c.filtered = true;
 		rt->filter.filtered++;
 	}
-	return dc_nest_add(dc_sink(rt, p), t, &c);
+	return dc_nest_add(dc_sink(&rt->out, p), t, &c);
 }
 
 static int on_chdir(struct dc_rt *rt, const struct dc_cwd_event *e, size_t size)
@@ -278,7 +278,7 @@ static void save(struct dc_rt *rt, const void *data, size_t size)
 int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 {
 	const struct dc_proc_event *pe = data;
-	struct dc_thread *t;
+	struct dc_rthread *t;
 	struct dc_proc *p;
 	char comm[17];
 
@@ -324,7 +324,8 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 	case DC_EV_EXIT:
 		t = dc_map_get(&rt->ps.threads, pe->tid);
 		if (t && t->pid == pe->pid) {
-			struct dc_pfw *w = dc_sink_of_pid(rt, t->pid);
+			struct dc_pfw *w = dc_sink(
+			    &rt->out, dc_map_get(&rt->ps.procs, t->pid));
 
 			dc_nest_flush(w, t);
 			dc_pfw_thread_exit(w, t, comm, pe->ts);
@@ -346,10 +347,11 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 void dc_enrich_flush(struct dc_rt *rt)
 {
 	dc_map_foreach (&rt->ps.threads, i) {
-		struct dc_thread *t = rt->ps.threads.vals[i];
+		struct dc_rthread *t = rt->ps.threads.vals[i];
 		struct dc_proc *p = dc_map_get(&rt->ps.procs, t->pid);
 
-		dc_nest_flush(dc_sink(rt, p), t);
-		dc_pfw_thread_unnamed(dc_sink(rt, p), t, p ? p->comm : "?", 0);
+		dc_nest_flush(dc_sink(&rt->out, p), t);
+		dc_pfw_thread_unnamed(dc_sink(&rt->out, p), t,
+				      p ? p->comm : "?", 0);
 	}
 }

@@ -153,7 +153,7 @@ static void forget_proc(struct dc_proc *p, void *arg)
 	struct dc_rt *rt = arg;
 	const struct dc_obj_maps *m = &rt->sess.o.maps;
 
-	dc_sink_forget(rt, p);
+	dc_sink_forget(&rt->out, p);
 	dc_map_foreach (&p->fdgens, i) {
 		struct {
 			__u32 pid;
@@ -257,8 +257,8 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 		  int ret)
 {
 	uint64_t lost, t0 = now_ns(), cpu0 = cpu_ns();
+	struct dc_rec_counts counts;
 	struct dc_buf args = {};
-	int err;
 
 	/* No new events past this point; then take everything in flight.
 	 * Detaching is the kernel's work, not a cost per event. */
@@ -266,46 +266,54 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	rt->detach_ns = now_ns() - t0;
 	rt->detach_cpu_ns = cpu_ns() - cpu0;
 	dc_ringbuf_drain(rt);
-	if (rt->profile && dc_profile_tick(rt, now_ns(), true))
+	if (rt->profile && dc_profile_tick(rt->profile, now_ns(), true))
 		dc_err("reading the profile maps failed; counters are missing");
-	lost = dc_rec_end(&args, rt, o->quiet);
+	dc_read_losses(&rt->sess);
+	counts = (struct dc_rec_counts){
+		.unmatched = dc_limit(&rt->sess, DC_LIMIT_VMA),
+		.untraced = dc_untraced_procs(&rt->sess),
+		.filtered = rt->filter.filtered,
+		.bad_records = rt->bad_records,
+	};
+	lost = dc_rec_end(&args, &rt->sess, &counts, &rt->out.held, o->quiet);
 	if (rt->sess.opt.server)
-		dc_info("closed %zu job traces", dc_sinks_close(rt, args.p));
-	dc_pfw_marker(&rt->out.w, "end", now_ns(), args.p);
+		dc_info("closed %zu job traces",
+			dc_sinks_close(&rt->out, args.p));
+	if (dc_sinks_end(&rt->out, args.p) && !ret)
+		ret = 1;
 	dc_buf_free(&args);
-	err = dc_pfw_close(&rt->out.w);
-	if (err) {
-		dc_err("writing %s failed: %s; the trace holds what was "
-		       "written before",
-		       path, strerror(-err));
-		if (!ret)
-			ret = 1;
-	}
-	dc_withheld_say(&rt->out.held, path);
 	if (!o->quiet)
 		summary(rt, path, lost);
-	if ((lost || dc_untraced_procs(&rt->sess)) && o->strict && !ret)
+	if ((lost || counts.untraced) && o->strict && !ret)
 		ret = DC_EXIT_LOST;
 	return ret;
 }
 
-/* The run's trace at @path (its fd in *@fd, for the caller to close),
- * its writer (*@writer once open), where job traces go (@dir), the
- * filters, the ring buffer's consumer and --save-records. 0, or -1
- * after a message. */
-static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
-			const char *path, char *dir, size_t dir_size, int *fd,
-			bool *writer)
+/* The run's losses so far, for the end of a job's trace. */
+static uint64_t lost_total(void *sess)
 {
+	return dc_lost_total(sess);
+}
+
+/* The run's trace at @path (its fd in *@fd, for the caller to close),
+ * its writer, where job traces go (@dir), the filters, the ring buffer's
+ * consumer and --save-records. 0, or -errno after a message. */
+static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
+			const char *path, char *dir, size_t dir_size, int *fd)
+{
+	int err;
+
 	*fd = dc_output_open(path, o, &rt->out.dirfd);
 	if (*fd < 0)
-		return -1;
+		return *fd;
 	rt->out.wo = (struct dc_pfw_opts){ .compress = dc_pfw_compressed(path),
 					   .level = o->level,
 					   .member_size = o->member_size,
 					   .interval_ns = 1000000000ull };
-	*writer = !dc_pfw_open(&rt->out.w, *fd, &rt->out.wo);
-	rt->out.w_path = path;
+	rt->out.server = o->server;
+	rt->out.profile = o->profile;
+	rt->out.lost = lost_total;
+	rt->out.lost_ctx = &rt->sess;
 	/* Job traces go beside the server's own. */
 	snprintf(dir, dir_size, "%s", path);
 	if (strrchr(dir, '/'))
@@ -317,13 +325,15 @@ static int open_outputs(struct dc_rt *rt, const struct dc_opts *o,
 					 .npaths = o->npaths,
 					 .xpaths = o->xpaths,
 					 .nxpaths = o->nxpaths };
-	if (!*writer || dc_ringbuf_open(rt)) {
+	err = dc_sinks_open(&rt->out, *fd, path) ?: dc_ringbuf_open(rt);
+	if (err) {
 		dc_err("cannot set up the trace writer");
-		return -1;
+		return err;
 	}
 	if (o->save && !(rt->save = fopen(o->save, "wxe"))) {
-		dc_err("cannot create %s: %s", o->save, strerror(errno));
-		return -1;
+		err = -errno;
+		dc_err("cannot create %s: %s", o->save, strerror(-err));
+		return err;
 	}
 	return 0;
 }
@@ -363,8 +373,8 @@ static int trace_pids(struct dc_rt *rt, const struct dc_opts *o)
 }
 
 /* COMMAND, started stopped before its exec (as --user) and traced: its
- * pid, or 0 after a message (a child started is killed by the caller,
- * which owns *@exec_fd). */
+ * pid, or -errno after a message (a child it cannot trace is killed
+ * here; the caller owns *@exec_fd). */
 static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
 		    int *exec_fd)
 {
@@ -381,19 +391,19 @@ static pid_t launch(struct dc_rt *rt, const struct dc_opts *o, char **cmd,
 	free(env);
 	if (child < 0) {
 		dc_err("cannot start %s: %s", cmd[0], strerror(-child));
-		return 0;
+		return child;
 	}
 	if ((err = trace_pid(rt, child, true))) {
 		dc_err("cannot register pid %d: %s", child, strerror(-err));
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
-		return 0;
+		return err;
 	}
 	return child;
 }
 
 /* Server mode: the client library's probe and the control socket. 0, or
- * -1 after a message. */
+ * -errno after a message. */
 static int serve(struct dc_rt *rt, const struct dc_opts *o,
 		 struct dc_server *srv, const char *trace)
 {
@@ -404,9 +414,11 @@ static int serve(struct dc_rt *rt, const struct dc_opts *o,
 	const char *sock = o->socket ? o->socket : DC_DEFAULT_SOCKET;
 	int err;
 
-	if (dc_server_attach_client(rt, lib))
-		return -1;
-	err = dc_server_open(srv, rt, sock, trace);
+	err = dc_server_attach_client(&rt->sess, lib);
+	if (err)
+		return err;
+	err = dc_server_open(srv, &rt->sess, &rt->ps, &rt->out, rt->rb, sock,
+			     trace);
 	if (err)
 		dc_err("--socket %s: %s", sock,
 		       err == -EEXIST ? "exists and is not a socket; not "
@@ -415,7 +427,7 @@ static int serve(struct dc_rt *rt, const struct dc_opts *o,
 			   ? "another datacrumbs-runtime --server is "
 			     "listening there"
 			   : strerror(-err));
-	return err ? -1 : 0;
+	return err;
 }
 
 /*
@@ -438,9 +450,11 @@ static int trace_loop(struct dc_rt *rt, const struct dc_opts *o,
 			dc_err("reading the ring buffer: %s", strerror(-err));
 			break;
 		}
-		if (o->server) {
-			dc_server_jobs(rt, now_ns());
-			dc_sinks_tick(rt, now_ns());
+		if (srv) {
+			dc_server_jobs(srv, now_ns(), rt->want_probes);
+			rt->want_probes = false;
+			dc_sinks_tick(&rt->out, now_ns(), &rt->ps,
+				      &srv->cgroups);
 		}
 		reap(rt, o);
 		if ((err = dc_pfw_tick(&rt->out.w, now_ns())) &&
@@ -453,9 +467,9 @@ static int trace_loop(struct dc_rt *rt, const struct dc_opts *o,
 			if (!o->server)
 				dc_detach_all(&rt->sess);
 		}
-		if (rt->profile && dc_profile_due(rt, now_ns()) &&
+		if (rt->profile && dc_profile_due(rt->profile, now_ns()) &&
 		    ((err = dc_ringbuf_poll(rt, 0)) < 0 ||
-		     (err = dc_profile_tick(rt, now_ns(), false)))) {
+		     (err = dc_profile_tick(rt->profile, now_ns(), false)))) {
 			dc_err("reading the profile maps: %s", strerror(-err));
 			break;
 		}
@@ -494,7 +508,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	uint64_t deadline = 0, t_load, t_attach, t_ready;
 	int err, fd = -1, status, ret = 1;
 	struct dc_server srv = {};
-	bool writer = false, started = false;
+	bool started = false;
 	bool timed_out = false, ready_made = false;
 	struct stat rst;
 	int exec_fd = -1;
@@ -534,8 +548,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			   path, sizeof(path)))
 		goto cleanup;
 	t_attach = now_ns();
-	if (open_outputs(&rt, o, path, sink_dir, sizeof(sink_dir), &fd,
-			 &writer))
+	if (open_outputs(&rt, o, path, sink_dir, sizeof(sink_dir), &fd))
 		goto cleanup;
 	rt.out.owner = held_to(o, fd);
 	sa.sa_handler = on_signal;
@@ -559,11 +572,13 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	t_ready = now_ns();
 	/* Launched after attaching, so no breakpoint is installed in the
 	 * copy of the runtime that is about to exec. */
-	if (cmd && !(child = launch(&rt, o, cmd, &exec_fd)))
+	if (cmd && (child = launch(&rt, o, cmd, &exec_fd)) < 0) {
+		child = 0;
 		goto cleanup;
+	}
 	if (o->server && serve(&rt, o, &srv, path))
 		goto cleanup;
-	dc_rec_start(&args, &rt, cmd, o, date);
+	dc_rec_start(&args, &rt.sess, rt.out.mounts, cmd, o, date);
 	dc_pfw_marker(&rt.out.w, "start", now_ns(), args.p);
 	if (o->duration > 0)
 		deadline = now_ns() + (uint64_t)(o->duration * 1e9);
@@ -587,7 +602,8 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			obj, rt.sess.nprobes, (t_attach - t_load) / 1e6,
 			(t_ready - t_attach) / 1e6);
 	if (o->profile &&
-	    dc_profile_init(&rt, (uint64_t)(o->interval * 1e9), now_ns()))
+	    dc_profile_init(&rt.profile, &rt.sess, &rt.ps, &rt.filter, &rt.out,
+			    (uint64_t)(o->interval * 1e9), now_ns()))
 		goto cleanup;
 	rt.cpu0_ns = cpu_ns();
 	started = true;
@@ -604,7 +620,6 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	ret = trace_loop(&rt, o, o->server ? &srv : NULL, path, deadline,
 			 cmd != NULL, &child, &timed_out);
 	ret = finish(&rt, o, path, ret);
-	writer = false;
 	/* -d ends the tracing, not the command: it goes on untraced and
 	 * its status is still ours. */
 	if (timed_out && child) {
@@ -624,8 +639,7 @@ cleanup:
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
 	}
-	if (writer)
-		dc_gz_close(&rt.out.w.gz);
+	dc_sinks_free(&rt.out);
 	if (fd >= 0 && close(fd) && !ret) {
 		dc_err("closing %s: %s", path, strerror(errno));
 		ret = 1;
@@ -643,8 +657,7 @@ cleanup:
 		dc_err("writing %s: %s", o->save, strerror(errno));
 		ret = 1;
 	}
-	dc_profile_free(&rt);
-	dc_cgroups_free(&rt.cgroups);
+	dc_profile_free(rt.profile);
 	free(rt.out.mounts);
 	dc_ringbuf_close(&rt);
 	dc_unload(&rt.sess);

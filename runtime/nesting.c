@@ -21,7 +21,7 @@ static int by_seq(const void *a, const void *b)
 
 /* Held calls sorted by seq are in entry order, so each one's ancestors are
  * on a stack that starts with the outermost call. */
-static void write_held(struct dc_pfw *w, struct dc_thread *t,
+static void write_held(struct dc_pfw *w, struct dc_rthread *t,
 		       const struct frame *root)
 {
 	struct frame stack[DC_MAX_DEPTH + 2];
@@ -50,7 +50,7 @@ static void write_held(struct dc_pfw *w, struct dc_thread *t,
 	t->npending = 0;
 }
 
-int dc_nest_add(struct dc_pfw *w, struct dc_thread *t, const struct dc_call *c)
+int dc_nest_add(struct dc_pfw *w, struct dc_rthread *t, const struct dc_call *c)
 {
 	if (c->level <= 1 || !c->parent_seq) {
 		struct frame root = { c->seq, dc_pfw_call(w, c, -1) };
@@ -68,7 +68,7 @@ int dc_nest_add(struct dc_pfw *w, struct dc_thread *t, const struct dc_call *c)
 	return 0;
 }
 
-void dc_nest_flush(struct dc_pfw *w, struct dc_thread *t)
+void dc_nest_flush(struct dc_pfw *w, struct dc_rthread *t)
 {
 	if (t->npending)
 		write_held(w, t, NULL);

@@ -13,9 +13,10 @@
  * it is written first and its descendants after it in entry order, each
  * knowing its parent's id.
  */
-int dc_nest_add(struct dc_pfw *w, struct dc_thread *t, const struct dc_call *c);
+int dc_nest_add(struct dc_pfw *w, struct dc_rthread *t,
+		const struct dc_call *c);
 /* Write what a thread still holds (it exited, or tracing ends); calls
  * whose parent never returned get p_idx -1. */
-void dc_nest_flush(struct dc_pfw *w, struct dc_thread *t);
+void dc_nest_flush(struct dc_pfw *w, struct dc_rthread *t);
 
 #endif

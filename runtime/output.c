@@ -156,7 +156,7 @@ int dc_output_open(const char *path, const struct dc_opts *o, int *dirfd)
 		       err == -ELOOP ? "a directory on its way is a symbolic "
 				       "link of another user than root"
 				     : strerror(-err));
-		return -1;
+		return err;
 	}
 	fd = dc_open_as(&me, *dirfd, base, flags | O_CREAT | O_EXCL, 0640);
 	if (fd == -EEXIST && o->force &&
@@ -166,26 +166,31 @@ int dc_output_open(const char *path, const struct dc_opts *o, int *dirfd)
 		existed = fd >= 0;
 	}
 	if (fd < 0) {
+		err = fd;
 		say_refused(path, -fd, me.uid);
 		goto fail;
 	}
 	if (existed &&
 	    (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
+		err = -EPERM;
 		dc_err("%s: not a plain file of one link; not writing over it",
 		       path);
 		goto fail;
 	}
 	if (existed && st.st_uid != me.uid) {
+		err = -EPERM;
 		dc_err("%s: belongs to uid %u, not to you (uid %u); not "
 		       "replacing it",
 		       path, (unsigned)st.st_uid, (unsigned)me.uid);
 		goto fail;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		err = -errno;
 		dc_err("%s: another datacrumbs-runtime is writing it", path);
 		goto fail;
 	}
 	if (existed && (ftruncate(fd, 0) || fchmod(fd, 0640))) {
+		err = -errno;
 		dc_err("cannot replace %s: %s", path, strerror(errno));
 		goto fail;
 	}
@@ -209,5 +214,5 @@ fail:
 		close(fd);
 	close(*dirfd);
 	*dirfd = -1;
-	return -1;
+	return err;
 }

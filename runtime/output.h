@@ -10,7 +10,7 @@
  * -o's directory, NAME from @name. 0 or -errno (said). */
 int dc_output_path(const char *opt, const char *name, char *out, size_t size);
 /* Create the trace at @path for the user who asked: the fd (locked), or
- * -1 after a message; *@dirfd is its directory (O_PATH), as it was
+ * -errno after a message; *@dirfd is its directory (O_PATH), as it was
  * reached, for the caller to close. See output.c for the rules. */
 int dc_output_open(const char *path, const struct dc_opts *o, int *dirfd);
 /* Create @path, which must not exist: 0 or -errno. */

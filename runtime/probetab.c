@@ -45,9 +45,12 @@ static int decode(const struct dc_probe_desc *d, size_t i, const char *pool,
 	ok &= !!(v->builds = pool_str(pool, size, d->builds, DC_BUILDS_MAX));
 	ok &= !!(v->end = pool_str(pool, size, d->end, DC_NAME_MAX));
 	ok &= !!(v->alt = pool_str(pool, size, d->alt, DC_TARGET_MAX));
+	/* A tracepoint's record fields; a uprobe's fields by DWARF. */
 	for (int k = 0; k < DC_CAPTURE; k++)
-		ok &= !!(v->field[k] =
-			     pool_str(pool, size, d->field[k], DC_FIELD_MAX));
+		ok &= !!(v->field[k] = pool_str(pool, size, d->field[k],
+						d->mech == DC_MECH_UPROBE
+						    ? DC_FIELD_PATH_MAX
+						    : DC_FIELD_MAX));
 	for (int k = 0; k < DC_TP_KEYS; k++)
 		ok &= !!(v->key[k] =
 			     pool_str(pool, size, d->key[k], DC_FIELD_MAX));

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,9 +40,10 @@ struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid)
 	return p;
 }
 
-struct dc_thread *dc_thread_get(struct dc_procs *ps, uint32_t tid, uint32_t pid)
+struct dc_rthread *dc_thread_get(struct dc_procs *ps, uint32_t tid,
+				 uint32_t pid)
 {
-	struct dc_thread *t = dc_map_get(&ps->threads, tid);
+	struct dc_rthread *t = dc_map_get(&ps->threads, tid);
 
 	/* A reused tid belongs to a new thread. */
 	if (t && t->pid == pid)
@@ -482,6 +484,24 @@ static char *env_first(const char *env, size_t len, const char *const *names,
 	return NULL;
 }
 
+int dc_proc_owner(const struct dc_proc *p, uint32_t *uid, uint32_t *gid)
+{
+	char proc[64];
+	struct stat st;
+
+	if (p->owner_known) {
+		*uid = p->uid;
+		*gid = p->gid;
+		return 0;
+	}
+	snprintf(proc, sizeof(proc), "/proc/%u", p->pid);
+	if (stat(proc, &st))
+		return -errno;
+	*uid = st.st_uid;
+	*gid = st.st_gid;
+	return 0;
+}
+
 void dc_proc_facts(struct dc_proc *p)
 {
 	/* OpenMPI, MPICH/Hydra (PMI), PMIx launchers, SLURM, Flux. */
@@ -674,7 +694,7 @@ static void free_proc(void *v)
 	free(p);
 }
 
-void dc_thread_free(struct dc_thread *t)
+void dc_thread_free(struct dc_rthread *t)
 {
 	free(t->pending);
 	free(t);
@@ -724,7 +744,7 @@ void dc_procs_free(struct dc_procs *ps)
 	dc_map_free(&ps->devs, free);
 }
 
-void dc_proc_describe(struct dc_proc *p, struct dc_thread *t)
+void dc_proc_describe(struct dc_proc *p, struct dc_rthread *t)
 {
 	char what[64], *comm;
 

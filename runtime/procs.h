@@ -20,7 +20,9 @@ struct dc_call;
 /* A process's PR facts that an exec may change. */
 enum { DC_FACT_CMD, DC_FACT_RANK, DC_FACT_SIZE, DC_FACT_JOBID, DC_NFACTS };
 
-struct dc_thread {
+/* What the runtime knows of a traced thread; the BPF side's own state of
+ * one is struct dc_thread (templates/datacrumbs.bpf.h). */
+struct dc_rthread {
 	uint32_t tid;
 	uint32_t pid;
 	uint64_t serial; /* new for each thread the tid names */
@@ -76,7 +78,7 @@ struct dc_hgen {
 
 struct dc_procs {
 	struct dc_map procs;   /* pid -> struct dc_proc */
-	struct dc_map threads; /* tid -> struct dc_thread */
+	struct dc_map threads; /* tid -> struct dc_rthread */
 	struct dc_map files;   /* name hash -> struct dc_file */
 	struct dc_map names;   /* hash -> object name, kept to the end */
 	struct dc_map devs;    /* dev_t + 1 -> its block device's name */
@@ -84,8 +86,8 @@ struct dc_procs {
 };
 
 struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid);
-struct dc_thread *dc_thread_get(struct dc_procs *ps, uint32_t tid,
-				uint32_t pid);
+struct dc_rthread *dc_thread_get(struct dc_procs *ps, uint32_t tid,
+				 uint32_t pid);
 struct dc_file *dc_file_intern(struct dc_procs *ps, const char *name);
 
 /* The file behind @fd when a call began at @ts: from the opens and closes
@@ -136,11 +138,14 @@ void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm);
 /* Read @p's PR facts from /proc now (it runs): see struct dc_proc. */
 void dc_proc_facts(struct dc_proc *p);
+/* @p's user and group: from its process records, else the owner of
+ * /proc/PID. 0, or -errno when neither is known. */
+int dc_proc_owner(const struct dc_proc *p, uint32_t *uid, uint32_t *gid);
 /* Read now, once (again after an exec), what a trace says of @p and @t:
  * the command, rank and the rest, cwd, the thread's name. The process
  * may be gone by the time its calls are written, and writers read
  * nothing from /proc. */
-void dc_proc_describe(struct dc_proc *p, struct dc_thread *t);
+void dc_proc_describe(struct dc_proc *p, struct dc_rthread *t);
 /* A kernel dev_t (major << 20 | minor) as its block device's name, from
  * sysfs ("vda", "nvme0n1p2"), or "MAJOR:MINOR"; looked up once each. */
 const char *dc_dev_name(struct dc_procs *ps, uint32_t dev);
@@ -164,7 +169,7 @@ char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
 char *dc_proc_read(uint32_t pid, const char *what);
 char *dc_proc_env(uint32_t pid, const char *name);
 
-void dc_thread_free(struct dc_thread *t);
+void dc_thread_free(struct dc_rthread *t);
 /* Free processes whose leader exited more than @age_ns before @now:
  * late events of their other threads and profile drains are done. @gone
  * is called for each before it is freed. */

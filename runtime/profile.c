@@ -7,8 +7,9 @@
 
 #include "hash.h"
 #include "log.h"
+#include "filter.h"
 #include "profile.h"
-#include "runtime.h"
+#include "session.h"
 #include "sinks.h"
 
 /* One aggregate of the current interval. */
@@ -22,6 +23,10 @@ struct agg {
 };
 
 struct dc_profile {
+	struct dc_session *sess;
+	struct dc_procs *ps;
+	struct dc_filter *filter;
+	struct dc_sinks *out;
 	uint64_t interval_ns;
 	uint64_t start_ns; /* of the current interval, CLOCK_MONOTONIC */
 	int epoch;	   /* dc_epoch map: which aggregate map is written */
@@ -65,6 +70,7 @@ static void fold(struct dc_agg_val *v, const struct dc_agg_val *a)
 	v->consec += a->consec;
 	v->switches += a->switches;
 	v->errs += a->errs;
+	v->unsized += a->unsized;
 }
 
 static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
@@ -94,14 +100,20 @@ static void add(struct dc_profile *pf, uint32_t pid, uint32_t tid,
 	fold(&a->v, v);
 }
 
-int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
+int dc_profile_init(struct dc_profile **pfp, struct dc_session *sess,
+		    struct dc_procs *ps, struct dc_filter *filter,
+		    struct dc_sinks *out, uint64_t interval_ns, uint64_t now)
 {
-	const struct dc_obj_maps *m = &rt->sess.o.maps;
+	const struct dc_obj_maps *m = &sess->o.maps;
 	struct dc_profile *pf;
 
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)
 		return -ENOMEM;
+	pf->sess = sess;
+	pf->ps = ps;
+	pf->filter = filter;
+	pf->out = out;
 	pf->interval_ns = interval_ns;
 	pf->start_ns = now;
 	pf->ncpu = libbpf_num_possible_cpus();
@@ -118,14 +130,14 @@ int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
 		free(pf);
 		return -ENOMEM;
 	}
-	rt->profile = pf;
-	pf->iter = bpf_program__attach_iter(rt->sess.o.progs.agg_iter, NULL);
+	*pfp = pf;
+	pf->iter = bpf_program__attach_iter(sess->o.progs.agg_iter, NULL);
 	if (!pf->iter) {
 		int err = -errno;
 
 		dc_err("%s: cannot attach the task iterator of profile mode: "
 		       "%s",
-		       rt->sess.path, strerror(-err));
+		       sess->path, strerror(-err));
 		return err;
 	}
 	return 0;
@@ -133,18 +145,18 @@ int dc_profile_init(struct dc_rt *rt, uint64_t interval_ns, uint64_t now)
 
 /* (fd, generation) -> file: from the tracked open that gave it; with
  * generation 0, the file it had before tracing began. */
-static struct dc_file *fd_file(struct dc_rt *rt, struct dc_proc *p, int32_t fd,
-			       uint32_t gen)
+static struct dc_file *fd_file(struct dc_procs *ps, struct dc_proc *p,
+			       int32_t fd, uint32_t gen)
 {
 	struct dc_file *f =
 	    gen ? dc_map_get(&p->fdgens,
 			     (uint64_t)(uint32_t)fd | (uint64_t)gen << 32)
 		: NULL;
 
-	return f ? f : gen ? NULL : dc_fd_initial(&rt->ps, p, fd);
+	return f ? f : gen ? NULL : dc_fd_initial(ps, p, fd);
 }
 
-void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
+void dc_profile_call(struct dc_profile *pf, const struct dc_call *c)
 {
 	struct dc_agg_val v = { .count = 1,
 				.dur_sum = c->dur,
@@ -154,6 +166,7 @@ void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
 
 	if (bytes > 0)
 		v.size_sum = bytes;
+	v.unsized = dc_call_unsized(c);
 	/* As the programs and the report tell a failure: MPI-IO's status,
 	 * a stream's NULL, or -1. */
 	if (!strcmp(c->probe->d->layer, "MPIIO"))
@@ -161,25 +174,24 @@ void dc_profile_call(struct dc_rt *rt, const struct dc_call *c)
 	else
 		v.errs = c->probe->d->ret == DC_RET_STREAM ? c->ret == 0
 							   : c->ret < 0;
-	add(rt->profile, c->pid, c->tid, c->probe, c->file, c->object, c->inner,
-	    &v);
+	add(pf, c->pid, c->tid, c->probe, c->file, c->object, c->inner, &v);
 }
 
 /* An aggregate of the programs, named as trace mode names its calls:
  * the file, and for a handle the object (an HDF5 dataset), its key
  * stands for. */
-static void add_key(struct dc_rt *rt, const struct dc_agg_key *k,
+static void add_key(struct dc_profile *pf, const struct dc_agg_key *k,
 		    const struct dc_agg_val *v)
 {
-	struct dc_proc *p = dc_proc_get(&rt->ps, k->pid);
+	struct dc_proc *p = dc_proc_get(pf->ps, k->pid);
 	const struct dc_hgen *g = NULL;
 	struct dc_file *file = NULL;
 	const char *object = NULL;
 
-	if (k->probe >= rt->sess.nprobes)
+	if (k->probe >= pf->sess->nprobes)
 		return;
 	if (p && (k->kind == DC_OBJ_FD || k->kind == DC_OBJ_STREAM))
-		file = fd_file(rt, p, (int32_t)k->obj, k->obj >> 32);
+		file = fd_file(pf->ps, p, (int32_t)k->obj, k->obj >> 32);
 	if (p && k->kind == DC_OBJ_HANDLE)
 		g = dc_handle_gen(p, k->obj, k->hgen);
 	if (g) {
@@ -190,8 +202,8 @@ static void add_key(struct dc_rt *rt, const struct dc_agg_key *k,
 		file = dc_handle_lookup(p, k->obj);
 		object = dc_handle_object(p, k->obj);
 	}
-	add(rt->profile, k->pid, k->tid, &rt->sess.probes[k->probe], file,
-	    object, k->inner, v);
+	add(pf, k->pid, k->tid, &pf->sess->probes[k->probe], file, object,
+	    k->inner, v);
 }
 
 /* Wait until every CPU has been seen with no aggregation under way: all
@@ -229,9 +241,8 @@ cleanup:
 }
 
 /* Move every aggregate of @map into the table, emptying it. */
-static int drain(struct dc_rt *rt, int map)
+static int drain(struct dc_profile *pf, int map)
 {
-	struct dc_profile *pf = rt->profile;
 	struct dc_agg_key key, next, *keys = NULL;
 	size_t n = 0, cap = 0;
 	void *prev = NULL;
@@ -254,7 +265,7 @@ static int drain(struct dc_rt *rt, int map)
 			fold(&sum, &pf->percpu[c]);
 		bpf_map_delete_elem(map, &keys[i]);
 		if (sum.count)
-			add_key(rt, &keys[i], &sum);
+			add_key(pf, &keys[i], &sum);
 	}
 	free(keys);
 	return 0;
@@ -262,14 +273,13 @@ static int drain(struct dc_rt *rt, int map)
 
 /* Move every thread's own aggregates of @epoch into the table: the task
  * iterator reads and clears them. */
-static int drain_threads(struct dc_rt *rt, __u32 epoch)
+static int drain_threads(struct dc_profile *pf, __u32 epoch)
 {
-	struct dc_profile *pf = rt->profile;
 	struct dc_agg_slot s[64];
 	int fd, err;
 	ssize_t n;
 
-	err = dc_obj_set_drain_epoch(&rt->sess.o, epoch);
+	err = dc_obj_set_drain_epoch(&pf->sess->o, epoch);
 	if (err)
 		return err;
 	fd = bpf_iter_create(bpf_link__fd(pf->iter));
@@ -278,24 +288,23 @@ static int drain_threads(struct dc_rt *rt, __u32 epoch)
 	while ((n = read(fd, s, sizeof(s))) > 0)
 		for (size_t i = 0; i < n / sizeof(*s); i++)
 			if (s[i].v.count)
-				add_key(rt, &s[i].k, &s[i].v);
+				add_key(pf, &s[i].k, &s[i].v);
 	err = n < 0 ? -errno : 0;
 	close(fd);
 	return err;
 }
 
-bool dc_profile_due(const struct dc_rt *rt, uint64_t now)
+bool dc_profile_due(const struct dc_profile *pf, uint64_t now)
 {
-	return now - rt->profile->start_ns >= rt->profile->interval_ns;
+	return now - pf->start_ns >= pf->interval_ns;
 }
 
-int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
+int dc_profile_tick(struct dc_profile *pf, uint64_t now, bool force)
 {
-	struct dc_profile *pf = rt->profile;
 	__u32 old;
 	int err;
 
-	if (!force && !dc_profile_due(rt, now))
+	if (!force && !dc_profile_due(pf, now))
 		return 0;
 	old = pf->cur;
 	pf->cur ^= 1;
@@ -304,43 +313,40 @@ int dc_profile_tick(struct dc_rt *rt, uint64_t now, bool force)
 	err = quiesce(pf);
 	if (err)
 		return err;
-	err = drain(rt, pf->maps[old & 1]) ?: drain_threads(rt, old & 1);
+	err = drain(pf, pf->maps[old & 1]) ?: drain_threads(pf, old & 1);
 	if (force && !err)
-		err = drain(rt, pf->maps[(old & 1) ^ 1])
-			  ?: drain_threads(rt, (old & 1) ^ 1);
+		err = drain(pf, pf->maps[(old & 1) ^ 1])
+			  ?: drain_threads(pf, (old & 1) ^ 1);
 	if (err)
 		return err;
 	dc_map_foreach (&pf->table, i) {
 		struct agg *a = pf->table.vals[i];
-		struct dc_proc *p = dc_map_get(&rt->ps.procs, a->pid);
-		struct dc_thread *t = dc_thread_get(&rt->ps, a->tid, a->pid);
+		struct dc_proc *p = dc_map_get(&pf->ps->procs, a->pid);
+		struct dc_rthread *t = dc_thread_get(pf->ps, a->tid, a->pid);
 
-		if (!dc_filter_keep(&rt->filter, a->file)) {
-			rt->filter.filtered += a->v.count;
-		} else if (t && !dc_withhold(rt, p)) {
+		if (!dc_filter_keep(pf->filter, a->file)) {
+			pf->filter->filtered += a->v.count;
+		} else if (t && !dc_withhold(pf->out, p)) {
 			dc_proc_describe(p, t);
-			dc_pfw_counter(dc_sink(rt, p), p, t, a->probe, a->file,
-				       a->object, a->inner, &a->v,
+			dc_pfw_counter(dc_sink(pf->out, p), p, t, a->probe,
+				       a->file, a->object, a->inner, &a->v,
 				       pf->start_ns);
 		}
 		a->probe->calls += a->v.count;
 		free(a);
 	}
 	dc_map_free(&pf->table, NULL);
-	dc_handles_expire(&rt->ps);
+	dc_handles_expire(pf->ps);
 	pf->start_ns = now;
 	return 0;
 }
 
-void dc_profile_free(struct dc_rt *rt)
+void dc_profile_free(struct dc_profile *pf)
 {
-	struct dc_profile *pf = rt->profile;
-
 	if (!pf)
 		return;
 	dc_map_free(&pf->table, free);
 	bpf_link__destroy(pf->iter);
 	free(pf->percpu);
 	free(pf);
-	rt->profile = NULL;
 }

@@ -22,28 +22,28 @@ static void withheld_args(const struct dc_withheld *h, struct dc_buf *b)
 
 /* Attached wrappers traced at sys_enter (@via_sys), or uprobes left on
  * an instruction the kernel single-steps. */
-static size_t count_probes(const struct dc_rt *rt, bool via_sys)
+static size_t count_probes(const struct dc_session *sess, bool via_sys)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < rt->sess.nprobes; i++)
-		n += rt->sess.probes[i].attached &&
-		     (via_sys ? rt->sess.probes[i].via_sys
-			      : rt->sess.probes[i].slow);
+	for (size_t i = 0; i < sess->nprobes; i++)
+		n += sess->probes[i].attached &&
+		     (via_sys ? sess->probes[i].via_sys : sess->probes[i].slow);
 	return n;
 }
 
-void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
-		  const struct dc_opts *o, const char *date)
+void dc_rec_start(struct dc_buf *b, const struct dc_session *sess,
+		  const char *mounts, char **cmd, const struct dc_opts *o,
+		  const char *date)
 {
 	size_t attached = 0;
 	char fb[128];
 
 	/* A server attaches them with its first job: it counts those it
 	 * will attach. */
-	for (size_t i = 0; i < rt->sess.nprobes; i++)
-		attached += o->server ? !rt->sess.probes[i].disabled
-				      : rt->sess.probes[i].attached;
+	for (size_t i = 0; i < sess->nprobes; i++)
+		attached += o->server ? !sess->probes[i].disabled
+				      : sess->probes[i].attached;
 	dc_buf_adds(b, "\"cmd\":");
 	if (cmd) {
 		struct dc_buf c = {};
@@ -64,37 +64,37 @@ void dc_rec_start(struct dc_buf *b, const struct dc_rt *rt, char **cmd,
 		dc_buf_addf(b, ",\"interval_us\":%llu",
 			    (unsigned long long)(o->interval * 1e6));
 	dc_buf_addf(b, ",\"uprobes\":\"%s\"",
-		    rt->sess.uprobe_session ? "session"
-		    : rt->sess.uprobe_multi ? "pairs"
-					    : "perf");
+		    sess->uprobe_session ? "session"
+		    : sess->uprobe_multi ? "pairs"
+					 : "perf");
 	dc_kernel_fallback_names(dc_kernel_fallbacks(), fb, sizeof(fb));
 	/* Tracepoint names come from the object: escaped. */
 	dc_buf_addf(b, ",\"fallbacks\":\"%s\",\"unsupported\":", fb);
-	dc_json_str(b, rt->sess.unsupported, strlen(rt->sess.unsupported));
+	dc_json_str(b, sess->unsupported, strlen(sess->unsupported));
 	dc_buf_addf(b, ",\"wrappers_at_syscalls\":%zu,\"slow_uprobes\":%zu",
-		    count_probes(rt, true), count_probes(rt, false));
-	if (rt->out.mounts)
-		dc_buf_addf(b, ",%s", rt->out.mounts);
+		    count_probes(sess, true), count_probes(sess, false));
+	if (mounts)
+		dc_buf_addf(b, ",%s", mounts);
 	dc_buf_add(b, "", 1);
 }
 
 /* Calls written, in every trace of the run. */
-static uint64_t calls(const struct dc_rt *rt)
+static uint64_t calls(const struct dc_session *sess)
 {
 	uint64_t n = 0;
 
-	for (size_t i = 0; i < rt->sess.nprobes; i++)
-		n += rt->sess.probes[i].calls;
+	for (size_t i = 0; i < sess->nprobes; i++)
+		n += sess->probes[i].calls;
 	return n;
 }
 
-uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
+uint64_t dc_rec_end(struct dc_buf *b, const struct dc_session *sess,
+		    const struct dc_rec_counts *n,
+		    const struct dc_withheld *held, bool quiet)
 {
-	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0, untraced, unmatched;
-
-	dc_read_losses(&rt->sess);
-	for (size_t i = 0; i < rt->sess.nprobes; i++) {
-		const struct dc_probe *p = &rt->sess.probes[i];
+	uint64_t by_reason[DC_LOSS_NR] = {}, total = 0;
+	for (size_t i = 0; i < sess->nprobes; i++) {
+		const struct dc_probe *p = &sess->probes[i];
 
 		for (int r = 0; r < DC_LOSS_NR; r++) {
 			if (!p->lost[r])
@@ -119,42 +119,40 @@ uint64_t dc_rec_end(struct dc_buf *b, struct dc_rt *rt, bool quiet)
 			"trace's end record)",
 			(unsigned long long)total);
 	/* A wrapper's call not recognised is a call lost. */
-	unmatched = dc_limit(&rt->sess, DC_LIMIT_VMA);
-	if (unmatched)
+	if (n->unmatched)
 		dc_warn("lost %llu calls of syscall wrappers: their syscalls "
 			"could not be matched to them",
-			(unsigned long long)unmatched);
-	total += unmatched;
+			(unsigned long long)n->unmatched);
+	total += n->unmatched;
 	dc_buf_addf(b, "\"num_events\":%llu,\"dropped\":%llu",
-		    (unsigned long long)calls(rt), (unsigned long long)total);
+		    (unsigned long long)calls(sess), (unsigned long long)total);
 	for (int r = 0; r < DC_LOSS_NR; r++)
 		dc_buf_addf(b, ",\"%s\":%llu", dc_loss_name(r),
 			    (unsigned long long)by_reason[r]);
 	dc_buf_addf(b, ",\"filtered_paths\":%llu,\"bad_records\":%llu",
-		    (unsigned long long)rt->filter.filtered,
-		    (unsigned long long)rt->bad_records);
+		    (unsigned long long)n->filtered,
+		    (unsigned long long)n->bad_records);
 	/* Not events, but a hole all the same: --strict counts it. */
-	untraced = dc_untraced_procs(&rt->sess);
 	dc_buf_addf(b, ",\"untraced_procs\":%llu",
-		    (unsigned long long)untraced);
-	if (untraced)
+		    (unsigned long long)n->untraced);
+	if (n->untraced)
 		dc_warn("%llu processes were not traced: more than --max-procs "
 			"were traced at once",
-			(unsigned long long)untraced);
+			(unsigned long long)n->untraced);
 	dc_buf_addf(b, ",\"unmatched_wrappers\":%llu",
-		    (unsigned long long)unmatched);
-	withheld_args(&rt->out.held, b);
+		    (unsigned long long)n->unmatched);
+	withheld_args(held, b);
 	/* Per probe, so a reader can add lost to written for each call. */
 	dc_buf_adds(b, ",\"lost\":{");
-	for (size_t i = 0, n = 0; i < rt->sess.nprobes; i++) {
-		const struct dc_probe *p = &rt->sess.probes[i];
+	for (size_t i = 0, k = 0; i < sess->nprobes; i++) {
+		const struct dc_probe *p = &sess->probes[i];
 		uint64_t sum = 0;
 
 		for (int r = 0; r < DC_LOSS_NR; r++)
 			sum += dc_loss_is_lost(r) ? p->lost[r] : 0;
 		if (!sum)
 			continue;
-		dc_buf_addf(b, "%s\"%s/%s\":%llu", n++ ? "," : "", p->d->layer,
+		dc_buf_addf(b, "%s\"%s/%s\":%llu", k++ ? "," : "", p->d->layer,
 			    p->d->name, (unsigned long long)sum);
 	}
 	dc_buf_adds(b, "}");

@@ -7,15 +7,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cgroup.h"
 #include "filter.h"
 #include "procs.h"
 #include "session.h"
 #include "sinks.h"
 #include "trace.h"
 
-/* One of each stage of the pipeline (docs/design.md), for main.c to run;
- * each stage's own state is in its own struct. */
+/* One of each stage of the pipeline (docs/design.md), for main.c to run
+ * and for the ring buffer's consumer (ringbuf.c, enrich.c); the other
+ * stages take their own struct and what they need of these. */
 struct dc_rt {
 	struct dc_session sess; /* the object, loaded and attached */
 	/* sources */
@@ -30,9 +30,7 @@ struct dc_rt {
 	struct dc_filter filter; /* --paths, --exclude-paths */
 	struct dc_sinks out;	 /* where calls are written */
 	/* server mode */
-	bool want_probes;	   /* a process joined: attach them */
-	struct dc_cgroups cgroups; /* followed cgroups */
-	uint64_t idle_since;	   /* when the last job ended, or 0 */
+	bool want_probes; /* a process joined: the server attaches them */
 	/* what the run cost, for its summary */
 	uint64_t cpu0_ns;   /* the runtime's own CPU time when tracing began */
 	uint64_t detach_ns; /* wall time detaching took */

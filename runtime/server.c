@@ -16,8 +16,8 @@
 #include "log.h"
 #include "roles.h"
 #include "conns.h"
-#include "runtime.h"
 #include "server.h"
+#include "sinks.h"
 
 static int sockaddr(const char *path, struct sockaddr_un *sa)
 {
@@ -95,17 +95,17 @@ static int owner(const char *path, struct dc_ids *who)
 	return 0;
 }
 
-static int set_pid(struct dc_rt *rt, int pid, bool on)
+static int set_pid(struct dc_server *s, int pid, bool on)
 {
 	struct dc_proc *p;
 
 	if (!on)
-		return dc_set_traced(&rt->sess, pid, 0, false);
+		return dc_set_traced(s->sess, pid, 0, false);
 	/* Its name and facts now, while it surely runs: its first events
 	 * may be read after it has exited. */
-	if ((p = dc_proc_get(&rt->ps, pid)))
+	if ((p = dc_proc_get(s->ps, pid)))
 		dc_proc_facts(p);
-	return dc_trace_pid(&rt->sess, pid);
+	return dc_trace_pid(s->sess, pid);
 }
 
 /* Whether the caller may see which processes are traced: root sees
@@ -123,10 +123,10 @@ static bool shown(const struct ucred *cred, __u32 pid)
 
 /* Counts for anyone; pids and the server's trace only as shown() says:
  * what other users run is theirs. */
-static void status(struct dc_rt *rt, const struct ucred *cred,
+static void status(struct dc_session *sess, const struct ucred *cred,
 		   const char *trace, char *out, size_t size)
 {
-	struct bpf_map *m = rt->sess.o.maps.pids, *cg = rt->sess.o.maps.cgroups;
+	struct bpf_map *m = sess->o.maps.pids, *cg = sess->o.maps.cgroups;
 	__u32 key, next;
 	__u64 ckey, cnext;
 	size_t n = 0, ncg = 0, len;
@@ -143,13 +143,13 @@ static void status(struct dc_rt *rt, const struct ucred *cred,
 		ncg++;
 		ckey = cnext;
 	}
-	dc_read_losses(&rt->sess);
-	for (size_t i = 0; i < rt->sess.nprobes; i++)
-		calls += rt->sess.probes[i].calls;
-	for (size_t i = 0; i < rt->sess.nprobes; i++)
+	dc_read_losses(sess);
+	for (size_t i = 0; i < sess->nprobes; i++)
+		calls += sess->probes[i].calls;
+	for (size_t i = 0; i < sess->nprobes; i++)
 		for (int r = 0; r < DC_LOSS_NR; r++)
 			lost +=
-			    dc_loss_is_lost(r) ? rt->sess.probes[i].lost[r] : 0;
+			    dc_loss_is_lost(r) ? sess->probes[i].lost[r] : 0;
 	len = snprintf(out, size,
 		       "ok tracing %zu processes, %zu cgroups; %llu events, "
 		       "%llu lost; ",
@@ -169,45 +169,43 @@ static void status(struct dc_rt *rt, const struct ucred *cred,
 }
 
 /* A job starts: the probes go in first, if no other job has them in. */
-static int job_starts(struct dc_rt *rt)
+static int job_starts(struct dc_server *s)
 {
 	int err = 0;
 
-	if (!rt->sess.probes_attached) {
-		err = dc_attach_probes(&rt->sess);
+	if (!s->sess->probes_attached) {
+		err = dc_attach_probes(s->sess);
 		dc_info("a job starts: probes %s",
 			err ? "could not be attached" : "attached");
 	}
-	rt->idle_since = 0;
+	s->idle_since = 0;
 	return err;
 }
 
-void dc_server_jobs(struct dc_rt *rt, uint64_t now)
+void dc_server_jobs(struct dc_server *s, uint64_t now, bool joined)
 {
-	if (rt->want_probes) {
-		rt->want_probes = false;
-		job_starts(rt);
-	}
-	dc_cgroups_tick(&rt->cgroups, &rt->sess);
-	if (!rt->sess.probes_attached || dc_traced_alive(&rt->sess) ||
-	    dc_cgroups_count(&rt->cgroups)) {
-		rt->idle_since = 0;
+	if (joined)
+		job_starts(s);
+	dc_cgroups_tick(&s->cgroups, s->sess);
+	if (!s->sess->probes_attached || dc_traced_alive(s->sess) ||
+	    dc_cgroups_count(&s->cgroups)) {
+		s->idle_since = 0;
 		return;
 	}
 	/* The last job ended; a second later, with none new, every process
 	 * on the machine stops paying for the probes. */
-	if (!rt->idle_since) {
-		rt->idle_since = now;
-	} else if (now - rt->idle_since >= 1000000000ull) {
-		dc_detach_probes(&rt->sess);
-		rt->idle_since = 0;
+	if (!s->idle_since) {
+		s->idle_since = now;
+	} else if (now - s->idle_since >= 1000000000ull) {
+		dc_detach_probes(s->sess);
+		s->idle_since = 0;
 		dc_info("no job left: probes detached");
 	}
 }
 
 /* Answer one request line from a caller with credentials @cred. */
-static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
-		   const char *trace, char *out, size_t size)
+static void answer(struct dc_server *s, const struct ucred *cred, char *line,
+		   char *out, size_t size)
 {
 	char *arg = strchr(line, ' '), proc[64];
 	struct dc_ids who;
@@ -217,21 +215,21 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 	if (arg)
 		*arg++ = '\0';
 	if (!strcmp(line, "status")) {
-		status(rt, cred, trace, out, size);
+		status(s->sess, cred, s->trace, out, size);
 		return;
 	}
 	/* The client library: the caller itself, from its first call on
 	 * once this is answered; a traced child stays in its job. */
 	if (!strcmp(line, "join")) {
-		struct dc_proc *p = dc_proc_get(&rt->ps, cred->pid);
+		struct dc_proc *p = dc_proc_get(s->ps, cred->pid);
 
 		/* Named while it waits for this answer (see set_pid). */
 		if (p)
 			dc_proc_facts(p);
-		err = dc_sinks_job_owner(&rt->out, cred->pid,
+		err = dc_sinks_job_owner(s->out, cred->pid,
 					 &(struct dc_ids){ cred->uid, cred->gid })
-			  ?: job_starts(rt)
-			  ?: dc_set_traced(&rt->sess, cred->pid, cred->pid,
+			  ?: job_starts(s)
+			  ?: dc_set_traced(s->sess, cred->pid, cred->pid,
 					   true);
 		if (err)
 			snprintf(out, size, "error: %s", strerror(-err));
@@ -260,11 +258,11 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 			return;
 		}
 		/* A process named starts its own job, its owner's. */
-		err = !strcmp(line, "track")
-			  ? dc_sinks_job_owner(&rt->out, pid, &who)
-				?: job_starts(rt)
-			  : 0;
-		err = err ?: set_pid(rt, pid, !strcmp(line, "track"));
+		err =
+		    !strcmp(line, "track")
+			? dc_sinks_job_owner(s->out, pid, &who) ?: job_starts(s)
+			: 0;
+		err = err ?: set_pid(s, pid, !strcmp(line, "track"));
 		if (err && err != -ENOENT)
 			snprintf(out, size, "error: %s", strerror(-err));
 		else
@@ -288,16 +286,22 @@ static void answer(struct dc_rt *rt, const struct ucred *cred, char *line,
 					   : "follow-cgroup-as UID:GID PATH");
 			return;
 		}
-		if (dc_cgroup_check(&rt->cgroups, cred, arg + n, &c, out, size))
+		if (dc_cgroup_check(&s->cgroups, cred, arg + n, &c, out, size))
 			return;
 		c.uid = for_.uid;
-		if ((err = job_starts(rt))) {
+		if ((err = job_starts(s))) {
 			snprintf(out, size, "error: %s", strerror(-err));
 			close(c.fd);
 			return;
 		}
-		dc_cgroup_add(&rt->cgroups, &rt->sess, &rt->out, &c, for_.gid,
-			      arg + n, out, size);
+		if (dc_sinks_job_owner(
+			s->out, dc_cgroups_next_job(&s->cgroups),
+			&(struct dc_ids){ for_.uid, for_.gid })) {
+			snprintf(out, size, "error: %s", strerror(ENOMEM));
+			close(c.fd);
+			return;
+		}
+		dc_cgroup_add(&s->cgroups, s->sess, &c, arg + n, out, size);
 		return;
 	}
 	snprintf(out, size, "error: unknown request '%s'", line);
@@ -308,19 +312,25 @@ static void on_request(void *ctx, const struct ucred *cred, char *line,
 {
 	struct dc_server *s = ctx;
 
-	answer(s->rt, cred, line, s->trace, out, size);
+	answer(s, cred, line, out, size);
 }
 
-int dc_server_open(struct dc_server *s, struct dc_rt *rt, const char *path,
-		   const char *trace)
+int dc_server_open(struct dc_server *s, struct dc_session *sess,
+		   struct dc_procs *ps, struct dc_sinks *out,
+		   struct ring_buffer *rb, const char *path, const char *trace)
 {
 	int lfd, err;
 
-	*s = (struct dc_server){ .rt = rt, .trace = trace, .path = path };
+	*s = (struct dc_server){ .sess = sess,
+				 .ps = ps,
+				 .out = out,
+				 .rb = rb,
+				 .trace = trace,
+				 .path = path };
 	lfd = listen_at(path);
 	if (lfd < 0)
 		return lfd;
-	err = dc_conns_open(&s->conns, lfd, ring_buffer__epoll_fd(rt->rb));
+	err = dc_conns_open(&s->conns, lfd, ring_buffer__epoll_fd(rb));
 	if (err)
 		unlink(path);
 	else
@@ -336,7 +346,7 @@ int dc_server_wait(struct dc_server *s, int timeout_ms)
 		return err;
 	/* Events first, woken or not (the BPF side batches them); then the
 	 * callers, none of whom can make this wait. */
-	err = ring_buffer__consume(s->rt->rb);
+	err = ring_buffer__consume(s->rb);
 	if (err < 0)
 		return err;
 	dc_conns_serve(&s->conns, on_request, s);
@@ -345,6 +355,7 @@ int dc_server_wait(struct dc_server *s, int timeout_ms)
 
 void dc_server_close(struct dc_server *s)
 {
+	dc_cgroups_free(&s->cgroups);
 	if (!s->open)
 		return;
 	dc_conns_close(&s->conns);
@@ -352,9 +363,9 @@ void dc_server_close(struct dc_server *s)
 	s->open = false;
 }
 
-int dc_server_attach_client(struct dc_rt *rt, const char *lib)
+int dc_server_attach_client(struct dc_session *sess, const char *lib)
 {
-	struct bpf_program *p = rt->sess.o.progs.client_join;
+	struct bpf_program *p = sess->o.progs.client_join;
 	const struct dc_elf_sym *s;
 	struct dc_elf_syms syms;
 	struct bpf_link *l;
@@ -378,9 +389,9 @@ int dc_server_attach_client(struct dc_rt *rt, const char *lib)
 		dc_err("cannot attach to %s: %s", lib, strerror(errno));
 		return err;
 	}
-	err = dc_links_add(&rt->sess.links, l, false);
+	err = dc_links_add(&sess->links, l, false);
 	/* It stays while the probes come and go. */
-	dc_links_tracking(&rt->sess.links);
+	dc_links_tracking(&sess->links);
 	return err;
 }
 

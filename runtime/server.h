@@ -4,9 +4,13 @@
 
 #include <stdbool.h>
 
+#include "cgroup.h"
 #include "conns.h"
+#include "procs.h"
+#include "session.h"
 
-struct dc_rt;
+struct dc_sinks;
+struct ring_buffer;
 
 #define DC_DEFAULT_SOCKET "/run/datacrumbs.sock"
 
@@ -19,7 +23,12 @@ struct dc_rt;
  * only. conns.c serves the callers.
  */
 struct dc_server {
-	struct dc_rt *rt;
+	struct dc_session *sess;   /* probes attached per job, pids traced */
+	struct dc_procs *ps;	   /* processes named as they are tracked */
+	struct dc_sinks *out;	   /* who each job's trace is for */
+	struct ring_buffer *rb;	   /* consumed before callers are answered */
+	struct dc_cgroups cgroups; /* followed cgroups, closed with it */
+	uint64_t idle_since;	   /* when the last job ended, or 0 */
 	const char *trace; /* its own trace, which "status" names to root */
 	const char *path;  /* its socket, removed when it closes */
 	struct dc_conns conns;
@@ -28,8 +37,9 @@ struct dc_server {
 
 /* Listen on @path. 0 or -errno (-EEXIST: not a socket there;
  * -EADDRINUSE: a live server listens there). */
-int dc_server_open(struct dc_server *s, struct dc_rt *rt, const char *path,
-		   const char *trace);
+int dc_server_open(struct dc_server *s, struct dc_session *sess,
+		   struct dc_procs *ps, struct dc_sinks *out,
+		   struct ring_buffer *rb, const char *path, const char *trace);
 /* Wait up to @timeout_ms for events or callers, consume the ring
  * buffer, then answer what callers have sent, never waiting on one.
  * 0 or -errno. */
@@ -37,10 +47,11 @@ int dc_server_wait(struct dc_server *s, int timeout_ms);
 void dc_server_close(struct dc_server *s);
 /* Attach the probe that lets processes join by loading the client
  * library. Returns 0 or -errno (a message is printed). */
-int dc_server_attach_client(struct dc_rt *rt, const char *lib);
+int dc_server_attach_client(struct dc_session *sess, const char *lib);
 /* Attach the probes when a process joined by the client library's
- * uprobe; detach them a second after the last job ended. */
-void dc_server_jobs(struct dc_rt *rt, uint64_t now);
+ * uprobe (@joined, since the last call); detach them a second after the
+ * last job ended. */
+void dc_server_jobs(struct dc_server *s, uint64_t now, bool joined);
 
 /* The client side: send @request, print the answer; the exit status. */
 int dc_server_request(const char *path, const char *request);

@@ -6,14 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "json.h"
 #include "log.h"
 #include "records.h"
-#include "runtime.h"
 #include "safeopen.h"
 #include "sinks.h"
 
@@ -44,30 +42,25 @@ static void file_name(const char *comm, char *out, size_t size)
 
 /* Whom a job's trace is for: who asked for the job, else its process's
  * user; root when neither is known (root sees all). */
-static struct dc_ids job_owner(struct dc_rt *rt, const struct dc_proc *p)
+static struct dc_ids job_owner(struct dc_sinks *out, const struct dc_proc *p)
 {
-	const struct dc_ids *asked = dc_map_get(&rt->out.owners, p->job);
-	struct dc_ids who = {};
-	char proc[64];
-	struct stat st;
+	const struct dc_ids *asked = dc_map_get(&out->owners, p->job);
+	uint32_t uid, gid;
 
 	if (asked)
 		return *asked;
-	snprintf(proc, sizeof(proc), "/proc/%u", p->pid);
-	if (p->owner_known)
-		who = (struct dc_ids){ p->uid, p->gid };
-	else if (!stat(proc, &st))
-		who = (struct dc_ids){ st.st_uid, st.st_gid };
-	return who;
+	if (dc_proc_owner(p, &uid, &gid))
+		return (struct dc_ids){};
+	return (struct dc_ids){ uid, gid };
 }
 
 /* A new file, never an existing one or a symlink, in the directory the
  * server was given (as it was when the server started), created by the
  * job's owner: where they could not create it, there is no trace. */
-static int create(struct dc_rt *rt, struct dc_proc *p, struct dc_sink *s)
+static int create(struct dc_sinks *out, struct dc_proc *p, struct dc_sink *s)
 {
 	char host[64] = "host", name[NAME_MAX + 1], comm[sizeof(p->comm)];
-	struct dc_ids who = job_owner(rt, p);
+	struct dc_ids who = job_owner(out, p);
 
 	gethostname(host, sizeof(host) - 1);
 	host[strcspn(host, ".")] = '\0';
@@ -76,12 +69,12 @@ static int create(struct dc_rt *rt, struct dc_proc *p, struct dc_sink *s)
 		snprintf(name, sizeof(name), "%s-%s-job%u%s%.0d.pfw.gz", comm,
 			 host, p->job, n ? "-" : "", n);
 		s->fd =
-		    dc_open_as(&who, rt->out.dirfd, name,
+		    dc_open_as(&who, out->dirfd, name,
 			       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
 		if (s->fd != -EEXIST)
 			break;
 	}
-	snprintf(s->path, sizeof(s->path), "%s/%s", rt->out.dir, name);
+	snprintf(s->path, sizeof(s->path), "%s/%s", out->dir, name);
 	if (s->fd < 0)
 		return s->fd;
 	s->owner = who.uid;
@@ -112,70 +105,63 @@ static uint64_t mono_ns(void)
 	return t.tv_sec * 1000000000ull + t.tv_nsec;
 }
 
-struct dc_pfw *dc_sink(struct dc_rt *rt, struct dc_proc *p)
+struct dc_pfw *dc_sink(struct dc_sinks *out, struct dc_proc *p)
 {
 	struct dc_sink *s;
 	struct dc_buf args = {};
 	int err;
 
-	if (!rt->sess.opt.server || !p || !p->job)
-		return &rt->out.w;
-	s = dc_map_get(&rt->out.jobs, p->job);
+	if (!out->server || !p || !p->job)
+		return &out->w;
+	s = dc_map_get(&out->jobs, p->job);
 	if (s && s->fd < 0)
 		s->diverted++;
 	if (s)
-		return s->fd < 0 ? &rt->out.w : &s->w;
+		return s->fd < 0 ? &out->w : &s->w;
 	s = calloc(1, sizeof(*s));
-	if (!s || dc_map_put(&rt->out.jobs, p->job, s)) {
+	if (!s || dc_map_put(&out->jobs, p->job, s)) {
 		free(s);
-		return &rt->out.w;
+		return &out->w;
 	}
 	s->job = p->job;
-	err = create(rt, p, s);
+	err = create(out, p, s);
 	if (!err)
-		err = dc_pfw_open(&s->w, s->fd, &rt->out.wo);
+		err = dc_pfw_open(&s->w, s->fd, &out->wo);
 	if (err) {
 		/* Said once; the count comes when the job ends. */
 		dc_warn("job %u: cannot create its trace in %s: %s; its events "
 			"go to %s",
-			p->job, rt->out.dir, strerror(-err), rt->out.w_path);
+			p->job, out->dir, strerror(-err), out->w_path);
 		if (s->fd >= 0)
 			close(s->fd);
 		s->fd = -1;
 		s->diverted = 1;
-		return &rt->out.w;
+		return &out->w;
 	}
-	dc_rec_job_start(&args, p->job, p->comm, rt->profile != NULL,
-			 rt->out.mounts);
+	dc_rec_job_start(&args, p->job, p->comm, out->profile, out->mounts);
 	dc_pfw_marker(&s->w, "start", mono_ns(), args.p);
 	dc_buf_free(&args);
 	dc_info("job %u (%s, pid %u): %s", p->job, p->comm, p->pid, s->path);
 	return &s->w;
 }
 
-void dc_sink_forget(struct dc_rt *rt, const struct dc_proc *p)
+void dc_sink_forget(struct dc_sinks *out, const struct dc_proc *p)
 {
-	struct dc_sink *s = rt->sess.opt.server && p->job
-				? dc_map_get(&rt->out.jobs, p->job)
-				: NULL;
+	struct dc_sink *s =
+	    out->server && p->job ? dc_map_get(&out->jobs, p->job) : NULL;
 
-	dc_pfw_forget_proc(s && s->fd >= 0 ? &s->w : &rt->out.w, p);
-}
-
-struct dc_pfw *dc_sink_of_pid(struct dc_rt *rt, uint32_t pid)
-{
-	return dc_sink(rt, dc_map_get(&rt->ps.procs, pid));
+	dc_pfw_forget_proc(s && s->fd >= 0 ? &s->w : &out->w, p);
 }
 
 /* Write the job's end record and let go of its file and memory. */
-static void sink_end(struct dc_rt *rt, struct dc_sink *s, uint64_t now,
+static void sink_end(struct dc_sinks *out, struct dc_sink *s, uint64_t now,
 		     const char *end_args)
 {
 	struct dc_buf args = {};
 
 	if (s->fd >= 0) {
 		dc_rec_job_end(&args, end_args, s->w.calls,
-			       dc_lost_total(&rt->sess), &s->held);
+			       out->lost(out->lost_ctx), &s->held);
 		dc_pfw_marker(&s->w, "end", now, args.p);
 		dc_buf_free(&args);
 		dc_withheld_say(&s->held, s->path);
@@ -183,29 +169,30 @@ static void sink_end(struct dc_rt *rt, struct dc_sink *s, uint64_t now,
 			dc_err("writing %s failed", s->path);
 	} else {
 		dc_warn("job %u: %llu events went to %s", s->job,
-			(unsigned long long)s->diverted, rt->out.w_path);
+			(unsigned long long)s->diverted, out->w_path);
 	}
-	free(dc_map_del(&rt->out.owners, s->job));
+	free(dc_map_del(&out->owners, s->job));
 	free(s);
 }
 
-void dc_sinks_tick(struct dc_rt *rt, uint64_t now)
+void dc_sinks_tick(struct dc_sinks *out, uint64_t now,
+		   const struct dc_procs *ps, const struct dc_cgroups *cg)
 {
 	struct dc_map alive = {};
 
 	/* A complete gzip member at least every second, as for a command's
 	 * trace: a killed server leaves every job readable. */
-	dc_map_foreach (&rt->out.jobs, i) {
-		struct dc_sink *s = rt->out.jobs.vals[i];
+	dc_map_foreach (&out->jobs, i) {
+		struct dc_sink *s = out->jobs.vals[i];
 
 		if (s->fd >= 0 && dc_pfw_tick(&s->w, now))
 			dc_err("writing %s failed", s->path);
 	}
-	if (now - rt->out.checked < 1000000000ull)
+	if (now - out->checked < 1000000000ull)
 		return;
-	rt->out.checked = now;
-	dc_map_foreach (&rt->ps.procs, i) {
-		struct dc_proc *p = rt->ps.procs.vals[i];
+	out->checked = now;
+	dc_map_foreach (&ps->procs, i) {
+		struct dc_proc *p = ps->procs.vals[i];
 
 		if (p->job && !p->exited_ns && dc_map_put(&alive, p->job, p))
 			goto cleanup;
@@ -213,36 +200,69 @@ void dc_sinks_tick(struct dc_rt *rt, uint64_t now)
 	/* A job ends two seconds after its last process, when its last
 	 * events have been read; a followed cgroup's may get new ones
 	 * until the cgroup is removed. */
-	dc_map_foreach (&rt->out.jobs, i) {
-		struct dc_sink *s = rt->out.jobs.vals[i];
+	dc_map_foreach (&out->jobs, i) {
+		struct dc_sink *s = out->jobs.vals[i];
 
 		if (dc_map_get(&alive, s->job) ||
-		    dc_cgroups_has_job(&rt->cgroups, s->job)) {
+		    dc_cgroups_has_job(cg, s->job)) {
 			s->idle_since = 0;
 		} else if (!s->idle_since) {
 			s->idle_since = now;
 		} else if (now - s->idle_since >= 2000000000ull) {
-			dc_map_del(&rt->out.jobs, s->job);
+			dc_map_del(&out->jobs, s->job);
 			if (s->fd >= 0)
 				dc_info("job %u ended: %s", s->job, s->path);
-			sink_end(rt, s, now, NULL);
+			sink_end(out, s, now, NULL);
 		}
 	}
 cleanup:
 	dc_map_free(&alive, NULL);
 }
 
-size_t dc_sinks_close(struct dc_rt *rt, const char *end_args)
+size_t dc_sinks_close(struct dc_sinks *out, const char *end_args)
 {
 	size_t n = 0;
 
-	dc_map_foreach (&rt->out.jobs, i) {
-		sink_end(rt, rt->out.jobs.vals[i], mono_ns(), end_args);
+	dc_map_foreach (&out->jobs, i) {
+		sink_end(out, out->jobs.vals[i], mono_ns(), end_args);
 		n++;
 	}
-	dc_map_free(&rt->out.jobs, NULL);
-	dc_map_free(&rt->out.owners, free);
+	dc_map_free(&out->jobs, NULL);
+	dc_map_free(&out->owners, free);
 	return n;
+}
+
+int dc_sinks_open(struct dc_sinks *out, int fd, const char *path)
+{
+	int err = dc_pfw_open(&out->w, fd, &out->wo);
+
+	if (err)
+		return err;
+	out->w_path = path;
+	out->w_open = true;
+	return 0;
+}
+
+int dc_sinks_end(struct dc_sinks *out, const char *end_args)
+{
+	int err;
+
+	dc_pfw_marker(&out->w, "end", mono_ns(), end_args);
+	err = dc_pfw_close(&out->w);
+	out->w_open = false;
+	if (err)
+		dc_err("writing %s failed: %s; the trace holds what was "
+		       "written before",
+		       out->w_path, strerror(-err));
+	dc_withheld_say(&out->held, out->w_path);
+	return err;
+}
+
+void dc_sinks_free(struct dc_sinks *out)
+{
+	if (out->w_open)
+		dc_pfw_free(&out->w);
+	out->w_open = false;
 }
 
 void dc_withheld_say(const struct dc_withheld *h, const char *path)
@@ -265,22 +285,22 @@ static void hold(struct dc_withheld *h, uint32_t pid)
 		h->pids[h->npids++] = pid;
 }
 
-bool dc_withhold(struct dc_rt *rt, struct dc_proc *p)
+bool dc_withhold(struct dc_sinks *out, struct dc_proc *p)
 {
 	struct dc_sink *s;
 
 	if (!p)
 		return false;
-	if (rt->sess.opt.server && p->job) {
-		dc_sink(rt, p);
-		s = dc_map_get(&rt->out.jobs, p->job);
+	if (out->server && p->job) {
+		dc_sink(out, p);
+		s = dc_map_get(&out->jobs, p->job);
 		if (!s || s->fd < 0 || !dc_privs_gained(p, s->owner))
 			return false;
 		hold(&s->held, p->pid);
 		return true;
 	}
-	if (!dc_privs_gained(p, rt->out.owner))
+	if (!dc_privs_gained(p, out->owner))
 		return false;
-	hold(&rt->out.held, p->pid);
+	hold(&out->held, p->pid);
 	return true;
 }

@@ -11,7 +11,7 @@
 
 struct dc_file;
 struct dc_proc;
-struct dc_thread;
+struct dc_rthread;
 
 /* What a successful call does to the process's descriptor table. */
 enum dc_fd_effect {
@@ -63,7 +63,7 @@ struct dc_probe {
 struct dc_call {
 	struct dc_probe *probe;
 	struct dc_proc *proc; /* described (dc_proc_describe) */
-	struct dc_thread *thread;
+	struct dc_rthread *thread;
 	struct dc_file *file;
 	const char *device;  /* a block request's device ("vda"), or NULL */
 	bool filtered;	     /* left out by --paths: it takes an id only */
@@ -100,7 +100,8 @@ static inline int64_t dc_call_bytes(const struct dc_call *c)
 	    (ret == DC_RET_ADDR ? c->ret != 0 : c->ret >= 0))
 		return (int64_t)c->val[p->str_slot];
 	/* HDF5: what the inner functions feeding the call moved. */
-	if (c->ret >= 0 && ret == DC_RET_STATUS && p->fed_slot >= 0)
+	if (c->ret >= 0 && ret == DC_RET_STATUS && p->fed_slot >= 0 &&
+	    c->val[p->fed_slot] != DC_SIZE_UNKNOWN)
 		return (int64_t)c->val[p->fed_slot];
 	/* MPI: a status of MPI_SUCCESS, count items of the datatype. */
 	if (c->ret == 0 && ret == DC_RET_STATUS && p->items_slot >= 0 &&
@@ -108,6 +109,15 @@ static inline int64_t dc_call_bytes(const struct dc_call *c)
 		return (int64_t)(int32_t)c->val[p->items_slot] *
 		       (int64_t)c->val[p->dtype_slot];
 	return -1;
+}
+
+/* @c moved bytes that cannot be told: the functions that feed it were
+ * not attached on its copy of the library (DC_COOKIE_UNFED). */
+static inline bool dc_call_unsized(const struct dc_call *c)
+{
+	const struct dc_probe *p = c->probe;
+
+	return p->fed_slot >= 0 && c->val[p->fed_slot] == DC_SIZE_UNKNOWN;
 }
 
 #endif

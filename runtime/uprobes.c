@@ -22,6 +22,7 @@
 #include "bisect.h"
 #include "buf.h"
 #include "elfsym.h"
+#include "fields.h"
 #include "kfeatures.h"
 #include "ldneeded.h"
 #include "libpath.h"
@@ -70,8 +71,10 @@ static int place_probes(struct dc_session *sess, const char *path,
 	return 0;
 }
 
-static bool is_feeder(const struct dc_session *sess, __u64 id)
+static bool is_feeder(const struct dc_session *sess, __u64 cookie)
 {
+	__u64 id = cookie & DC_COOKIE_PROBE;
+
 	return id < sess->o.ncaps && sess->o.caps[id].feeds;
 }
 
@@ -450,7 +453,7 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 	bool any = false;
 	int err;
 
-	err = dc_elf_syms_load(g->path, &syms);
+	err = dc_elf_syms_load_locals(g->path, &syms);
 	if (err) {
 		dc_warn("%s: cannot read symbols: %s; its probes are not "
 			"traced",
@@ -645,13 +648,44 @@ static void wait_prepared(struct dc_uprobes *u)
 
 /* Probes that read a library's private structures at offsets the
  * generator took for one build (HDF5's type and selection sizes): they
- * would read another build's memory at the wrong place. */
-static bool reads_structs(const struct dc_session *sess, __u32 id)
+ * would read another build's memory at the wrong place. Those reading
+ * fields by name have this copy's offsets (runtime/fields.c). */
+static bool reads_structs(const struct dc_session *sess,
+			  const struct dc_probe_info *d)
 {
-	const struct dc_capture *c = &sess->o.caps[id];
+	const struct dc_capture *c = &sess->o.caps[d->id];
 
-	return id >= sess->o.ncaps || c->deref_entry_mask ||
+	if (d->flags & DC_PROBE_FIELDS)
+		return false;
+	return d->id >= sess->o.ncaps || c->deref_entry_mask ||
 	       c->deref_exit_mask || c->feeds;
+}
+
+/* dc_fields_place() on @g: the probes it keeps, in order, keep their
+ * return sites. */
+static int fields_place(struct group *g, struct dc_field_layouts *lay,
+			char *why, size_t size)
+{
+	size_t n = g->b.n ? g->b.n : 1;
+	struct dc_probe **was = malloc(n * sizeof(*was));
+	unsigned long *sites = malloc(n * sizeof(*sites));
+	int err = -ENOMEM;
+
+	if (!was || !sites)
+		goto cleanup;
+	memcpy(was, g->b.probes, g->b.n * sizeof(*was));
+	memcpy(sites, g->b.ret_sites, g->b.n * sizeof(*sites));
+	err = dc_fields_place(g->path, g->b.probes, g->b.offsets, g->b.cookies,
+			      &g->b.n, lay, why, size);
+	for (size_t j = 0, i = 0; j < g->b.n; j++, i++) {
+		while (was[i] != g->b.probes[j])
+			i++;
+		g->b.ret_sites[j] = sites[i];
+	}
+cleanup:
+	free(was);
+	free(sites);
+	return err;
 }
 
 /* @g without the probes reading private structures, said once. */
@@ -661,7 +695,7 @@ static void keep_off_structs(const struct dc_session *sess, struct group *g,
 	size_t kept = 0, n = g->b.n;
 
 	for (size_t j = 0; j < n; j++) {
-		if (reads_structs(sess, g->b.probes[j]->d->id))
+		if (reads_structs(sess, g->b.probes[j]->d))
 			continue;
 		g->b.probes[kept] = g->b.probes[j];
 		g->b.offsets[kept] = g->b.offsets[j];
@@ -678,9 +712,46 @@ static void keep_off_structs(const struct dc_session *sess, struct group *g,
 	g->b.n = kept;
 }
 
+/* Calls of @g that functions feed their bytes to, none of which is
+ * attached on this copy with a quantity: their bytes are unknown there
+ * (DC_COOKIE_UNFED), not 0; said once, with @why the feeders by field
+ * name are off. */
+static void mark_unfed(const struct dc_session *sess, struct group *g,
+		       const char *why)
+{
+	const char *first = NULL;
+	size_t n = 0;
+
+	for (size_t j = 0; j < g->b.n; j++) {
+		__u32 id = g->b.probes[j]->d->id;
+		bool fed = false;
+
+		if (id >= sess->o.ncaps || sess->o.caps[id].fed_slot < 0)
+			continue;
+		for (size_t k = 0; k < g->b.n && !fed; k++) {
+			const struct dc_capture *c =
+			    &sess->o.caps[g->b.probes[k]->d->id];
+
+			fed = c->feeds == id + 1 &&
+			      (((1u << c->nslots) - 1) & ~c->pass_mask);
+		}
+		if (fed)
+			continue;
+		g->b.cookies[j] |= DC_COOKIE_UNFED;
+		first = first ? first : g->b.probes[j]->d->name;
+		n++;
+	}
+	if (n)
+		dc_warn("%s: the bytes of %s%s are unknown there: no function "
+			"counting them is attached%s%s",
+			g->path, first, n > 1 ? " and other calls" : "",
+			why[0] ? "; " : "", why);
+}
+
 int dc_uprobes_attach(struct dc_session *sess)
 {
 	struct dc_uprobes *u = sess->uprobes;
+	struct dc_field_layouts lay = {};
 	struct bpf_program *entry, *exit;
 	int err = 0;
 
@@ -711,12 +782,20 @@ int dc_uprobes_attach(struct dc_session *sess)
 				     : sess->o.progs.uprobe_entry;
 	exit = sess->o.progs.uprobe_exit;
 	for (size_t k = 0; k < u->ngroups && !err; k++) {
+		struct group *g = &u->groups[k];
+		const char *made_for = g->b.probes[0]->d->path;
+		char why[DC_FIELD_PATH_MAX + 32] = "";
+
+		err = fields_place(g, &lay, why, sizeof(why));
+		if (g->other_build)
+			keep_off_structs(sess, g, made_for);
+		mark_unfed(sess, g, why);
+	}
+	if (!err && lay.n)
+		err = dc_obj_set_layouts(&sess->o, &lay.t);
+	for (size_t k = 0; k < u->ngroups && !err; k++) {
 		struct multi_ctx m = { sess, entry, exit, u->groups[k].path,
 				       &u->groups[k].b };
-
-		if (u->groups[k].other_build)
-			keep_off_structs(sess, &u->groups[k],
-					 u->groups[k].b.probes[0]->d->path);
 
 		err = dc_attach_bisect(&multi_ops, &m, 0, u->groups[k].b.n);
 	}

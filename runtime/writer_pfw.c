@@ -147,7 +147,7 @@ static struct said_proc *said_proc(struct dc_pfw *w, const struct dc_proc *p)
 }
 
 static struct said_thread *said_thread(struct dc_pfw *w,
-				       const struct dc_thread *t)
+				       const struct dc_rthread *t)
 {
 	struct said_thread *st = dc_map_get(&w->threads, t->tid);
 
@@ -204,7 +204,7 @@ static void proc_meta(struct dc_pfw *w, const struct dc_proc *p, uint64_t mono)
 }
 
 static void thread_name(struct dc_pfw *w, struct said_thread *st,
-			const struct dc_thread *t, const char *comm,
+			const struct dc_rthread *t, const char *comm,
 			uint64_t mono)
 {
 	st->named = true;
@@ -216,7 +216,7 @@ static void thread_name(struct dc_pfw *w, struct said_thread *st,
 /* Named by its comm at its first call; a thread already gone then is
  * named from its exit record, which carries its last comm. */
 static void thread_meta(struct dc_pfw *w, struct said_thread *st,
-			const struct dc_thread *t, uint64_t mono)
+			const struct dc_rthread *t, uint64_t mono)
 {
 	if (st->named || st->pending)
 		return;
@@ -227,7 +227,7 @@ static void thread_meta(struct dc_pfw *w, struct said_thread *st,
 	thread_name(w, st, t, t->comm, mono);
 }
 
-void dc_pfw_thread_exit(struct dc_pfw *w, const struct dc_thread *t,
+void dc_pfw_thread_exit(struct dc_pfw *w, const struct dc_rthread *t,
 			const char *comm, uint64_t mono)
 {
 	struct said_thread *st = dc_map_get(&w->threads, t->tid);
@@ -242,7 +242,7 @@ void dc_pfw_thread_exit(struct dc_pfw *w, const struct dc_thread *t,
 	free(st);
 }
 
-void dc_pfw_thread_unnamed(struct dc_pfw *w, const struct dc_thread *t,
+void dc_pfw_thread_unnamed(struct dc_pfw *w, const struct dc_rthread *t,
 			   const char *comm, uint64_t mono)
 {
 	struct said_thread *st = dc_map_get(&w->threads, t->tid);
@@ -470,6 +470,8 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx)
 	if ((bytes = dc_call_bytes(c)) >= 0) {
 		dc_buf_adds(b, ",\"size\":");
 		dc_buf_add_i64(b, bytes);
+	} else if (dc_call_unsized(c)) {
+		dc_buf_adds(b, ",\"size_unknown\":1");
 	}
 nesting:
 	if (c->aio_helper)
@@ -486,7 +488,7 @@ nesting:
 }
 
 void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
-		    const struct dc_thread *t, const struct dc_probe *probe,
+		    const struct dc_rthread *t, const struct dc_probe *probe,
 		    struct dc_file *file, const char *object, bool inner,
 		    const struct dc_agg_val *v, uint64_t mono)
 {
@@ -498,6 +500,7 @@ void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
 		{ ",\"consec\":", offsetof(struct dc_agg_val, consec) },
 		{ ",\"switches\":", offsetof(struct dc_agg_val, switches) },
 		{ ",\"errs\":", offsetof(struct dc_agg_val, errs) },
+		{ ",\"size_unknown\":", offsetof(struct dc_agg_val, unsized) },
 	};
 	int nhist = DC_HIST_N;
 	struct said_thread *st = said_thread(w, t);
@@ -600,12 +603,23 @@ int dc_pfw_tick(struct dc_pfw *w, uint64_t mono_ns)
 	return dc_gz_tick(&w->gz, mono_ns);
 }
 
-int dc_pfw_close(struct dc_pfw *w)
+static void free_maps(struct dc_pfw *w)
 {
 	dc_map_free(&w->fh, NULL);
 	dc_map_free(&w->lanes, NULL);
 	dc_map_free(&w->procs, free_said_proc);
 	dc_map_free(&w->threads, free);
+}
+
+int dc_pfw_close(struct dc_pfw *w)
+{
+	free_maps(w);
 	dc_buf_adds(dc_gz_buf(&w->gz), "]\n");
 	return dc_gz_close(&w->gz);
+}
+
+void dc_pfw_free(struct dc_pfw *w)
+{
+	free_maps(w);
+	dc_gz_close(&w->gz);
 }

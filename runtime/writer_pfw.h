@@ -48,15 +48,15 @@ uint64_t dc_pfw_call(struct dc_pfw *w, const struct dc_call *c, int64_t p_idx);
 /* Profile mode: one aggregate of the interval starting at @mono; @object:
  * the HDF5 dataset its handle stands for, or NULL. */
 void dc_pfw_counter(struct dc_pfw *w, const struct dc_proc *p,
-		    const struct dc_thread *t, const struct dc_probe *probe,
+		    const struct dc_rthread *t, const struct dc_probe *probe,
 		    struct dc_file *file, const char *object, bool inner,
 		    const struct dc_agg_val *v, uint64_t mono);
 /* At a thread's exit: name it @comm if it had no name yet, or was
  * renamed; the writer then forgets it. */
-void dc_pfw_thread_exit(struct dc_pfw *w, const struct dc_thread *t,
+void dc_pfw_thread_exit(struct dc_pfw *w, const struct dc_rthread *t,
 			const char *comm, uint64_t mono);
 /* At the end: name @comm a thread this trace could not name yet. */
-void dc_pfw_thread_unnamed(struct dc_pfw *w, const struct dc_thread *t,
+void dc_pfw_thread_unnamed(struct dc_pfw *w, const struct dc_rthread *t,
 			   const char *comm, uint64_t mono);
 /* A process gone for good: forget what the trace said of it. */
 void dc_pfw_forget_proc(struct dc_pfw *w, const struct dc_proc *p);
@@ -67,5 +67,7 @@ int dc_pfw_marker(struct dc_pfw *w, const char *name, uint64_t mono_ns,
 int dc_pfw_tick(struct dc_pfw *w, uint64_t mono_ns);
 /* Write "]" and flush. Returns the first write error, if any. */
 int dc_pfw_close(struct dc_pfw *w);
+/* Let go of a trace never ended: what was written stays, unended. */
+void dc_pfw_free(struct dc_pfw *w);
 
 #endif

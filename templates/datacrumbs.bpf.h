@@ -696,6 +696,7 @@ static __always_inline void dc_agg_fold(struct dc_agg_val *v,
 	v->dur_sum += a->dur_sum;
 	v->size_sum += a->size_sum;
 	v->errs += a->errs;
+	v->unsized += a->unsized;
 	if (!pat)
 		return;
 	if (a->max_byte > v->max_byte)
@@ -958,6 +959,10 @@ static __always_inline void dc_agg_build(struct dc_thread *t,
 		a->size_sum = dc_items_bytes(c, f);
 	else if (ret >= 0 && c->size_kind == DC_RET_CHAR)
 		a->size_sum = 1;
+	else if (ret >= 0 && c->size_kind == DC_RET_STATUS &&
+		 c->fed_slot >= 0 &&
+		 f->val[c->fed_slot & (DC_CAPTURE - 1)] == DC_SIZE_UNKNOWN)
+		a->unsized = 1;
 	else if (ret >= 0 && c->size_kind == DC_RET_STATUS && c->fed_slot >= 0)
 		a->size_sum = f->val[c->fed_slot & (DC_CAPTURE - 1)];
 	else if ((c->str_mask || c->str_exit_mask) && c->size_slot >= 0 &&
@@ -970,7 +975,8 @@ static __always_inline void dc_agg_build(struct dc_thread *t,
 			   c->obj_kind == DC_OBJ_STREAM ? fd | DC_PAT_STREAM
 							: fd,
 			   k->obj >> 32, ret, a->size_sum, a);
-	else if (c->pat && c->obj_kind == DC_OBJ_HANDLE && !failed && !k->inner)
+	else if (c->pat && c->obj_kind == DC_OBJ_HANDLE && !failed &&
+		 !k->inner && !a->unsized)
 		dc_hpattern(c, hs, k->pid, k->obj, a->size_sum, a);
 }
 

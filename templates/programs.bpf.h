@@ -114,10 +114,14 @@ static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t, __u64 ip)
 	return size;
 }
 
+/* Where each copy of a library keeps the fields probes read by name. */
+struct dc_layouts dc_layouts;
+
 /* The slots of @probe from its arguments @a, and the descriptor behind
- * its stream, if it has one. @ip: where the probe fired. */
+ * its stream, if it has one. @ip: where the probe fired. @lay: its
+ * fields' offsets in this copy (dc_layouts), or 0 for the object's. */
 static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
-					__u64 ip)
+					__u64 ip, __u32 lay)
 {
 	const volatile struct dc_capture *c = dc_cap(probe);
 	/* Each field of the table is a load (it is volatile): read once. */
@@ -140,7 +144,10 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 			continue;
 		}
 		v[i] = dc_pick(a, c->slot_arg[i]);
-		if (deref & bit)
+		if ((deref & bit) && lay)
+			v[i] = dc_read_u64(
+			    v[i] + dc_layouts.off[lay & (DC_LAYOUTS - 1)][i]);
+		else if (deref & bit)
 			v[i] = dc_read_hops(c, i, v[i]);
 		/* A C int read through pointers is cut to size after. */
 		if (ints & bit)
@@ -163,7 +170,7 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
  * frame and makes no event.
  */
 static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
-				    __u64 ip)
+				    __u64 ip, __u32 lay)
 {
 	const volatile struct dc_capture *tc, *c = dc_cap(probe);
 	struct dc_thread *t = dc_thread_get();
@@ -181,7 +188,7 @@ static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
 	if (f->probe != target)
 		return;
 	tc = dc_cap(target);
-	dc_capture(probe, a, v, ip);
+	dc_capture(probe, a, v, ip, lay);
 	for (int i = 0; i < DC_CAPTURE; i++) {
 		if (i >= c->nslots)
 			break;
@@ -196,25 +203,32 @@ static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
 		bytes *= v[i];
 		quantity = true;
 	}
-	if (quantity && tc->fed_slot >= 0)
+	if (quantity && tc->fed_slot >= 0 &&
+	    f->val[tc->fed_slot & (DC_CAPTURE - 1)] != DC_SIZE_UNKNOWN)
 		f->val[tc->fed_slot & (DC_CAPTURE - 1)] += bytes;
 }
 
 /* @traced: the caller has already checked that the process is traced.
+ * @cookie: the uprobe's (DC_COOKIE_*), past the probe id.
  * Returns 1 for a feeder, which has no return to see. */
 static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
-					    __u64 ip, bool traced)
+					    __u64 ip, bool traced, __u32 cookie)
 {
 	__u32 feeds = dc_cap(probe)->feeds;
+	__s8 fed = dc_cap(probe)->fed_slot;
 	__u64 v[DC_CAPTURE] = {};
 	__s32 sfd;
 
 	if (feeds) {
 		if (traced || dc_traced(bpf_get_current_pid_tgid() >> 32))
-			dc_feed(probe, feeds - 1, a, ip);
+			dc_feed(probe, feeds - 1, a, ip,
+				cookie >> DC_COOKIE_LAYOUT_SHIFT &
+				    (DC_LAYOUTS - 1));
 		return 1;
 	}
-	sfd = dc_capture(probe, a, v, ip);
+	sfd = dc_capture(probe, a, v, ip, 0);
+	if ((cookie & DC_COOKIE_UNFED) && fed >= 0)
+		v[fed & (DC_CAPTURE - 1)] = DC_SIZE_UNKNOWN;
 	return traced ? dc_push(probe, v, sfd) : dc_enter(probe, v, sfd);
 }
 
@@ -333,12 +347,13 @@ static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
 		cookie = dc_uprobe_by_place(ctx);
 	else
 		cookie = bpf_get_attach_cookie(ctx);
-	probe = (__u32)cookie;
+	probe = cookie & DC_COOKIE_PROBE;
 	if (probe >= DC_NPROBES)
 		return 0;
 	if (cookie >> DC_UCOOKIE_MOVED)
 		dc_arg_moved(a, cookie >> DC_UCOOKIE_MOVED);
-	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced);
+	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced,
+				(__u32)cookie);
 }
 
 /* A uretprobe, or a plain uprobe at a return site (DC_UCOOKIE_RET): both
@@ -350,7 +365,7 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
 	if (dc_cfg.fallbacks & DC_FB_COOKIES)
 		probe = dc_uprobe_top();
 	else
-		probe = (__u32)bpf_get_attach_cookie(ctx);
+		probe = bpf_get_attach_cookie(ctx) & DC_COOKIE_PROBE;
 	return dc_regs_ret(ctx, probe, modern);
 }
 
@@ -401,7 +416,7 @@ int dc_uprobe_session(struct pt_regs *ctx)
 
 	/* One copy of the return's code: the verifier checks it once. */
 	if (bpf_session_is_return() || (cookie & DC_UCOOKIE_RET)) {
-		dc_regs_ret(ctx, (__u32)cookie, true);
+		dc_regs_ret(ctx, cookie & DC_COOKIE_PROBE, true);
 		return 1;
 	}
 	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
@@ -479,7 +494,7 @@ static __always_inline int dc_sys_enter_on(unsigned long long *ctx, bool vma)
 	}
 	if (probe < DC_NPROBES) {
 		__u64 v[DC_CAPTURE] = {};
-		__s32 sfd = dc_capture(probe, a, v, vma ? regs->ip : 0);
+		__s32 sfd = dc_capture(probe, a, v, vma ? regs->ip : 0, 0);
 
 		dc_push_on(t, probe, v, sfd, 0, now);
 	}

@@ -137,6 +137,20 @@ def _darshan(env, subdir, what, needs, cmd):
     return pre
 
 
+def hdf5_114_prefix():
+    """(HDF5 1.14.5 with debug info, None) or (None, why not):
+    $HDF5_114_PREFIX, else BUILD/hdf5-1.14, built there once by
+    scripts/build-hdf5 (Debian trixie's source, or upstream's)."""
+    pre = os.environ.get("HDF5_114_PREFIX") or os.path.join(BUILD, "hdf5-1.14")
+    if not os.path.exists(os.path.join(pre, "lib", "libhdf5.so")):
+        print("building HDF5 1.14 into %s" % pre, file=sys.stderr)
+        r = subprocess.run([os.path.join(SRC, "scripts", "build-hdf5"), pre],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode:
+            return None, "HDF5 1.14 could not be built: " + r.stdout[-1500:]
+    return pre, None
+
+
 def darshan_prefix():
     """Darshan 3.4.7: $DARSHAN_PREFIX, else BUILD/darshan-peer, built by
     ../shared/peers/build-darshan."""
@@ -151,6 +165,17 @@ def darshan_hdf5_prefix():
     tarball = os.path.join(SRC, "..", "shared", "peers", "darshan-3.4.7.tar.gz")
     return _darshan("DARSHAN_HDF5_PREFIX", "darshan-hdf5-peer", "Darshan 3.4.7 with HDF5",
                     tarball, [os.path.join(SRC, "scripts", "build-darshan-hdf5"), "PREFIX", tarball])
+
+
+def darshan_hdf5_114_prefix(hdf5):
+    """Darshan 3.4.7 with its HDF5 module against the HDF5 1.14 in @hdf5:
+    $DARSHAN_HDF5_114_PREFIX, else BUILD/darshan-hdf5-114-peer, built by
+    scripts/build-darshan-hdf5 --hdf5."""
+    tarball = os.path.join(SRC, "..", "shared", "peers", "darshan-3.4.7.tar.gz")
+    return _darshan("DARSHAN_HDF5_114_PREFIX", "darshan-hdf5-114-peer",
+                    "Darshan 3.4.7 with HDF5 1.14", tarball,
+                    [os.path.join(SRC, "scripts", "build-darshan-hdf5"), "--hdf5", hdf5,
+                     "PREFIX", tarball])
 
 
 def darshan_phdf5_prefix():

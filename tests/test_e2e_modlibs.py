@@ -15,10 +15,12 @@ import shutil
 import subprocess
 import tempfile
 
-from dctest import BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, run, skip
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_lines, done, generate, need_bpf, run,
+                    skip)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_calls")
+REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 if not os.path.exists(WORK):
     skip("HDF5 (libhdf5-dev) was not found when building; scripts/setup installs it")
 CC = shutil.which("cc")
@@ -174,6 +176,37 @@ with tempfile.TemporaryDirectory() as tmp:
         check(len(ev) == truth[fn] and not [e for e in ev if e["args"].get("size")],
               "other build: %s %d calls of %d, none with bytes read at the first build's offsets"
               % (fn, len(ev), truth[fn]))
+        # Not 0 bytes: the trace says they are unknown.
+        bad = [e["args"] for e in ev if "size" in e["args"] or e["args"].get("size_unknown") != 1]
+        check(not bad, "other build: %s: every call's size is unknown, not 0: %s" % (fn, bad[:2]))
+    # ... and so does the report: no byte total for them, no 0 added.
+    rep = json.loads(run([REPORT, "-q", "--json", trace]).stdout)
+    for fn in ("H5Dwrite", "H5Dread"):
+        f = [x for x in rep["functions"] if x["name"] == fn]
+        check(len(f) == 1 and f[0]["bytes"] is None and f[0]["unsized_calls"] == truth[fn],
+              "other build: the report's %s bytes are unknown: %s" % (fn, f))
+    text = run([REPORT, "-q", trace]).stdout
+    rows = [l for l in text.splitlines() if " H5Dwrite " in l]
+    check(rows and all("unknown" in l for l in rows), "other build: text report says unknown: %s" % rows)
+    dar = run([REPORT, "-q", "--darshan", trace]).stdout
+    bw = [(c, v) for m, _, c, v, name in darshan_lines(dar)
+          if m == "H5D" and c in ("H5D_BYTES_WRITTEN", "H5D_BYTES_READ")]
+    check(bw and all(v == -1 for c, v in bw),
+          "other build: Darshan's H5D_BYTES_WRITTEN is -1, a missing value: %s" % bw)
+    # Profile mode's counters say it too: how many calls' bytes are unknown.
+    trace = os.path.join(tmp, "other-profile.pfw.gz")
+    r = run([RUNTIME, "-m", "profile", "-o", trace, obj, "--", WORK, os.path.join(tmp, "op.h5")],
+            env=dict(env0, LD_LIBRARY_PATH=other))
+    check(r.returncode == 0, "other build, profile: runtime: " + r.stderr[-1500:])
+    rep = json.loads(run([REPORT, "-q", "--json", trace]).stdout)
+    for fn in ("H5Dwrite", "H5Dread"):
+        f = [x for x in rep["functions"] if x["name"] == fn]
+        check(len(f) == 1 and f[0]["calls"] == truth[fn] and f[0]["bytes"] is None
+              and f[0]["unsized_calls"] == truth[fn],
+              "other build, profile: the report's %s bytes are unknown: %s" % (fn, f))
+    bw = [v for m, _, c, v, _ in darshan_lines(run([REPORT, "-q", "--darshan", trace]).stdout)
+          if m == "H5D" and c in ("H5D_BYTES_WRITTEN", "H5D_BYTES_READ")]
+    check(bw and all(v == -1 for v in bw), "other build, profile: H5D bytes -1: %s" % bw)
 
     # A program that never loads HDF5: the run says so, naming the
     # library and where it was probed, and says nothing of one it used.

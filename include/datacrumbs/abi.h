@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     17 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     18 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -23,14 +23,34 @@
 #define DC_SYSNR_MAX 512 /* syscall numbers below this can be traced */
 
 #define DC_FIELD_MAX 24 /* a tracepoint field name */
-#define DC_TP_KEYS   2	/* fields matching a begin event to its end */
-#define DC_NAME_MAX  64
+/* A uprobe's field path, TYPE.member..., found in the library's DWARF */
+#define DC_FIELD_PATH_MAX 96
+#define DC_TP_KEYS	  2 /* fields matching a begin event to its end */
+#define DC_NAME_MAX	  64
 /* A function's symbol or name: C++ mangled names run to hundreds of
  * characters (libLLVM's longest: 537). */
 #define DC_SYMBOL_MAX 4096
 #define DC_LAYER_MAX  16
 #define DC_TARGET_MAX 256
 #define DC_BUILDS_MAX 1024 /* a group's "builds", as the table holds it */
+
+/* A uprobe's cookie: its probe id in the low bits; for a probe reading
+ * fields by name (DC_PROBE_FIELDS), the index into dc_layouts of their
+ * offsets in this copy of the library; and DC_COOKIE_UNFED on a call
+ * whose feeders are not attached on this copy (a build whose structure
+ * offsets are unknown): its fed slot then starts as DC_SIZE_UNKNOWN
+ * instead of 0, and no feeder adds to it. */
+#define DC_COOKIE_PROBE	       0xffffffu
+#define DC_COOKIE_LAYOUT_SHIFT 24
+#define DC_COOKIE_UNFED	       (1u << 31)
+#define DC_SIZE_UNKNOWN	       (~0ULL) /* a fed slot's bytes cannot be told */
+
+/* In .bss, set by the runtime after load: the offset, in one copy of a
+ * library, of each slot's field (what DWARF said); entry 0 unused. */
+#define DC_LAYOUTS 64
+struct dc_layouts {
+	__u16 off[DC_LAYOUTS][DC_CAPTURE];
+};
 
 /* How a probe is attached. */
 enum dc_mech {
@@ -407,6 +427,9 @@ struct dc_agg_val {
 	__u32 switches;	       /* the fd's previous call went the other way */
 	__u32 errs;	       /* calls that failed (any probe): Darshan
 				  counts none of them */
+	__u32 unsized;	       /* calls whose bytes could not be told
+				  (DC_SIZE_UNKNOWN): none in size_sum */
+	__u32 pad;
 };
 
 /*
@@ -592,6 +615,9 @@ struct dc_probe_desc {
 
 /* struct dc_probe_desc's flags. */
 #define DC_PROBE_OPTIONAL 1 /* a function some builds of the target lack */
+/* It reads quantities at fields named TYPE.member (field[] of each such
+ * slot): attached only on copies whose DWARF places them all. */
+#define DC_PROBE_FIELDS 2
 
 /* Where a tracepoint's fields are in its record, filled by the runtime
  * from tracefs for each probe and side (index probe * 2 + side). */

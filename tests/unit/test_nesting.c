@@ -53,7 +53,7 @@ int main(void)
 	char path[] = "/tmp/dc-test-nesting-XXXXXX";
 	struct dc_probe probes[5] = {};
 	struct dc_procs ps = {};
-	struct dc_thread *t;
+	struct dc_rthread *t;
 	struct dc_pfw w;
 	struct line l[16];
 	uint32_t pid = getpid();
