@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * A loop of small I/O calls that times itself: pwrite, read or fwrite of
- * SIZE bytes, N times, on FILE. Reports as JSON the ns per call inside
- * the loop and how many calls of each kind it made in all (a warm-up
- * included), so a tracer's counts can be checked against it.
- *   ioloop pwrite|read|fwrite N SIZE FILE
+ * SIZE bytes, N times, on FILE; or getppid, a syscall no probe names
+ * (what the syscall programs cost the rest). Reports as JSON the ns per
+ * call inside the loop and how many calls of each kind it made in all (a
+ * warm-up included), so a tracer's counts can be checked against it.
+ *   ioloop pwrite|read|fwrite|getppid N SIZE FILE
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -35,7 +36,8 @@ int main(int argc, char **argv)
 	if (argc != 5 || (n = atol(argv[2])) <= 0 ||
 	    (size = atol(argv[3])) <= 0 || size > (long)sizeof(buf)) {
 		fprintf(stderr,
-			"usage: ioloop pwrite|read|fwrite N SIZE FILE\n");
+			"usage: ioloop pwrite|read|fwrite|getppid N SIZE "
+			"FILE\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -48,7 +50,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "fwrite")) {
 		f = fopen(path, "w");
 		fd = f ? fileno(f) : -1;
-	} else if (!strcmp(mode, "pwrite")) {
+	} else if (!strcmp(mode, "pwrite") || !strcmp(mode, "getppid")) {
 		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 	} else {
 		fprintf(stderr, "ioloop: unknown mode %s\n", mode);
@@ -63,6 +65,8 @@ int main(int argc, char **argv)
 		if (*mode == 'p')
 			calls +=
 			    pwrite(fd, buf, size, (i & 1023) * size) == size;
+		else if (*mode == 'g')
+			calls += getppid() > 0;
 		else if (*mode == 'r')
 			calls += read(fd, buf, size) == size;
 		else

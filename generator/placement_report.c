@@ -3,7 +3,9 @@
  * What the runtime will do with each uprobe on this machine, said when
  * the object is made: which functions are traced at the syscall
  * tracepoint, which uprobes moved onto an instruction the kernel
- * emulates, and which stay on one it single-steps (ten times dearer);
+ * emulates (past a frame's set-up when their return is seen at a site
+ * of their own), and which stay on one it single-steps (ten times
+ * dearer);
  * with --placement, each function's as JSON, for scripts/test.
  */
 #include <errno.h>
@@ -22,7 +24,7 @@
 #define SLOW_SHOWN 8
 
 struct tally {
-	size_t sys, moved, first, slow;
+	size_t sys, moved, first, slow, split;
 };
 
 /* One function's placement, a JSON object of --placement's array. */
@@ -71,14 +73,16 @@ static void place_group(const struct dc_spec *spec, size_t g, bool verbose,
 		    !(s = dc_elf_syms_find(&syms, p->symbol)))
 			continue;
 		dc_slots_of(p, &sl);
-		pp = (struct dc_place_probe){ sl.n, sl.arg, sl.role, p->ret };
+		pp = (struct dc_place_probe){ sl.n, sl.arg, sl.role, p->ret,
+					      true };
 		dc_place(&code, s->offset, s->size, &pp, true, &pl);
 		if (js)
 			add_json(js, grp, p->name,
-				 pl.via_sys   ? "syscall"
-				 : pl.pp.slow ? "single-stepped"
-				 : pl.pp.skip ? "moved"
-					      : "first",
+				 pl.via_sys	? "syscall"
+				 : pl.pp.slow	? "single-stepped"
+				 : pl.pp.ret_at ? "return-site"
+				 : pl.pp.skip	? "moved"
+						: "first",
 				 pl.via_sys   ? NULL
 				 : pl.pp.slow ? pl.pp.why
 					      : pl.not_sys);
@@ -86,6 +90,7 @@ static void place_group(const struct dc_spec *spec, size_t g, bool verbose,
 			t.sys++;
 		} else if (!pl.pp.slow) {
 			pl.pp.skip ? t.moved++ : t.first++;
+			t.split += pl.pp.ret_at != 0;
 		} else {
 			if (verbose || shown++ < SLOW_SHOWN)
 				dc_info("  %s %s: single-stepped at %s",
@@ -96,10 +101,11 @@ static void place_group(const struct dc_spec *spec, size_t g, bool verbose,
 	if (t.slow > shown && !verbose)
 		dc_info("  ... and %zu more (-v lists them)", t.slow - shown);
 	dc_info("%s (%s): %zu at the syscall tracepoint, %zu uprobes on an "
-		"emulated instruction (%zu moved past their first), %zu "
+		"emulated instruction (%zu moved past their first, %zu of "
+		"them past a frame's set-up with a return site), %zu "
 		"single-stepped",
 		grp->layer, grp->target, t.sys, t.moved + t.first, t.moved,
-		t.slow);
+		t.split, t.slow);
 	dc_code_close(&code);
 	dc_elf_syms_free(&syms);
 }

@@ -75,7 +75,7 @@ void dc_place(const struct dc_code *c, uint64_t off, uint64_t size,
 	for (unsigned k = 0; k < p->nslots && k < DC_CAPTURE; k++)
 		if (p->slot_arg[k] < 6)
 			args |= 1u << p->slot_arg[k];
-	dc_probe_point(c, off, size, args, &pl->pp);
+	dc_probe_point(c, off, size, args, p->cookies, &pl->pp);
 }
 
 void dc_place_cand(const struct dc_placement *pl, unsigned k, uint32_t probe,

@@ -26,6 +26,8 @@ struct dc_place_probe {
 	const uint8_t *slot_arg;  /* argument position of each slot */
 	const uint8_t *slot_role; /* enum dc_role of each slot */
 	int ret;		  /* enum dc_ret */
+	bool cookies; /* its uprobe's cookie may say more than its probe:
+			 a return site, a moved argument */
 };
 
 /*

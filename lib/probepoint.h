@@ -9,10 +9,15 @@
 
 /* Where a function's uprobe sits. */
 struct dc_probe_point {
-	uint32_t skip; /* bytes from the function's start */
-	bool slow;     /* the kernel single-steps the instruction there */
-	char why[64];  /* when slow: that instruction, or what kept the
-			  probe from moving past it */
+	uint32_t skip;	 /* bytes from the function's start */
+	uint32_t ret_at; /* nonzero: its return is seen by a plain uprobe
+			    this many bytes in, not by a uretprobe */
+	uint32_t moved;	 /* an argument moved by an instruction skipped:
+			    a + 1 in bits 0-2 (0: none), and in bits 3-5
+			    the argument register it is in there */
+	bool slow;	 /* the kernel single-steps the instruction there */
+	char why[64];	 /* when slow: that instruction, or what kept the
+			    probe from moving past it */
 };
 
 /*
@@ -25,9 +30,18 @@ struct dc_probe_point {
  * memory, nor the control flow, onto the first the kernel emulates, if
  * no jump in the function lands in between: the program there sees the
  * arguments it captures and the return address as it would at the
- * first instruction.
+ * first instruction. With @cookies (what the uprobe's cookie says
+ * reaches its program), a captured argument may be read from the
+ * register an instruction skipped copied it to; and where the probe
+ * cannot move so, it may move past a frame's set-up (the stack pointer
+ * changes, so no uretprobe can be set there) if a return site is found
+ * for it (dc_ret_site()).
  */
 void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
-		    unsigned args, struct dc_probe_point *pp);
+		    unsigned args, bool cookies, struct dc_probe_point *pp);
+
+/* Whether the kernel emulates the instruction @b, @n bytes long, rather
+ * than single-stepping it. */
+bool dc_insn_emulated(const uint8_t *b, size_t n);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "bisect.h"
 #include "elfsym.h"
@@ -48,6 +49,25 @@ static void mark_attached(struct dc_session *sess, int mech)
 			sess->probes[i].attached = true;
 }
 
+/* The syscalls the pair acts on: each process's others (OpenMPI's
+ * polling, any untraced program's) leave it at its first instructions. */
+static int want_syscalls(struct dc_session *sess)
+{
+	/* A traced process's chdir and fchdir name its relative paths; a
+	 * wrapper's syscall may come back as restart_syscall. */
+	static const int always[] = { SYS_chdir, SYS_fchdir,
+				      SYS_restart_syscall };
+	__u64 bits[DC_SYSNR_MAX / 64] = { 0 };
+
+	for (size_t nr = 0; nr < sess->o.nsysnr && nr < DC_SYSNR_MAX; nr++)
+		if (sess->o.sysnr[nr])
+			bits[nr / 64] |= 1ull << nr % 64;
+	for (size_t i = 0; i < sizeof(always) / sizeof(*always); i++)
+		bits[always[i] / 64] |= 1ull << always[i] % 64;
+	dc_uprobes_sysnrs(sess, bits);
+	return dc_obj_set_sys_want(&sess->o, bits);
+}
+
 /* One raw sys_enter/sys_exit pair serves every syscall probe, and every
  * wrapper recognised by its syscall sites (uprobes.c). */
 static int attach_syscalls(struct dc_session *sess)
@@ -56,6 +76,12 @@ static int attach_syscalls(struct dc_session *sess)
 
 	if (!any_enabled(sess, DC_MECH_SYSCALL) && !sess->nwrap_sites)
 		return 0;
+	err = want_syscalls(sess);
+	if (err) {
+		dc_err("%s: cannot set the syscalls traced: %s", sess->path,
+		       strerror(-err));
+		return err;
+	}
 	/* Exit first: a call caught entering is then caught returning. */
 	err = attach_prog(sess, sess->o.progs.sys_exit)
 		  ?: attach_prog(sess, sess->o.progs.sys_enter);

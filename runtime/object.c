@@ -229,6 +229,12 @@ int dc_obj_set_wraps(struct dc_obj *o, const struct dc_wrap_libs *libs)
 	return global_set(o->obj, ".bss", "dc_wraps", libs, sizeof(*libs));
 }
 
+int dc_obj_set_sys_want(struct dc_obj *o, const __u64 *bits)
+{
+	return global_set(o->obj, ".bss", "dc_sys_want", bits,
+			  DC_SYSNR_MAX / 8);
+}
+
 int dc_obj_set_layouts(struct dc_obj *o, const struct dc_layouts *lay)
 {
 	return global_set(o->obj, ".bss", "dc_layouts", lay, sizeof(*lay));

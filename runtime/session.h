@@ -99,6 +99,8 @@ int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
 int dc_uprobes_prepare(struct dc_session *sess);
 /* Wait for that, then attach: 0 or -errno. */
 int dc_uprobes_attach(struct dc_session *sess);
+/* Add the syscalls of the wrappers recognised at them to @bits. */
+void dc_uprobes_sysnrs(const struct dc_session *sess, __u64 *bits);
 /* Uprobes (@ret: return probes) on @path at @offsets, with @cookies: one
  * uprobe_multi link, or on kernels without them one perf-event uprobe
  * each. All or none; 0 or -errno. */

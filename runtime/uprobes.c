@@ -36,6 +36,7 @@ struct batch {
 	struct dc_probe **probes;
 	unsigned long *offsets;
 	__u64 *cookies;
+	unsigned long *ret_sites; /* a return site's offset, or 0: none */
 	size_t n;
 };
 
@@ -139,10 +140,61 @@ struct multi_ctx {
 	struct batch *b;
 };
 
+/* Which of a batch's uprobes a link takes. */
+enum view_kind {
+	VIEW_ALL,     /* a session link: each probe point, each return site */
+	VIEW_ENTRIES, /* the entry program's: each probe point */
+	VIEW_RETURNS, /* the uretprobes: the items without a return site */
+	VIEW_SITES,   /* the return sites, plain uprobes of the exit program */
+};
+
+/* The uprobes of a batch's items a link of some kind takes, their
+ * cookies saying which is which. */
+struct view {
+	unsigned long *offsets;
+	__u64 *cookies;
+	size_t n;
+};
+
+static void view_add(struct view *v, unsigned long off, __u64 cookie)
+{
+	v->offsets[v->n] = off;
+	v->cookies[v->n++] = cookie;
+}
+
+static int view_of(const struct batch *b, size_t from, size_t n,
+		   enum view_kind kind, struct view *v)
+{
+	v->n = 0;
+	v->offsets = calloc(2 * n, sizeof(*v->offsets));
+	v->cookies = calloc(2 * n, sizeof(*v->cookies));
+	if (!v->offsets || !v->cookies)
+		return -ENOMEM;
+	for (size_t i = from; i < from + n; i++) {
+		unsigned long site = b->ret_sites[i];
+		__u64 c = b->cookies[i];
+
+		if (kind == VIEW_ALL || kind == VIEW_ENTRIES)
+			view_add(v, b->offsets[i],
+				 c | (site ? DC_UCOOKIE_NORET : 0));
+		else if (kind == VIEW_RETURNS && !site)
+			view_add(v, b->offsets[i], c);
+		if (site && (kind == VIEW_ALL || kind == VIEW_SITES))
+			view_add(v, site, c | DC_UCOOKIE_RET);
+	}
+	return 0;
+}
+
+static void view_free(struct view *v)
+{
+	free(v->offsets);
+	free(v->cookies);
+}
+
 /* libbpf 1.4 makes uprobe_multi links only; a session link is the same
  * request with another attach type. Returns the link's fd or -errno. */
 static int session_link(struct bpf_program *p, const char *path,
-			struct batch *b, size_t from, size_t n)
+			const struct view *v)
 {
 	union bpf_attr attr;
 	int fd;
@@ -151,9 +203,9 @@ static int session_link(struct bpf_program *p, const char *path,
 	attr.link_create.prog_fd = bpf_program__fd(p);
 	attr.link_create.attach_type = DC_TRACE_UPROBE_SESSION;
 	attr.link_create.uprobe_multi.path = (uintptr_t)path;
-	attr.link_create.uprobe_multi.offsets = (uintptr_t)(b->offsets + from);
-	attr.link_create.uprobe_multi.cookies = (uintptr_t)(b->cookies + from);
-	attr.link_create.uprobe_multi.cnt = n;
+	attr.link_create.uprobe_multi.offsets = (uintptr_t)v->offsets;
+	attr.link_create.uprobe_multi.cookies = (uintptr_t)v->cookies;
+	attr.link_create.uprobe_multi.cnt = v->n;
 	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 	return fd < 0 ? -errno : fd;
 }
@@ -163,29 +215,38 @@ static int multi_attach(void *arg, size_t from, size_t n)
 {
 	struct multi_ctx *m = arg;
 	size_t mark = m->sess->links.n;
-	int err;
+	struct view e = { 0 }, r = { 0 }, st = { 0 };
+	int err, fd;
 
 	if (m->sess->uprobe_session) {
-		int fd = session_link(m->entry, m->path, m->b, from, n);
-
-		if (fd < 0)
-			return fd;
-		for (size_t i = from; i < from + n; i++)
-			m->b->probes[i]->attached = true;
-		return dc_links_add_fd(&m->sess->links, fd);
+		err = view_of(m->b, from, n, VIEW_ALL, &e);
+		fd = err ?: session_link(m->entry, m->path, &e);
+		err = fd < 0 ? fd : dc_links_add_fd(&m->sess->links, fd);
+	} else {
+		err = view_of(m->b, from, n, VIEW_ENTRIES, &e)
+			  ?: view_of(m->b, from, n, VIEW_RETURNS, &r)
+			  ?: view_of(m->b, from, n, VIEW_SITES, &st);
+		if (!err && r.n)
+			err =
+			    dc_attach_uprobes(m->sess, m->exit, m->path,
+					      r.offsets, r.cookies, r.n, true);
+		if (!err && st.n)
+			err = dc_attach_uprobes(m->sess, m->exit, m->path,
+						st.offsets, st.cookies, st.n,
+						false);
+		if (!err)
+			err =
+			    dc_attach_uprobes(m->sess, m->entry, m->path,
+					      e.offsets, e.cookies, e.n, false);
+		/* Returns without entries would be retried: none stay. */
+		if (err)
+			dc_links_truncate(&m->sess->links, mark);
 	}
-
-	err = dc_attach_uprobes(m->sess, m->exit, m->path, m->b->offsets + from,
-				m->b->cookies + from, n, true);
-	if (!err)
-		err = dc_attach_uprobes(m->sess, m->entry, m->path,
-					m->b->offsets + from,
-					m->b->cookies + from, n, false);
-	/* Returns without entries would be retried: none stay. */
-	if (err)
-		dc_links_truncate(&m->sess->links, mark);
 	for (size_t i = from; i < from + n && !err; i++)
 		m->b->probes[i]->attached = true;
+	view_free(&e);
+	view_free(&r);
+	view_free(&st);
 	return err;
 }
 
@@ -234,7 +295,8 @@ struct dc_uprobes {
 	bool *done;	  /* probes already grouped */
 	struct dc_wrappers wrappers;
 	struct dc_needed_set needed; /* what the command maps at start */
-	int err; /* what went wrong in the thread: -ENOMEM, or 0 */
+	bool cookies; /* a cookie may say more than the probe: BPF cookies */
+	int err;      /* what went wrong in the thread: -ENOMEM, or 0 */
 };
 
 /* The files one target's probes go on, each a different inode. */
@@ -327,17 +389,21 @@ static void add_inside(struct dc_uprobes *u, const char *path,
 
 /* Where probe @pj of binary @path goes: a site per syscall instruction
  * of a wrapper, or a uprobe at its probe point, whose offset is
- * returned. */
+ * returned, with its return site's in *@ret_site (0: a uretprobe there)
+ * and its cookie in *@cookie. */
 static uint64_t place(struct dc_uprobes *u, const char *path,
 		      const struct dc_code *code, struct dc_probe *pj,
-		      const struct dc_elf_sym *s, bool wrappers)
+		      const struct dc_elf_sym *s, bool wrappers,
+		      unsigned long *ret_site, __u64 *cookie)
 {
 	const struct dc_probe_info *d = pj->d;
 	struct dc_place_probe pp = { d->nslots, d->slot_arg, d->slot_role,
-				     d->ret };
+				     d->ret, u->cookies };
 	struct dc_placement pl;
 	int lib = -1;
 
+	*ret_site = 0;
+	*cookie = d->id;
 	if (!code->map)
 		return s->offset;
 	dc_place(code, s->offset, s->size, &pp, wrappers, &pl);
@@ -371,6 +437,9 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 	if (wrappers && pl.stub.tail)
 		add_inside(u, path, code, d->id, s, &pl.stub);
 	pj->slow = pl.pp.slow;
+	if (pl.pp.ret_at)
+		*ret_site = s->offset + pl.pp.ret_at;
+	*cookie |= (__u64)pl.pp.moved << DC_UCOOKIE_MOVED;
 	return s->offset + pl.pp.skip;
 }
 
@@ -409,7 +478,9 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 	for (size_t j = i; j < sess->nprobes; j++) {
 		struct dc_probe *pj = &sess->probes[j];
 		const struct dc_elf_sym *s;
+		unsigned long site;
 		uint64_t off;
+		__u64 cookie;
 
 		if (pj->d->mech != DC_MECH_UPROBE || pj->disabled ||
 		    strcmp(pj->d->target, d->target))
@@ -424,12 +495,13 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 			continue;
 		}
 		off = place(sess->uprobes, g->path, &code, pj, s,
-			    sess->opt.wrappers);
+			    sess->opt.wrappers, &site, &cookie);
 		if (pj->via_sys)
 			continue;
+		g->b.ret_sites[g->b.n] = site;
 		g->b.probes[g->b.n] = pj;
 		g->b.offsets[g->b.n] = off;
-		g->b.cookies[g->b.n++] = pj->d->id;
+		g->b.cookies[g->b.n++] = cookie;
 	}
 	dc_code_close(&code);
 	dc_elf_syms_free(&syms);
@@ -515,7 +587,8 @@ static void *prepare(void *arg)
 			      listed(d->builds, id));
 			g->b = (struct batch){ u->all.probes + used,
 					       u->all.offsets + used,
-					       u->all.cookies + used, 0 };
+					       u->all.cookies + used,
+					       u->all.ret_sites + used, 0 };
 			group_target(sess, i, g);
 			used += g->b.n;
 			u->ngroups += g->b.n > 0;
@@ -553,9 +626,11 @@ int dc_uprobes_prepare(struct dc_session *sess)
 	u->all.probes = calloc(n, sizeof(*u->all.probes));
 	u->all.offsets = calloc(n, sizeof(*u->all.offsets));
 	u->all.cookies = calloc(n, sizeof(*u->all.cookies));
+	u->all.ret_sites = calloc(n, sizeof(*u->all.ret_sites));
 	if (!u->done || !u->groups || !u->all.probes || !u->all.offsets ||
-	    !u->all.cookies)
+	    !u->all.cookies || !u->all.ret_sites)
 		return -ENOMEM;
+	u->cookies = !(dc_kernel_fallbacks() & DC_FB_COOKIES);
 	/* The thread only reads the probe table and writes u; the main
 	 * thread leaves both alone until dc_uprobes_attach(). */
 	u->running = !pthread_create(&u->thread, NULL, prepare, sess);
@@ -586,6 +661,33 @@ static bool reads_structs(const struct dc_session *sess,
 	       c->deref_exit_mask || c->feeds;
 }
 
+/* dc_fields_place() on @g: the probes it keeps, in order, keep their
+ * return sites. */
+static int fields_place(struct group *g, struct dc_field_layouts *lay,
+			char *why, size_t size)
+{
+	size_t n = g->b.n ? g->b.n : 1;
+	struct dc_probe **was = malloc(n * sizeof(*was));
+	unsigned long *sites = malloc(n * sizeof(*sites));
+	int err = -ENOMEM;
+
+	if (!was || !sites)
+		goto cleanup;
+	memcpy(was, g->b.probes, g->b.n * sizeof(*was));
+	memcpy(sites, g->b.ret_sites, g->b.n * sizeof(*sites));
+	err = dc_fields_place(g->path, g->b.probes, g->b.offsets, g->b.cookies,
+			      &g->b.n, lay, why, size);
+	for (size_t j = 0, i = 0; j < g->b.n; j++, i++) {
+		while (was[i] != g->b.probes[j])
+			i++;
+		g->b.ret_sites[j] = sites[i];
+	}
+cleanup:
+	free(was);
+	free(sites);
+	return err;
+}
+
 /* @g without the probes reading private structures, said once. */
 static void keep_off_structs(const struct dc_session *sess, struct group *g,
 			     const char *made_for)
@@ -597,6 +699,7 @@ static void keep_off_structs(const struct dc_session *sess, struct group *g,
 			continue;
 		g->b.probes[kept] = g->b.probes[j];
 		g->b.offsets[kept] = g->b.offsets[j];
+		g->b.ret_sites[kept] = g->b.ret_sites[j];
 		g->b.cookies[kept++] = g->b.cookies[j];
 	}
 	if (kept < n)
@@ -683,9 +786,7 @@ int dc_uprobes_attach(struct dc_session *sess)
 		const char *made_for = g->b.probes[0]->d->path;
 		char why[DC_FIELD_PATH_MAX + 32] = "";
 
-		err = dc_fields_place(g->path, g->b.probes, g->b.offsets,
-				      g->b.cookies, &g->b.n, &lay, why,
-				      sizeof(why));
+		err = fields_place(g, &lay, why, sizeof(why));
 		if (g->other_build)
 			keep_off_structs(sess, g, made_for);
 		mark_unfed(sess, g, why);
@@ -699,6 +800,12 @@ int dc_uprobes_attach(struct dc_session *sess)
 		err = dc_attach_bisect(&multi_ops, &m, 0, u->groups[k].b.n);
 	}
 	return err;
+}
+
+void dc_uprobes_sysnrs(const struct dc_session *sess, __u64 *bits)
+{
+	if (sess->uprobes)
+		dc_wrappers_sysnrs(&sess->uprobes->wrappers, bits);
 }
 
 void dc_uprobes_free(struct dc_session *sess)
@@ -715,6 +822,7 @@ void dc_uprobes_free(struct dc_session *sess)
 	free(u->all.probes);
 	free(u->all.offsets);
 	free(u->all.cookies);
+	free(u->all.ret_sites);
 	free(u);
 	sess->uprobes = NULL;
 }

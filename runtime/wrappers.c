@@ -180,6 +180,16 @@ int dc_wrappers_install(const struct dc_wrappers *w, struct dc_obj *o,
 	return 0;
 }
 
+void dc_wrappers_sysnrs(const struct dc_wrappers *w, __u64 *bits)
+{
+	for (size_t i = 0; i < w->nsites; i++) {
+		__u32 nr = w->byoff[i] >> 12;
+
+		if (nr < DC_SYSNR_MAX)
+			bits[nr / 64] |= 1ull << nr % 64;
+	}
+}
+
 void dc_wrappers_free(struct dc_wrappers *w)
 {
 	for (size_t i = 0; i < w->nlibs; i++)

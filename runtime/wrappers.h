@@ -36,6 +36,8 @@ int dc_wrappers_add(struct dc_wrappers *w, int lib, __u64 off, int nr,
  * its dc_wraps. */
 int dc_wrappers_install(const struct dc_wrappers *w, struct dc_obj *o,
 			struct dc_wrap_libs *libs);
+/* Add the syscalls the sites make to @bits, a bit each. */
+void dc_wrappers_sysnrs(const struct dc_wrappers *w, __u64 *bits);
 void dc_wrappers_free(struct dc_wrappers *w);
 
 #endif

@@ -305,34 +305,12 @@ static __always_inline __u32 dc_uprobe_top(void)
 	return t->f[dc_frame_slot(d - 1)].probe;
 }
 
-/* @vma: this program may call bpf_find_vma (Linux 5.17), which it may
- * only contain where the kernel has it. */
-static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
-					 bool vma)
-{
-	__u64 a[6] = { ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9 };
-	__u32 probe;
-
-	if (dc_cfg.fallbacks & DC_FB_COOKIES)
-		probe = dc_uprobe_by_place(ctx);
-	else
-		probe = bpf_get_attach_cookie(ctx);
-	if ((probe & DC_COOKIE_PROBE) >= DC_NPROBES)
-		return 0;
-	return dc_capture_enter(probe & DC_COOKIE_PROBE, a, vma ? ctx->ip : 0,
-				traced, probe);
-}
-
-static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
+static __always_inline int dc_regs_ret(struct pt_regs *ctx, __u32 probe,
+				       bool modern)
 {
 	const volatile struct dc_capture *c;
 	long ret = ctx->ax;
-	__u32 probe;
 
-	if (dc_cfg.fallbacks & DC_FB_COOKIES)
-		probe = dc_uprobe_top();
-	else
-		probe = bpf_get_attach_cookie(ctx) & DC_COOKIE_PROBE;
 	if (probe >= DC_NPROBES)
 		return 0;
 	c = dc_cap(probe);
@@ -341,6 +319,54 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
 	if (c->ret_int)
 		ret = (int)ret;
 	return dc_exit(probe, ret, c, modern);
+}
+
+/* The argument an instruction before the probe copied to another
+ * register (DC_UCOOKIE_MOVED) is read from there; each index constant,
+ * and no copy of the arguments on a stack the exit's calls share. */
+static __always_inline void dc_arg_moved(__u64 *a, __u64 moved)
+{
+	__u32 to = (moved & 7) - 1;
+	__u64 v = dc_pick(a, (moved >> 3) & 7);
+
+	for (int i = 0; i < 6; i++)
+		if (i == to)
+			a[i] = v;
+}
+
+/* @vma: this program may call bpf_find_vma (Linux 5.17), which it may
+ * only contain where the kernel has it. */
+static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
+					 bool vma)
+{
+	__u64 a[6] = { ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9 };
+	__u64 cookie;
+	__u32 probe;
+
+	if (dc_cfg.fallbacks & DC_FB_COOKIES)
+		cookie = dc_uprobe_by_place(ctx);
+	else
+		cookie = bpf_get_attach_cookie(ctx);
+	probe = cookie & DC_COOKIE_PROBE;
+	if (probe >= DC_NPROBES)
+		return 0;
+	if (cookie >> DC_UCOOKIE_MOVED)
+		dc_arg_moved(a, cookie >> DC_UCOOKIE_MOVED);
+	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced,
+				(__u32)cookie);
+}
+
+/* A uretprobe, or a plain uprobe at a return site (DC_UCOOKIE_RET): both
+ * see the call return. */
+static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
+{
+	__u32 probe;
+
+	if (dc_cfg.fallbacks & DC_FB_COOKIES)
+		probe = dc_uprobe_top();
+	else
+		probe = bpf_get_attach_cookie(ctx) & DC_COOKIE_PROBE;
+	return dc_regs_ret(ctx, probe, modern);
 }
 
 /* Functions in user space (uprobes) and in the kernel (kprobes) pass
@@ -378,18 +404,24 @@ int dc_uprobe_exit_compat(struct pt_regs *ctx)
  * return, half the breakpoints to install at start-up. libbpf 1.4 knows
  * no such section, so the loader gives this program its attach type, or
  * leaves it out on older kernels. At entry, 1 spares an untraced
- * process the return trap.
+ * process the return trap, and spares it a call whose return is seen
+ * at a site of its own (DC_UCOOKIE_NORET), or that is that site.
  */
 extern bool bpf_session_is_return(void) __ksym __weak;
 
 SEC("uprobe.multi")
 int dc_uprobe_session(struct pt_regs *ctx)
 {
-	if (bpf_session_is_return())
-		return dc_regs_exit(ctx, true);
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+
+	/* One copy of the return's code: the verifier checks it once. */
+	if (bpf_session_is_return() || (cookie & DC_UCOOKIE_RET)) {
+		dc_regs_ret(ctx, cookie & DC_COOKIE_PROBE, true);
+		return 1;
+	}
 	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
 		return 1;
-	return dc_regs_entry(ctx, true, true);
+	return dc_regs_entry(ctx, true, true) || (cookie & DC_UCOOKIE_NORET);
 }
 
 SEC("kprobe.multi")
@@ -404,6 +436,16 @@ int dc_kprobe_exit(struct pt_regs *ctx)
 	return dc_regs_exit(ctx, true);
 }
 
+/* The syscalls sys_enter and sys_exit act on, a bit each, set by the
+ * runtime after load: traced ones, the wrappers' and chdir's. Every
+ * other syscall of every process leaves at once. */
+__u64 dc_sys_want[DC_SYSNR_MAX / 64];
+
+static __always_inline bool dc_sys_wanted(__u64 nr)
+{
+	return nr < DC_SYSNR_MAX && (dc_sys_want[nr / 64] >> (nr % 64) & 1);
+}
+
 static __always_inline __u32 dc_sys_probe(long nr)
 {
 	__u32 id;
@@ -415,19 +457,23 @@ static __always_inline __u32 dc_sys_probe(long nr)
 }
 
 /*
- * Every system call of every process passes here: an untraced one leaves
- * after one lookup. A traced one may be a traced syscall, a traced
+ * Every system call of every process passes here: one no program acts on
+ * leaves at its first instructions, an untraced process's after one
+ * lookup more. A traced one may be a traced syscall, a traced
  * wrapper's (recognised from where it was made), or both: the wrapper's
  * call is pushed first, so the syscall nests under it.
  */
 static __always_inline int dc_sys_enter_on(unsigned long long *ctx, bool vma)
 {
 	struct pt_regs *regs = (void *)ctx[0];
-	__u32 probe = dc_sys_probe(ctx[1]);
 	const struct dc_wrap_site *w = 0;
 	struct dc_thread *t;
 	__u64 a[6], now;
-	__u32 tgid;
+	__u32 tgid, probe;
+
+	if (!dc_sys_wanted(ctx[1]))
+		return 0;
+	probe = dc_sys_probe(ctx[1]);
 	if (probe >= DC_NPROBES && !dc_wraps.n)
 		return 0;
 	tgid = bpf_get_current_pid_tgid() >> 32;
@@ -501,11 +547,16 @@ static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 {
 	struct pt_regs *regs = (void *)ctx[0];
 	long nr = regs->orig_ax, ret = ctx[1];
-	__u32 probe = dc_sys_probe(nr);
-	bool cd = nr == DC_NR_CHDIR || nr == DC_NR_FCHDIR;
 	struct dc_thread *t;
 	struct dc_frame *f;
 	__u64 id, now;
+	__u32 probe;
+	bool cd;
+
+	if (!dc_sys_wanted(nr))
+		return 0;
+	probe = dc_sys_probe(nr);
+	cd = nr == DC_NR_CHDIR || nr == DC_NR_FCHDIR;
 
 	if (probe >= DC_NPROBES && !dc_wraps.n && !cd)
 		return 0;

@@ -6,15 +6,21 @@ runs traced by the POSIX and STDIO layers, and the trace holds exactly
 those calls, by name, file and size. glibc's stat and lstat jump into
 fstatat: each is one call, with no fstatat under it, as Darshan counts.
 The generator's placement report names the probes the kernel
-single-steps (stat, lstat, open and openat are not among them), and the
-runtime's start record counts as many."""
+single-steps: none (stat, lstat, open and openat are recognised at their
+syscall; fcntl, fprintf and fscanf have their return seen at a site of
+their own; getline's stream is read from the register it is moved to), and
+the runtime's start record counts as many. fcntl's syscalls, counted by
+strace, and each call's return (what F_DUPFD, F_SETFL and fscanf give)
+show the return sites see every return, with its value."""
+import fcntl
 import json
 import os
 import tempfile
 
-from dctest import BUILD, GEN, RUNTIME, SRC, Trace, check, done, need_bpf, run
+from dctest import BUILD, GEN, RUNTIME, SRC, Trace, check, done, need_bpf, need_tool, run, strace_counts
 
 need_bpf()
+need_tool("strace")
 META = os.path.join(BUILD, "tests", "metacalls")
 SPECS = [os.path.join(SRC, "probes.d", s) for s in ("posix.yaml", "stdio.yaml")]
 
@@ -28,7 +34,13 @@ with tempfile.TemporaryDirectory() as tmp:
     for name in ("stat", "lstat", "open", "openat"):
         p = placed.get(("POSIX", name))
         check(p and p["placement"] == "syscall", "POSIX %s placed: %s" % (name, p))
+    for key in (("POSIX", "fcntl"), ("STDIO", "fprintf"), ("STDIO", "fscanf")):
+        p = placed.get(key)
+        check(p and p["placement"] == "return-site", "%s %s placed: %s" % (key + (p,)))
+    p = placed.get(("STDIO", "getline"))
+    check(p and p["placement"] == "moved", "STDIO getline placed: %s" % p)
     slow = [p for p in placed.values() if p["placement"] == "single-stepped"]
+    check(not slow, "no POSIX or STDIO probe single-stepped: %s" % slow)
     trace = os.path.join(tmp, "meta.pfw.gz")
     r = run([RUNTIME, "-o", trace, obj, "--", META, tmp])
     check(r.returncode == 0, "runtime exit %d: %s" % (r.returncode, r.stderr[-2000:]))
@@ -51,6 +63,15 @@ with tempfile.TemporaryDirectory() as tmp:
           "lstat names the link")
     fc = [e for e in t.select(cat="POSIX", name="fcntl") if e["pid"] == mine[0]["pid"]]
     check(len(fc) == truth["fcntl"], "POSIX fcntl: %d calls, want %d" % (len(fc), truth["fcntl"]))
+    counted = strace_counts([META, os.path.join(tmp, "again")], os.path.join(tmp, "strace.txt"),
+                            only=["fcntl"]).get("fcntl")
+    check(counted == truth["fcntl"], "strace: %s fcntl syscalls, want %d" % (counted, truth["fcntl"]))
+    by_cmd = {}
+    for e in fc:
+        by_cmd.setdefault(e["args"]["flags"], []).append(e["args"]["ret"])
+    check(len(by_cmd.get(fcntl.F_DUPFD, [])) == truth["dupfd"] and min(by_cmd.get(fcntl.F_DUPFD, [0])) >= 10,
+          "fcntl F_DUPFD returns a descriptor from 10 on: %s" % by_cmd.get(fcntl.F_DUPFD))
+    check(by_cmd.get(fcntl.F_SETFL) == [0] * truth["setfl"], "fcntl F_SETFL returns 0: %s" % by_cmd.get(fcntl.F_SETFL))
     byid = {e["id"]: e for e in t.events}
     under = [e for e in named("POSIX", "fstatat")
              if byid.get(e["args"]["p_idx"], {}).get("name") in ("stat", "lstat")]
@@ -60,7 +81,9 @@ with tempfile.TemporaryDirectory() as tmp:
           "fprintf: %d calls, %d bytes, want %d, %d" % (len(fp), sum(e["args"].get("size", 0) for e in fp),
                                                         truth["fprintf"], truth["fprintf_bytes"]))
     fs = named("STDIO", "fscanf")
-    check(len(fs) == truth["fscanf"], "fscanf: %d calls, want %d" % (len(fs), truth["fscanf"]))
+    check(len(fs) == truth["fscanf"] and all(e["args"]["ret"] == 1 for e in fs),
+          "fscanf: %d calls, returns %s, want %d of 1" % (len(fs), sorted({e["args"]["ret"] for e in fs}),
+                                                          truth["fscanf"]))
     gl = named("STDIO", "getline")
     check(len(gl) == truth["getline"] and sum(e["args"]["size"] for e in gl) == truth["getline_bytes"],
           "getline: %d calls, %d bytes, want %d, %d" % (len(gl), sum(e["args"].get("size", 0) for e in gl),

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     17 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     18 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -544,6 +544,18 @@ struct dc_uprobe_key {
 	__u32 pad;
 	__u64 offset;
 };
+
+/* A uprobe's BPF cookie: the probe id, and in its upper half how the
+ * uprobe serves the call. A function whose entry probe is past a frame's
+ * set-up (the stack pointer moved: no uretprobe can be set there) is seen
+ * returning by a plain uprobe at a site every return passes. */
+#define DC_UCOOKIE_NORET (1ull << 32) /* an entry with such a site */
+#define DC_UCOOKIE_RET	 (1ull << 33) /* that site: the call returns */
+/* From this bit on: 3 bits, a + 1 for the argument a that is read from
+ * another argument register (an instruction before the probe copied it
+ * there, as getline's mov %rdx,%rcx), 0 for none; then 3 bits, that
+ * register. */
+#define DC_UCOOKIE_MOVED 40
 
 /* Cgroups a server follows at most (dc_cgroups' size). */
 #define DC_CGROUPS_MAX 1024

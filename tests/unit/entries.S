@@ -73,6 +73,65 @@ FUNC(pp_test_mem)
 1:	ret
 END(pp_test_mem)
 
+/* getline's shape: argument 2 copied to rcx, then overwritten: fast at
+ * +8 reading it from argument register 3 where the cookie may say so,
+ * slow otherwise. */
+FUNC(pp_moved)
+	mov %rdx, %rcx
+	mov $0xa, %edx
+	jmp 1f
+1:	ret
+END(pp_moved)
+
+/* fprintf's shape: a frame, a call, the stack protector's jne, ret.
+ * With return sites: the entry at the call (+9), its return at the jne
+ * (+22), where rax is what the function returns. */
+FUNC(rs_frame)
+	sub $0x18, %rsp
+	mov %rdx, 8(%rsp)
+	call pp_push
+	mov 8(%rsp), %rdx
+	test %rdx, %rdx
+	jne 1f
+	add $0x18, %rsp
+	ret
+1:	ud2
+END(rs_frame)
+
+/* Two returns with no emulated instruction both pass: slow. */
+FUNC(rs_two_rets)
+	sub $8, %rsp
+	test %rdi, %rdi
+	je 1f
+	call pp_push
+	add $8, %rsp
+	ret
+1:	xor %eax, %eax
+	add $8, %rsp
+	ret
+END(rs_two_rets)
+
+/* rax is written after the only candidate: slow. */
+FUNC(rs_rax_after)
+	sub $8, %rsp
+	call pp_push
+	test %rax, %rax
+	jne 1f
+1:	mov $1, %eax
+	add $8, %rsp
+	ret
+END(rs_rax_after)
+
+/* The candidate is in a loop, passed more than once a call: slow. */
+FUNC(rs_loop)
+	sub $8, %rsp
+	call pp_push
+1:	dec %rdi
+	jne 1b
+	add $8, %rsp
+	ret
+END(rs_loop)
+
 /* A thin wrapper: pwrite64's shape, argument 3 moved to r10. */
 FUNC(w_thin)
 	mov %rcx, %r10

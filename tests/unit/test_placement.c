@@ -44,10 +44,27 @@ static void point(const struct dc_code *c, const struct dc_elf_syms *s,
 
 	if (!y)
 		return;
-	dc_probe_point(c, y->offset, y->size, args, &pp);
+	dc_probe_point(c, y->offset, y->size, args, false, &pp);
 	CHECK(pp.skip == skip && pp.slow == slow,
 	      "%s: probe point +%u %s (%s), want +%u %s", name, pp.skip,
 	      pp.slow ? "slow" : "fast", pp.why, skip, slow ? "slow" : "fast");
+}
+
+/* With return sites: the entry at +@skip, the return at +@ret_at; 0:
+ * neither, single-stepped. */
+static void split(const struct dc_code *c, const struct dc_elf_syms *s,
+		  const char *name, unsigned skip, unsigned ret_at)
+{
+	const struct dc_elf_sym *y = sym(s, name);
+	struct dc_probe_point pp;
+
+	if (!y)
+		return;
+	dc_probe_point(c, y->offset, y->size, 0x3f, true, &pp);
+	CHECK(pp.slow == !ret_at && pp.skip == skip && pp.ret_at == ret_at,
+	      "%s: probe point +%u, return site +%u, %s (%s), want +%u, +%u",
+	      name, pp.skip, pp.ret_at, pp.slow ? "slow" : "fast", pp.why, skip,
+	      ret_at);
 }
 
 /* @want: the syscall argument of each function argument, -1 for none;
@@ -115,6 +132,8 @@ static void own_functions(void)
 	static const int reorder[6] = { 1, 2, -1, -1, 4, 5 };
 	static const int spill[6] = { 0, -1, -1, -1, -1, -1 };
 	static const int tailed[6] = { 0, 1, -1, 3, 4, 5 };
+	const struct dc_elf_sym *y;
+	struct dc_probe_point pp = { 0 };
 	struct dc_elf_syms s;
 	struct dc_code c;
 
@@ -132,6 +151,19 @@ static void own_functions(void)
 	point(&c, &s, "pp_jump_into", 0x3f, 0, 1);
 	point(&c, &s, "pp_jmp66", 0x3f, 0, 1);
 	point(&c, &s, "pp_test_mem", 0x3f, 6, 0);
+	point(&c, &s, "pp_moved", 0x4, 0, 1);
+	y = sym(&s, "pp_moved");
+	if (y)
+		dc_probe_point(&c, y->offset, y->size, 0x4, true, &pp);
+	CHECK(y && !pp.slow && pp.skip == 8 && pp.moved == (3 | 3u << 3),
+	      "pp_moved: probe point +%u, arguments moved %#x, %s, want +8, "
+	      "%#x",
+	      pp.skip, pp.moved, pp.slow ? "slow" : "fast", 3 | 3u << 3);
+	point(&c, &s, "rs_frame", 0x3f, 0, 1);
+	split(&c, &s, "rs_frame", 9, 22);
+	split(&c, &s, "rs_two_rets", 0, 0);
+	split(&c, &s, "rs_rax_after", 0, 0);
+	split(&c, &s, "rs_loop", 0, 0);
 	stub(&c, &s, "w_thin", 18, thin);
 	stub(&c, &s, "w_reorder", 257, reorder);
 	stub(&c, &s, "w_spill", 3, spill);
@@ -157,6 +189,8 @@ static void libc_functions(void)
 	static const int statargs[6] = { 1, 2, -1, -1, 4, 5 };
 	static const uint64_t stat_vals[6] = { 0xffffff9c, 0, 0, 0 };
 	static const uint64_t lstat_vals[6] = { 0xffffff9c, 0, 0, 0x100 };
+	const struct dc_elf_sym *y;
+	struct dc_probe_point pp;
 	char libc[4096];
 	struct dc_elf_syms s;
 	struct dc_code c;
@@ -176,6 +210,15 @@ static void libc_functions(void)
 	tail(&c, &s, "lstat", SYS_newfstatat, statargs, 0x9, lstat_vals);
 	stub(&c, &s, "mmap", 0, NULL);
 	point(&c, &s, "pwrite64", 0xf, 10, 0);
+	/* fprintf sets up a frame for its variadic arguments first; its
+	 * stack protector's check follows the call that does the work. */
+	y = sym(&s, "fprintf");
+	if (y) {
+		dc_probe_point(&c, y->offset, y->size, 0x3, true, &pp);
+		CHECK(!pp.slow && pp.skip && pp.ret_at > pp.skip,
+		      "fprintf: probe point +%u, return site +%u, %s (%s)",
+		      pp.skip, pp.ret_at, pp.slow ? "slow" : "fast", pp.why);
+	}
 	dc_code_close(&c);
 	dc_elf_syms_free(&s);
 }

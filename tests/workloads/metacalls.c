@@ -4,8 +4,9 @@
  * JSON: the ground truth of test_e2e_metacalls. glibc's stat and lstat
  * jump into fstatat, fcntl takes its argument as va_arg, fprintf and
  * fscanf are variadic, getline jumps into getdelim: each is one call of
- * its own name in the trace. Usage: metacalls DIR
+ * its own name in the trace. Usage: metacalls DIR (made if missing)
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ int main(int argc, char **argv)
 	int dir, fd, n;
 	FILE *f;
 
-	if (argc != 2)
+	if (argc != 2 || (mkdir(argv[1], 0700) && errno != EEXIST))
 		return 2;
 	snprintf(path, sizeof(path), "%s/meta.txt", argv[1]);
 	snprintf(link, sizeof(link), "%s/meta.link", argv[1]);
@@ -86,10 +87,10 @@ int main(int argc, char **argv)
 	printf("{\"file\":\"%s\",\"link\":\"%s\",\"stat\":%d,\"lstat\":%d,"
 	       "\"fstatat\":%d,\"openat\":%d,\"fcntl\":%d,\"fprintf\":%d,"
 	       "\"fprintf_bytes\":%ld,\"fscanf\":%d,\"getline\":%d,"
-	       "\"getline_bytes\":%ld}\n",
+	       "\"getline_bytes\":%ld,\"dupfd\":%d,\"setfl\":%d}\n",
 	       path, link, STATS, LSTATS, FSTATATS, OPENATS + 1,
 	       GETFLS + DUPFDS + SETFLS, FPRINTFS, fprintf_bytes, FSCANFS,
-	       GETLINES, getline_bytes);
+	       GETLINES, getline_bytes, DUPFDS, SETFLS);
 	fflush(stdout);
 	return 0;
 }
