@@ -6,9 +6,11 @@
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dwfield.h"
 
@@ -19,9 +21,42 @@ struct dc_dwarf {
 	Dwarf *dw;
 };
 
+/* Whether only root can change what is in the directory of @path. */
+static bool root_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return false;
+	memcpy(dir, path, slash - path);
+	dir[slash - path] = '\0';
+	return !stat(dir[0] ? dir : "/", &st) && st.st_uid == 0 &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* A .gnu_debuglink is looked up next to the library, and names what
+ * its author likes (a FIFO would hang the runtime, running as root):
+ * beside a library in a directory another user can write, only the
+ * system's build-id tree (/usr/lib/debug/.build-id) is searched. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata,
+			  const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	if (file_name && root_dir(file_name))
+		return dwfl_standard_find_debuginfo(
+		    mod, userdata, modname, base, file_name, debuglink_file,
+		    debuglink_crc, debuginfo_file_name);
+	return dwfl_build_id_find_debuginfo(mod, userdata, modname, base,
+					    file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 

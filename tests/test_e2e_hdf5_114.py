@@ -161,4 +161,51 @@ with tempfile.TemporaryDirectory() as tmp:
     got = calls(trace, h5)
     check(got == want, "stripped: every call, its bytes unknown: %s, want %s" % (got, want))
     check("no debug info" in r.stderr, "stripped: the run says why: " + r.stderr[-1500:])
+
+    def debuglinked(d, debug):
+        """The library stripped into @d, naming @debug (its debug info,
+        made first) in its .gnu_debuglink."""
+        os.mkdir(d)
+        lib = os.path.join(LIB, soname)
+        for cmd in (["objcopy", "--only-keep-debug", lib, debug],
+                    ["objcopy", "--strip-debug", "--add-gnu-debuglink=" + debug, lib,
+                     os.path.join(d, soname)]):
+            r = subprocess.run(cmd, capture_output=True, text=True, cwd=d)
+            check(r.returncode == 0, "objcopy: " + r.stderr)
+
+    # Debug info in a separate file that .gnu_debuglink names, next to
+    # the library in a directory only root can write: read as the
+    # library's own.
+    linked = os.path.join(tmp, "linked")
+    debuglinked(linked, soname + ".debug")
+    h5 = os.path.join(tmp, "linked.h5")
+    trace = os.path.join(tmp, "linked.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", exe, h5],
+            env=dict(os.environ, LD_LIBRARY_PATH=linked))
+    check(r.returncode == 0, "debuglink: runtime: " + r.stderr[-1500:])
+    want = [[n, b, None] for n, b, _, _ in json.loads(r.stdout)["calls"]]
+    check(calls(trace, h5) == want, "debuglink: every call with its bytes")
+
+    # The same in a directory another user owns: the debuglink is theirs
+    # to point anywhere (here at a FIFO, whose open would hang the
+    # runtime), so only system places (/usr/lib/debug/.build-id) are
+    # searched, and the bytes are unknown.
+    hostile = os.path.join(tmp, "hostile")
+    debuglinked(hostile, "evil.debug")
+    os.unlink(os.path.join(hostile, "evil.debug"))
+    os.mkfifo(os.path.join(hostile, "evil.debug"))
+    os.chown(hostile, 65534, 65534)
+    os.chmod(tmp, 0o755)
+    h5 = os.path.join(tmp, "hostile.h5")
+    trace = os.path.join(tmp, "hostile.pfw.gz")
+    try:
+        r = run([RUNTIME, "-o", trace, obj, "--", exe, h5],
+                env=dict(os.environ, LD_LIBRARY_PATH=hostile), timeout=120)
+    except subprocess.TimeoutExpired:
+        check(False, "another user's debuglink to a FIFO: the runtime hung")
+    else:
+        check(r.returncode == 0, "another user's debuglink: runtime: " + r.stderr[-1500:])
+        want = [[n, None, 1] for n, _, _, _ in json.loads(r.stdout)["calls"]]
+        check(calls(trace, h5) == want,
+              "another user's debuglink: every call, its bytes unknown")
 done()
