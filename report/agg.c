@@ -280,8 +280,10 @@ struct dcr_proc *dc_proc_get(struct dc_report *r, uint64_t hhash, uint32_t pid)
 	uint64_t key;
 	struct dcr_proc *p;
 
-	if (!hhash)
+	if (!hhash) {
+		r->unplaced += r->continued;
 		hhash = r->trace_hh;
+	}
 	key = key_of(hhash * 1000003 ^ pid);
 	p = dc_map_get(&r->proc_ix, key);
 
@@ -739,7 +741,9 @@ void dc_report_trace_done(struct dc_report *r)
 	/* Ids are per trace: close its calls, forget its threads. */
 	dc_nest_flush(r);
 	dc_nest_free(r);
-	r->ntraces++;
+	/* The range at its start counts the trace. */
+	r->ntraces += !r->continued;
+	r->continued = false;
 	r->trace_hh = 0;
 }
 

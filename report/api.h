@@ -22,7 +22,6 @@ struct dcr_report {
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
 	int added, finished;
-	bool ranged; /* a range was read: only whole traces merge */
 };
 
 /* Keep @path (a copy) among the report's paths: the copy, or NULL. */

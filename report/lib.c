@@ -202,8 +202,8 @@ static int add(struct dcr_report *d, const char *path, uint64_t begin,
 	if (!path)
 		return -ENOMEM;
 	d->added = 1;
-	d->ranged |= !whole;
 	d->r.trace = path;
+	d->r.continued = begin > 0;
 	d->ro.begin = begin;
 	d->ro.end = end;
 	err = dc_trace_read(path, &d->ro, &st);

@@ -393,8 +393,8 @@ int dcr_report_merge(struct dcr_report *dd, const struct dcr_report *sd)
 	if (dd == sd || dd->finished || sd->finished ||
 	    dd->darshan != sd->darshan || dd->pattern || sd->pattern)
 		return -EINVAL;
-	/* Calls open across a range's end are not carried over. */
-	if (dd->ranged || sd->ranged)
+	/* Ranges of a trace merge only if each stands on its own. */
+	if (d->unplaced || s->unplaced)
 		return -EOPNOTSUPP;
 	fmap = malloc((s->nfuncs + 1) * sizeof(*fmap));
 	if (!fmap)

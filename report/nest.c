@@ -37,6 +37,7 @@ struct open_call {
 struct thread {
 	struct open_call st[MAX_DEPTH];
 	int depth;
+	bool seen;
 };
 
 int dc_node_get(struct dc_report *r, int parent, int func, bool scope)
@@ -143,6 +144,11 @@ int dc_nest_event(struct dc_report *r, const struct dc_trace_event *ev,
 	memset(out, 0, sizeof(*out));
 	if (!t)
 		return -ENOMEM;
+	/* Before its first outermost call a thread may be inside a call of
+	 * an earlier range; after it, its stack is the whole trace's. */
+	if (!t->seen && (ev->has & DC_EV_PIDX) && ev->p_idx >= 0)
+		r->unplaced += r->continued;
+	t->seen = true;
 	if (!(ev->has & DC_EV_PIDX) || ev->p_idx < 0) {
 		while (t->depth)
 			pop(r, t);

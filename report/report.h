@@ -164,6 +164,11 @@ struct dc_report {
 	/* Per trace while it is read. */
 	const char *trace;
 	uint64_t trace_hh; /* the first HH of the trace */
+	/* Reading a range after the trace's first member: what it cannot
+	 * place without the ranges before it (a call under a call of theirs,
+	 * a record on the trace's host) is counted in unplaced. */
+	bool continued;
+	uint64_t unplaced;
 	bool has_pidx;
 	/* Damaged traces: gzip members and compressed bytes not read. */
 	uint64_t bad_members, bytes_skipped, empty_traces;

@@ -15,7 +15,7 @@
 #include "darshan_rec.h"
 
 #define MAGIC	"DCRP"
-#define VERSION 1
+#define VERSION 2
 
 struct io {
 	bool rd;
@@ -496,7 +496,7 @@ static void report_io(struct io *io, struct dcr_report *d)
 	size_t n = d->npaths;
 
 	flag(io, &d->darshan);
-	flag(io, &d->ranged);
+	VAL(io, d->r.unplaced);
 	VAL(io, d->added);
 	VAL(io, d->problems);
 	str(io, &d->pattern);

@@ -201,9 +201,15 @@ int dc_gz_line_done(struct dc_gz *gz, uint64_t now_ns)
 {
 	if (!gz->opened_ns)
 		gz->opened_ns = now_ns ? now_ns : 1;
-	if (gz->in.len >= gz->member_size)
+	if (!gz->hold && gz->in.len >= gz->member_size)
 		return dc_gz_flush(gz);
 	return 0;
+}
+
+int dc_gz_release(struct dc_gz *gz, uint64_t now_ns)
+{
+	gz->hold = false;
+	return dc_gz_line_done(gz, now_ns);
 }
 
 int dc_gz_tick(struct dc_gz *gz, uint64_t now_ns)

@@ -27,6 +27,7 @@ struct dc_gz {
 	struct dc_buf out;
 	void *comp; /* the compressor (gzout.c) */
 	int error;  /* first write error (-errno); later writes are skipped */
+	bool hold;  /* lines of one group are being written: no size cut */
 	uint64_t bytes_in, bytes_out, members;
 };
 
@@ -38,6 +39,14 @@ static inline struct dc_buf *dc_gz_buf(struct dc_gz *gz)
 	return &gz->in;
 }
 int dc_gz_line_done(struct dc_gz *gz, uint64_t now_ns);
+/* The lines between these two calls go into one member, whatever its size:
+ * a tree of nested calls is never cut, so a reader of a range of members
+ * sees whole trees. */
+static inline void dc_gz_hold(struct dc_gz *gz)
+{
+	gz->hold = true;
+}
+int dc_gz_release(struct dc_gz *gz, uint64_t now_ns);
 /* Returns the first write error, if any, so a caller notices it early. */
 int dc_gz_tick(struct dc_gz *gz, uint64_t now_ns);
 int dc_gz_flush(struct dc_gz *gz);

@@ -53,11 +53,13 @@ static void write_held(struct dc_pfw *w, struct dc_rthread *t,
 int dc_nest_add(struct dc_pfw *w, struct dc_rthread *t, const struct dc_call *c)
 {
 	if (c->level <= 1 || !c->parent_seq) {
-		struct frame root = { c->seq, dc_pfw_call(w, c, -1) };
+		struct frame root;
 
+		dc_gz_hold(&w->gz);
+		root = (struct frame){ c->seq, dc_pfw_call(w, c, -1) };
 		if (t->npending)
 			write_held(w, t, &root);
-		return 0;
+		return dc_gz_release(&w->gz, c->ts);
 	}
 	if (t->npending == t->cap && t->npending >= DC_NEST_MAX)
 		write_held(w, t, NULL);

@@ -120,9 +120,14 @@ DCR_API int dcr_trace_split(const char *path, int n, uint64_t *offs);
  * version's), -EBADMSG for a truncated or damaged one.
  * dcr_report_merge(): @src's traces into @dst, after @dst's; neither
  * finished, both with the same dcr_report_set_darshan() and no
- * dcr_report_set_file() (-EINVAL otherwise). -EOPNOTSUPP if either read
- * a range (dcr_report_add_range()): a call open at a range's end, its
- * children in the next range, is not carried over yet. @src is unchanged.
+ * dcr_report_set_file() (-EINVAL otherwise). The ranges of one trace
+ * (dcr_report_add_range()) merge exactly when merged in file order, each
+ * right after the one before it. -EOPNOTSUPP if either report read a
+ * range, after a trace's first member, that needs an earlier range: a
+ * call under one open at that range's start (our runtime never cuts a
+ * member inside a tree of nested calls; other writers may), or a record
+ * without a host hash (process_name), whose host the trace's first HH
+ * names. Such a trace is merged whole. @src is unchanged.
  */
 DCR_API int dcr_report_save(const struct dcr_report *r, void **buf,
 			    size_t *len);

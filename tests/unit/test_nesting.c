@@ -48,7 +48,8 @@ int main(void)
 {
 	struct dc_pfw_opts o = { .compress = false,
 				 .level = 1,
-				 .member_size = 1 << 20,
+				 /* A member per line, but for a tree's. */
+				 .member_size = 1,
 				 .interval_ns = 1000000000ull };
 	char path[] = "/tmp/dc-test-nesting-XXXXXX";
 	struct dc_probe probes[5] = {};
@@ -57,6 +58,7 @@ int main(void)
 	struct dc_pfw w;
 	struct line l[16];
 	uint32_t pid = getpid();
+	uint64_t members[7];
 	int fd = mkstemp(path), n;
 
 	for (int i = 0; i < 5; i++) {
@@ -78,6 +80,7 @@ int main(void)
 		uint64_t seq, parent;
 	} order[] = { { 3, 4, 4, 3 }, { 2, 3, 3, 2 }, { 4, 3, 5, 2 },
 		      { 1, 2, 2, 1 }, { 0, 1, 1, 0 }, { 4, 1, 6, 0 } };
+	members[0] = w.gz.members;
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		struct dc_call c = { .probe = &probes[order[i].probe],
 				     .pid = pid,
@@ -89,7 +92,12 @@ int main(void)
 				     .parent_seq = order[i].parent };
 
 		CHECK(!dc_nest_add(&w, t, &c));
+		members[i + 1] = w.gz.members;
 	}
+	/* Held calls are written with their root, each tree in one member. */
+	CHECK(members[4] == members[0]);
+	CHECK(members[5] == members[0] + 1);
+	CHECK(members[6] == members[0] + 2);
 	dc_nest_flush(&w, t);
 	CHECK(!dc_pfw_close(&w));
 	close(fd);

@@ -196,10 +196,6 @@ int main(void)
 	CHECK(dcr_report_new(&x) == 0);
 	CHECK(dcr_report_merge(part, x) == -EINVAL); /* no Darshan */
 	dcr_report_free(x);
-	x = read_traces(paths, 1, 1);
-	CHECK(dcr_report_add_range(x, paths[1], 0, 10) == 0);
-	CHECK(dcr_report_merge(part, x) == -EOPNOTSUPP);
-	dcr_report_free(x);
 	dcr_report_free(part);
 
 	dcr_report_free(whole);
