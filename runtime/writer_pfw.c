@@ -71,6 +71,10 @@ static void meta_name(struct dc_pfw *w, const char *name, uint32_t pid,
 	struct dc_buf *b = dc_gz_buf(&w->gz);
 
 	meta_head(w, name, pid, tid);
+	/* The host too: a report of a range of members then knows whose
+	 * process or thread it is without the trace's first HH record. */
+	kv_str(b, "hhash", w->hhash);
+	dc_buf_adds(b, ",");
 	kv_str(b, "name", val);
 	dc_buf_adds(b, "}}\n");
 	line_done(w, mono);

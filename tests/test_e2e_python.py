@@ -122,6 +122,30 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
         j = same([t])
         same([t], "--partition-size", "256K", what=os.path.basename(t) + " in 256K partitions")
         check(j is not None and j["calls"] > 0, "%s: calls summarized" % os.path.basename(t))
+    # A trace of many small members, of a shell's children (each named
+    # in a process_name record mid-trace): every range of its members
+    # reported alone, saved and merged in order gives the whole trace's
+    # outputs, byte for byte, with no range refused.
+    ranged = os.path.join(tmp, "ranged.pfw.gz")
+    r = run([RUNTIME, "-q", "--member-size", "2K", "-o", ranged, io, "--", "sh", "-c",
+             "%s %s >/dev/null; ls %s >/dev/null" % (WORKLOAD, d, tmp)])
+    check(r.returncode == 0, "runtime, 2K members: " + r.stderr[-500:])
+    r = run([PY, "-c", """if True:
+        import json, sys
+        from datacrumbs import core, graph
+        p, fmts = sys.argv[1], ["JSON", "TEXT", "DARSHAN", "SUMMARY"]
+        rs = core.ranges(p, 2048)
+        parts = [graph.partial([(p, a, b)], True) for a, b in rs]
+        got = graph.merged(parts, fmts, 10, True)["out"]
+        whole = graph.outputs([p], fmts, 10, None, True)["out"]
+        print(json.dumps({"ranges": len(rs), "differ": [f for f in fmts if got[f] != whole[f]]}))
+        """, ranged], env=env())
+    got = json.loads(r.stdout) if r.returncode == 0 else {}
+    check(got.get("ranges", 0) > 10 and got.get("differ") == [],
+          "ranges of one trace merged equal the whole: %s %s" % (got, r.stderr[-800:]))
+    same([ranged], "--workers", "2", "--partition-size", "4K",
+         what="2K members in 4K partitions on two worker processes")
+
     j = same([traces[2]])
     split = {l["name"]: l["outermost"]["by_layer_us"] for l in j["layers"]} if j else {}
     check(any("kernel" in v for k, v in split.items() if k != "kernel"),

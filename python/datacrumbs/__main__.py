@@ -18,9 +18,9 @@ computes it), run with Dask: here, or on a Dask cluster.
                           its workers must see the traces at these paths
   --workers N             local worker processes (0: threads in this
                           process; default: processes for traces > 8 MiB)
-  --partition-size BYTES  accepted for older scripts: each trace is read
-                          whole, by the library's threads (a task per
-                          trace; the client merges their reports)
+  --partition-size BYTES  a task per range of about BYTES of a trace's
+                          gzip members (default: a task per trace); the
+                          client merges their reports
   --top N                 rows per table in the text summary (default 10)
   -h, --help              show this help
 
@@ -105,7 +105,8 @@ def main(argv=None):
     where = " (the workers must see the traces at the same paths)" if args.scheduler else ""
     fmt = "JSON" if args.json else "TEXT"
     try:
-        res = graph.summarize(paths, runner, [fmt], args.top)
+        res = graph.summarize(paths, runner, [fmt], args.top,
+                              partition_size=args.partition_size)
     except CoreError as e:
         _say(str(e) + where)
         return 2

@@ -47,6 +47,7 @@ def _declare(lib):
             ("dcr_report_set_darshan", I, [P, I]),
             ("dcr_report_set_threads", I, [P, I]),
             ("dcr_report_add", I, [P, S]),
+            ("dcr_report_add_range", I, [P, S, U64, U64]),
             ("dcr_report_finish", I, [P]),
             ("dcr_report_save", I, [P, ctypes.POINTER(P), ctypes.POINTER(ctypes.c_size_t)]),
             ("dcr_report_load", I, [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(P)]),
@@ -138,7 +139,9 @@ class _Handle:
 
 
 class Report(_Handle):
-    """One report of the library over @paths, finished unless @finish is
+    """One report of the library over @paths (a path, or (path, begin,
+    end) for the gzip members of a trace that start in that byte range:
+    dcr_report_add_range()), finished unless @finish is
     false: render() any of its outputs. @file: --file's pattern;
     @darshan: Darshan's counters and job summary too; @threads: inflating
     threads (0: one per CPU). Damage in the traces is counted (problems)
@@ -162,6 +165,9 @@ class Report(_Handle):
             _check(L.dcr_report_set_darshan(h, 1 if darshan else 0), "darshan")
             _check(L.dcr_report_set_threads(h, threads), "threads")
             for p in paths:
+                if isinstance(p, tuple):  # (path, begin, end): a range
+                    _check(L.dcr_report_add_range(h, _path(p[0]), p[1], p[2]), p[0])
+                    continue
                 err = L.dcr_report_add(h, _path(p))
                 if err == -errno.EISDIR:
                     raise OSError(errno.EISDIR, "a directory, not a trace (give its files: "
@@ -259,6 +265,14 @@ def split(path, n):
     offs = (ctypes.c_uint64 * (n + 1))()
     _check(lib().dcr_trace_split(_path(path), n, offs), path)
     return list(offs)
+
+
+def ranges(path, size):
+    """The non-empty ranges [begin, end) of about @size bytes each that
+    cut the trace at @path at member starts (split())."""
+    n = max(1, min(-(-os.path.getsize(path) // size), 1 << 16))
+    offs = split(path, n)
+    return [(a, b) for a, b in zip(offs, offs[1:]) if b > a]
 
 
 # The C type of each column of dcr_rows_column().

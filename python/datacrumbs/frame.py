@@ -68,13 +68,6 @@ def _nullable(values, present, dtype):
     return arr
 
 
-def _ranges(path, partition_size):
-    """The non-empty ranges [begin, end) of the trace at @path."""
-    n = max(1, min(-(-os.path.getsize(path) // partition_size), 1 << 16))
-    offs = core.split(path, n)
-    return [(a, b) for a, b in zip(offs, offs[1:]) if b > a]
-
-
 def _names(path, begin, end):
     with core.Rows(path, begin, end, names_only=True) as r:
         return r.lines, r.names()
@@ -129,7 +122,7 @@ def load(paths, partition_size=None):
     check(paths)
     partition_size = partition_size or PART_SIZE
     paths_abs = [os.path.abspath(p) for p in paths]
-    ranges = dask.compute(*[dask.delayed(_ranges, pure=True)(p, partition_size)
+    ranges = dask.compute(*[dask.delayed(core.ranges, pure=True)(p, partition_size)
                             for p in paths_abs])
     scans = dask.compute(*[dask.delayed(_names, pure=True)(p, a, b)
                            for p, rs in zip(paths_abs, ranges) for a, b in rs])
