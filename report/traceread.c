@@ -57,6 +57,9 @@ struct reader {
 	pthread_cond_t work, done;
 	struct task slots[WINDOW];
 	uint64_t next_task, consumed;
+	/* Tasks at or past stop_at not yet consumed: one at a time, as the
+	 * first that inflates ends the range. */
+	uint64_t beyond;
 	uint64_t scan;	   /* where the search for the next task goes on */
 	uint64_t released; /* pages before this were given back */
 	bool scan_done, stop;
@@ -272,7 +275,8 @@ static void *worker(void *arg)
 		uint64_t off;
 
 		while (!r->stop && !r->scan_done &&
-		       r->next_task >= r->consumed + WINDOW)
+		       (r->next_task >= r->consumed + WINDOW ||
+			(r->beyond && r->scan >= r->stop_at)))
 			pthread_cond_wait(&r->work, &r->mu);
 		if (r->stop || r->scan_done)
 			break;
@@ -284,6 +288,7 @@ static void *worker(void *arg)
 		t = &r->slots[r->next_task++ % WINDOW];
 		t->off = off;
 		t->state = 1;
+		r->beyond += r->gz && off >= r->stop_at;
 		pthread_mutex_unlock(&r->mu);
 		do_task(r, t);
 		pthread_mutex_lock(&r->mu);
@@ -518,6 +523,7 @@ static int consume(struct reader *r)
 		pthread_mutex_lock(&r->mu);
 		t->state = 0;
 		r->consumed++;
+		r->beyond -= r->gz && t->off >= r->stop_at;
 		pthread_cond_broadcast(&r->work);
 		pthread_mutex_unlock(&r->mu);
 	}
