@@ -38,15 +38,16 @@ def report(paths, file=None, darshan=False):
     return Report(paths, file=file, darshan=darshan)
 
 
-def summary(paths, client):
+def summary(paths, client, partition_size=None):
     """The summary of datacrumbs-report --json for @paths, computed on the
-    dask.distributed @client, as the JSON text."""
+    dask.distributed @client, as the JSON text: a task per trace, or
+    with @partition_size per range of about that many bytes of one."""
     from ._deps import require
 
     require(with_distributed=True)
     from .graph import summarize
 
-    return summarize(paths, client)["out"]["JSON"]
+    return summarize(paths, client, partition_size=partition_size)["out"]["JSON"]
 
 
 def ship(client):
