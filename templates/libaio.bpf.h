@@ -6,11 +6,13 @@
  * process and the iocb's address, which the kernel gives back in the
  * io_event's obj; io_getevents' events array is remembered at its entry
  * and read at its exit, for as many events as it returned. The latency
- * is what the program sees: submission to reaping. Included by
- * programs.bpf.h after uring.bpf.h, whose pending record it shares.
+ * is what the program sees: submission to reaping.
  */
 #ifndef DATACRUMBS_LIBAIO_BPF_H
 #define DATACRUMBS_LIBAIO_BPF_H
+
+#include "datacrumbs.bpf.h"
+#include "async.bpf.h"
 
 #define DC_AIO_BATCH 64 /* iocbs or events read per call */
 
@@ -27,12 +29,6 @@ struct dc_sys_exit_rec {
 	__s32 nr;
 	__u32 pad;
 	__s64 ret;
-};
-
-struct dc_aio_key {
-	__u32 tgid;
-	__u32 pad;
-	__u64 iocb; /* its user address */
 };
 
 struct {

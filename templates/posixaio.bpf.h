@@ -11,10 +11,12 @@
  * the process, whose own pread and pwrite are traced like any call; a
  * thread created inside a submission is one, and its calls are marked
  * (DC_CALL_AIO_HELPER), so a request's bytes are not counted twice.
- * Included by programs.bpf.h after libaio.bpf.h, whose key it shares.
  */
 #ifndef DATACRUMBS_POSIXAIO_BPF_H
 #define DATACRUMBS_POSIXAIO_BPF_H
+
+#include "datacrumbs.bpf.h"
+#include "async.bpf.h"
 
 #define DC_PAIO_BATCH  64  /* lio_listio entries followed per call */
 #define DC_EINPROGRESS 115 /* __error_code of a request not yet done */

@@ -13,6 +13,7 @@
 
 #include "datacrumbs.bpf.h"
 #include "vma.bpf.h"
+#include "capture.bpf.h"
 
 /* lib << 32 | file offset just past a syscall instruction -> wrapper. */
 struct {

@@ -8,13 +8,14 @@
  * its result. The runtime attaches the submission program to the name
  * this kernel gives the event (io_uring_submit_sqe before Linux 6.3) and
  * loads the one completion program that reads its result where this
- * kernel passes it (lib/kuring.h). Included by programs.bpf.h after the
- * tracepoint programs, whose open-event record and emitter it shares.
+ * kernel passes it (lib/kuring.h).
  */
 #ifndef DATACRUMBS_URING_BPF_H
 #define DATACRUMBS_URING_BPF_H
 
 #include <bpf/bpf_core_read.h>
+#include "datacrumbs.bpf.h"
+#include "async.bpf.h"
 
 /* The kernel's types, as far as they are read; CO-RE finds the fields
  * wherever this kernel has them (fd and res sit in unions there). */
@@ -39,31 +40,6 @@ struct io_kiocb___dc {
 struct io_uring_cqe___dc {
 	__s32 res;
 } __attribute__((preserve_access_index));
-
-/* An asynchronous request in flight (io_uring's or Linux AIO's). */
-struct dc_async_open {
-	struct dc_tp_open o;
-	__u32 probe;
-	__u32 pad;
-};
-
-/* Request @u of @probe begins now: its slots from the request's fd,
- * offset and length (@fd, @off, @len, by argument position), nested
- * under the submitting thread's traced call. */
-static __always_inline void dc_async_start(struct dc_async_open *u, __u32 probe,
-					   __s64 fd, __u64 off, __u64 len,
-					   __u32 job, __u64 id, __u64 now)
-{
-	const volatile struct dc_capture *c = dc_cap(probe);
-	__u64 a[6] = { fd, off, len };
-
-	for (int i = 0; i < DC_CAPTURE; i++)
-		if (i < c->nslots)
-			u->o.val[i] = dc_pick(a, c->slot_arg[i]);
-	u->o.job = job;
-	u->probe = probe;
-	dc_point_open(&u->o, id, now);
-}
 
 /* Requests in flight. LRU: one whose completion never comes (a ring torn
  * down) cannot fill it. */
