@@ -189,6 +189,18 @@ def darshan_phdf5_prefix():
                      "PREFIX", tarball])
 
 
+def darshan_parse(pre, cmd, log):
+    """darshan-parser's output for @cmd run (not under MPI) with the
+    Darshan built at @pre, its log written to @log."""
+    env = dict(os.environ, LD_PRELOAD=os.path.join(pre, "lib", "libdarshan.so"),
+               DARSHAN_ENABLE_NONMPI="1", DARSHAN_LOGFILE=log)
+    r = run(cmd, env=env)
+    check(r.returncode == 0 and os.path.exists(log), "workload under Darshan: " + r.stderr)
+    r = run([os.path.join(pre, "bin", "darshan-parser"), log])
+    check(r.returncode == 0, "darshan-parser: " + r.stderr)
+    return r.stdout
+
+
 def darshan_lines(text):
     """(module, rank, counter, value, record name) of each counter line of
     darshan-parser's output or of datacrumbs-report --darshan's (module,

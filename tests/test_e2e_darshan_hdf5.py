@@ -12,7 +12,7 @@ import json
 import os
 import tempfile
 
-from dctest import (BUILD, RUNTIME, check, darshan_hdf5_prefix, darshan_lines, done, generate,
+from dctest import (BUILD, RUNTIME, check, darshan_hdf5_prefix, darshan_lines, darshan_parse, done, generate,
                     need_bpf, run, skip)
 
 need_bpf()
@@ -51,14 +51,8 @@ with tempfile.TemporaryDirectory() as tmp:
     dd, od = os.path.join(tmp, "darshan"), os.path.join(tmp, "ours")
     os.mkdir(dd)
     os.mkdir(od)
-    log = os.path.join(tmp, "run.darshan")
-    env = dict(os.environ, LD_PRELOAD=os.path.join(pre, "lib", "libdarshan.so"),
-               DARSHAN_ENABLE_NONMPI="1", DARSHAN_LOGFILE=log)
-    r = run([WORK, os.path.join(dd, "data.h5")], env=env)
-    check(r.returncode == 0 and os.path.exists(log), "workload under Darshan: " + r.stderr)
-    r = run([os.path.join(pre, "bin", "darshan-parser"), log])
-    check(r.returncode == 0, "darshan-parser: " + r.stderr)
-    theirs = table(r.stdout)
+    theirs = table(darshan_parse(pre, [WORK, os.path.join(dd, "data.h5")],
+                                 os.path.join(tmp, "run.darshan")))
 
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/hdf5.yaml"])
     trace = os.path.join(tmp, "h5.pfw.gz")

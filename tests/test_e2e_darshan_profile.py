@@ -13,7 +13,7 @@ import os
 import re
 import tempfile
 
-from dctest import (BUILD, RUNTIME, Trace, check, darshan_lines, darshan_prefix, done, generate, need_bpf,
+from dctest import (BUILD, RUNTIME, Trace, check, darshan_lines, darshan_parse, darshan_prefix, done, generate, need_bpf,
                     run, skip)
 
 # As in test_e2e_darshan.py (docs/report.md): calls Darshan 3.4.7 does not see.
@@ -39,14 +39,8 @@ with tempfile.TemporaryDirectory() as tmp:
     dirs = {k: os.path.join(tmp, k) for k in ("darshan", "trace", "profile")}
     for d in dirs.values():
         os.mkdir(d)
-    log = os.path.join(tmp, "run.darshan")
-    env = dict(os.environ, LD_PRELOAD=os.path.join(pre, "lib", "libdarshan.so"),
-               DARSHAN_ENABLE_NONMPI="1", DARSHAN_LOGFILE=log)
-    r = run([WORK, dirs["darshan"]], env=env)
-    check(r.returncode == 0 and os.path.exists(log), "workload under Darshan: " + r.stderr)
-    r = run([os.path.join(pre, "bin", "darshan-parser"), log])
-    check(r.returncode == 0, "darshan-parser: " + r.stderr)
-    theirs = table(r.stdout, dirs["darshan"])
+    theirs = table(darshan_parse(pre, [WORK, dirs["darshan"]], os.path.join(tmp, "run.darshan")),
+                   dirs["darshan"])
 
     obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/stdio.yaml"])
     ours = {}

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_hdf5_114_prefix, darshan_lines,
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_hdf5_114_prefix, darshan_lines, darshan_parse,
                     done, generate, hdf5_114_prefix, need_bpf, run, skip)
 
 need_bpf()
@@ -87,14 +87,8 @@ with tempfile.TemporaryDirectory() as tmp:
     if dpre:
         dd = os.path.join(tmp, "darshan")
         os.mkdir(dd)
-        log = os.path.join(tmp, "run.darshan")
-        env = dict(os.environ, LD_PRELOAD=os.path.join(dpre, "lib", "libdarshan.so"),
-                   DARSHAN_ENABLE_NONMPI="1", DARSHAN_LOGFILE=log)
-        r = run([exe, os.path.join(dd, "data.h5")], env=env)
-        check(r.returncode == 0 and os.path.exists(log), "workload under Darshan: " + r.stderr)
-        r = run([os.path.join(dpre, "bin", "darshan-parser"), log])
-        check(r.returncode == 0, "darshan-parser: " + r.stderr)
-        theirs = h5d(r.stdout)
+        theirs = h5d(darshan_parse(dpre, [exe, os.path.join(dd, "data.h5")],
+                                   os.path.join(tmp, "run.darshan")))
         r = run([REPORT, "-q", "--darshan", trace])
         check(r.returncode == 0, "datacrumbs-report --darshan: " + r.stderr)
         ours = h5d(r.stdout)
