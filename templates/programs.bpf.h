@@ -8,6 +8,13 @@
 #define DATACRUMBS_PROGRAMS_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "thread.bpf.h"
+#include "stack.bpf.h"
+#include "fdgen.bpf.h"
+#include "uread.bpf.h"
+#include "profile.bpf.h"
+#include "emit.bpf.h"
+#include "proc.bpf.h"
 #include "vma.bpf.h"
 #include "capture.bpf.h"
 #include "tpemit.bpf.h"
