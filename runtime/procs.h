@@ -21,7 +21,7 @@ struct dc_call;
 enum { DC_FACT_CMD, DC_FACT_RANK, DC_FACT_SIZE, DC_FACT_JOBID, DC_NFACTS };
 
 /* What the runtime knows of a traced thread; the BPF side's own state of
- * one is struct dc_thread (templates/datacrumbs.bpf.h). */
+ * one is struct dc_thread (templates/thread.bpf.h). */
 struct dc_rthread {
 	uint32_t tid;
 	uint32_t pid;

@@ -10,6 +10,9 @@
 #define DATACRUMBS_CAPTURE_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "thread.bpf.h"
+#include "stack.bpf.h"
+#include "uread.bpf.h"
 #include "vma.bpf.h"
 
 /* Probe @probe's capture. The mask stays in the code: after a bounds

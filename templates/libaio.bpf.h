@@ -12,6 +12,7 @@
 #define DATACRUMBS_LIBAIO_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "tpemit.bpf.h"
 #include "async.bpf.h"
 
 #define DC_AIO_BATCH 64 /* iocbs or events read per call */

@@ -16,6 +16,8 @@
 #define DATACRUMBS_POSIXAIO_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "thread.bpf.h"
+#include "tpemit.bpf.h"
 #include "async.bpf.h"
 
 #define DC_PAIO_BATCH  64  /* lio_listio entries followed per call */

@@ -12,6 +12,10 @@
 #define DC_SYSWRAP_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "thread.bpf.h"
+#include "stack.bpf.h"
+#include "uread.bpf.h"
+#include "emit.bpf.h"
 #include "vma.bpf.h"
 #include "capture.bpf.h"
 

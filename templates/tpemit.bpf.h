@@ -8,6 +8,7 @@
 #define DATACRUMBS_TPEMIT_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "thread.bpf.h"
 
 /* Tracepoint field layouts by probe * 2 + side, filled by the runtime. */
 struct {

@@ -15,6 +15,7 @@
 
 #include <bpf/bpf_core_read.h>
 #include "datacrumbs.bpf.h"
+#include "tpemit.bpf.h"
 #include "async.bpf.h"
 
 /* The kernel's types, as far as they are read; CO-RE finds the fields

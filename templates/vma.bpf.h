@@ -9,6 +9,7 @@
 #define DC_VMA_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "thread.bpf.h"
 
 #define DC_PAGE_SHIFT 12
 
