@@ -59,7 +59,10 @@ int dc_nest_add(struct dc_pfw *w, struct dc_rthread *t, const struct dc_call *c)
 		root = (struct frame){ c->seq, dc_pfw_call(w, c, -1) };
 		if (t->npending)
 			write_held(w, t, &root);
-		return dc_gz_release(&w->gz, c->ts);
+		/* A write error stays with the writer, which names the file
+		 * (dc_gz_tick()); the ring buffer goes on being drained. */
+		dc_gz_release(&w->gz, c->ts);
+		return 0;
 	}
 	if (t->npending == t->cap && t->npending >= DC_NEST_MAX)
 		write_held(w, t, NULL);
