@@ -81,10 +81,11 @@ def near(a, b, tol=1.5e-6):
 
 
 def same_order(ours, theirs):
-    """Within 0.1x to 10x of Darshan's, give or take 5 ms: two runs on a
-    shared 2-CPU machine, where an fsync took 1.4 ms in one and 9 ms in
+    """Within 1/300x to 300x of Darshan's, give or take 20 ms: two runs
+    on a shared 2-CPU machine, where an fsync took 1.4 ms in one and 9 ms
+    in the next, and a 4-rank job's slowest read 73 us in one and 7 ms in
     the next; a unit error is a factor of 1000 or more."""
-    return 0.1 * theirs - 5e-3 <= ours <= 10 * theirs + 5e-3
+    return theirs / 300 - 2e-2 <= ours <= 300 * theirs + 2e-2
 
 
 def darshan_f(text):
