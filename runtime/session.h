@@ -89,12 +89,14 @@ int dc_attach_all(struct dc_session *sess);
 void dc_detach_probes(struct dc_session *sess);
 void dc_detach_all(struct dc_session *sess);
 
-/* uprobes.c */
+/* copies.c */
 /* Copies of one library probed at most (a module's, Spack's, Debian's):
  * each probe is attached up to this many times. */
 #define DC_COPIES_MAX 8
 /* Where a probe's binary is on this machine: 0 or -errno. */
 int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size);
+
+/* uprobes.c */
 /* Start finding every uprobe's offset, in a thread: 0 or -ENOMEM. */
 int dc_uprobes_prepare(struct dc_session *sess);
 /* Wait for that, then attach: 0 or -errno. */

@@ -21,11 +21,11 @@
 
 #include "bisect.h"
 #include "buf.h"
+#include "copies.h"
 #include "elfsym.h"
 #include "fields.h"
 #include "kfeatures.h"
 #include "ldneeded.h"
-#include "libpath.h"
 #include "log.h"
 #include "placement.h"
 #include "session.h"
@@ -262,9 +262,6 @@ static void multi_refused(void *arg, size_t i, int err)
 
 static const struct dc_bisect_ops multi_ops = { multi_attach, multi_refused };
 
-/* COMMAND's arguments looked at for executables (find_copies()). */
-#define DC_ARGS_SCANNED 64
-
 /* One binary's probes: a view into the shared batch arrays. */
 struct group {
 	char path[DC_TARGET_MAX];
@@ -274,15 +271,6 @@ struct group {
 	 * structures at the object's offsets stay off it. */
 	bool other_build;
 };
-
-int dc_probe_binary(const struct dc_probe_info *d, char *path, size_t size)
-{
-	if (d->path[0] && !faccessat(AT_FDCWD, d->path, R_OK, AT_EACCESS)) {
-		snprintf(path, size, "%s", d->path);
-		return 0;
-	}
-	return dc_resolve_library(d->target, path, size);
-}
 
 /* Every binary's batch, prepared before the first is attached: once libc
  * is probed, each libc call the runtime makes traps too. */
@@ -298,67 +286,6 @@ struct dc_uprobes {
 	bool cookies; /* a cookie may say more than the probe: BPF cookies */
 	int err;      /* what went wrong in the thread: -ENOMEM, or 0 */
 };
-
-/* The files one target's probes go on, each a different inode. */
-struct copies {
-	char path[DC_COPIES_MAX][DC_TARGET_MAX];
-	struct stat st[DC_COPIES_MAX];
-	size_t n;
-};
-
-static void add_copy(struct copies *c, const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return;
-	for (size_t i = 0; i < c->n; i++)
-		if (c->st[i].st_dev == st.st_dev &&
-		    c->st[i].st_ino == st.st_ino)
-			return;
-	if (c->n == DC_COPIES_MAX) {
-		dc_warn("%s: more than %d copies of one library; not traced",
-			path, DC_COPIES_MAX);
-		return;
-	}
-	snprintf(c->path[c->n], sizeof(c->path[0]), "%s", path);
-	c->st[c->n++] = st;
-}
-
-static int add_copy_of(const char *path, void *c)
-{
-	add_copy(c, path);
-	return 0;
-}
-
-/*
- * Where @d's library is: each copy the traced programs map at start
- * (COMMAND's libraries, and those of each executable among its
- * arguments, as for "mpirun ./app") whose soname matches the target's
- * file name or whose file is named as the generator's; each in a
- * directory of LD_LIBRARY_PATH; and the file the object was made for.
- * A module's or Spack's build is probed as Debian's is.
- */
-static void find_copies(const struct dc_uprobes *u,
-			const struct dc_probe_info *d, struct copies *c)
-{
-	const char *t = strrchr(d->target, '/'), *f = strrchr(d->path, '/');
-	char path[DC_TARGET_MAX];
-
-	t = t ? t + 1 : d->target;
-	c->n = 0;
-	for (size_t i = 0; i < u->needed.n; i++) {
-		const char *p = strrchr(u->needed.v[i].path, '/') + 1;
-
-		if (dc_lib_matches(t, u->needed.v[i].name) ||
-		    (f && !strcmp(f + 1, p)))
-			add_copy(c, u->needed.v[i].path);
-	}
-	/* What a child of COMMAND or a dlopen() may find there. */
-	dc_lib_glob(getenv("LD_LIBRARY_PATH"), t, add_copy_of, c);
-	if (!dc_probe_binary(d, path, sizeof(path)))
-		add_copy(c, path);
-}
 
 /* Function @s, traced by its uprobe (probe @id), jumps into code that
  * makes a syscall at @st's sites: a syscall there while its call is open
@@ -526,33 +453,12 @@ static bool listed(const char *builds, const uint8_t id[DC_BUILD_ID_SIZE])
 	return false;
 }
 
-/* The libraries COMMAND maps at start, and those of each ELF executable
- * among its arguments (the program of "mpirun -n 4 ./app"). */
-static void needed_by_command(const struct dc_session *sess,
-			      struct dc_needed_set *s)
-{
-	char *const *argv = sess->opt.argv;
-	int err;
-
-	for (size_t i = 0; argv && argv[i] && i < DC_ARGS_SCANNED; i++) {
-		const char *exe = i ? argv[i] : sess->opt.command;
-
-		/* A script, an option, a data file: not ELF, nothing. */
-		if (!exe || access(exe, X_OK))
-			continue;
-		err = dc_needed_add(exe, s);
-		if (err && err != -ENOEXEC && err != -ENOENT && err != -EACCES)
-			dc_warn("%s: cannot read the libraries it loads: %s",
-				exe, strerror(-err));
-	}
-}
-
 static void *prepare(void *arg)
 {
 	struct dc_session *sess = arg;
 	struct dc_uprobes *u = sess->uprobes;
 	uint8_t ref[DC_BUILD_ID_SIZE], id[DC_BUILD_ID_SIZE];
-	struct copies *c = malloc(sizeof(*c));
+	struct dc_copies *c = malloc(sizeof(*c));
 	size_t used = 0;
 	int ref_err;
 
@@ -560,7 +466,7 @@ static void *prepare(void *arg)
 		u->err = -ENOMEM;
 		return NULL;
 	}
-	needed_by_command(sess, &u->needed);
+	dc_needed_by_command(sess, &u->needed);
 	for (size_t i = 0; i < sess->nprobes; i++) {
 		const struct dc_probe_info *d = sess->probes[i].d;
 
@@ -570,7 +476,7 @@ static void *prepare(void *arg)
 		for (size_t j = i; j < sess->nprobes; j++)
 			if (!strcmp(sess->probes[j].d->target, d->target))
 				u->done[j] = true;
-		find_copies(u, d, c);
+		dc_find_copies(&u->needed, d, c);
 		if (!c->n)
 			dc_warn("%s: target %s not found; its probes are not "
 				"traced",
