@@ -63,9 +63,8 @@ def summarize(paths, client, formats=("JSON",), top=10, file=None, darshan=False
     WorkerDied if a worker running one died. Traces whose ranges cannot
     be merged (a writer that cut a member inside nested calls, or
     records without their host), or that are damaged, are read again
-    whole. A Local client
-    without worker processes runs it here, without Dask, which would
-    only add its import."""
+    whole. A Local client without worker processes runs it here, without
+    Dask, which would only add its import."""
     args = (list(paths), tuple(formats), top, file, darshan)
     if isinstance(client, Local) and not client.workers:
         return outputs(*args)
