@@ -417,8 +417,8 @@ static int serve(struct dc_rt *rt, const struct dc_opts *o,
 	err = dc_server_attach_client(&rt->sess, lib);
 	if (err)
 		return err;
-	err = dc_server_open(srv, &rt->sess, &rt->ps, &rt->out, rt->rb, sock,
-			     trace);
+	err = dc_server_open(srv, &rt->sess, &rt->ps, &rt->out,
+			     ring_buffer__epoll_fd(rt->rb), sock, trace);
 	if (err)
 		dc_err("--socket %s: %s", sock,
 		       err == -EEXIST ? "exists and is not a socket; not "
@@ -445,7 +445,13 @@ static int trace_loop(struct dc_rt *rt, const struct dc_opts *o,
 	int err, status, ret = 0;
 
 	while (!stop_signal) {
-		err = srv ? dc_server_wait(srv, 100) : dc_ringbuf_poll(rt, 100);
+		if (!srv)
+			err = dc_ringbuf_poll(rt, 100);
+		/* A server answers callers after the events that came with
+		 * them: a joined process is known by then. */
+		else if (!(err = dc_server_wait(srv, rt->rb_more ? 0 : 100)) &&
+			 !(err = dc_ringbuf_consume(rt)))
+			dc_server_serve(srv);
 		if (err < 0) {
 			dc_err("reading the ring buffer: %s", strerror(-err));
 			break;

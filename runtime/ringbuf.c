@@ -4,9 +4,30 @@
 
 #include "runtime.h"
 
+/*
+ * Records taken per wait. libbpf's consume returns only once the ring
+ * is empty, and a traced loop of small calls can refill it as fast as
+ * we read: the loop must still get back to signals, callers and the
+ * writer's clock. Past a batch the callback stops libbpf, which has
+ * consumed that record, and the next wait does not sleep.
+ */
+#define DC_RINGBUF_BATCH 16384
+
 static int on_record(void *ctx, void *data, size_t size)
 {
-	return dc_enrich_record(ctx, data, size);
+	struct dc_rt *rt = ctx;
+	int err = dc_enrich_record(rt, data, size);
+
+	if (err)
+		return err;
+	return ++rt->batch < DC_RINGBUF_BATCH ? 0 : -EAGAIN;
+}
+
+/* libbpf's count of records, or -errno: a full batch is not an error. */
+static int batch_end(struct dc_rt *rt, int n)
+{
+	rt->rb_more = n == -EAGAIN;
+	return rt->rb_more || n > 0 ? 0 : n;
 }
 
 int dc_ringbuf_open(struct dc_rt *rt)
@@ -20,23 +41,32 @@ int dc_ringbuf_open(struct dc_rt *rt)
  * events), so after waiting, take whatever is there. */
 int dc_ringbuf_poll(struct dc_rt *rt, int timeout_ms)
 {
-	int n = ring_buffer__poll(rt->rb, timeout_ms);
+	int n;
 
+	rt->batch = 0;
+	n = ring_buffer__poll(rt->rb, rt->rb_more ? 0 : timeout_ms);
 	if (n == -EINTR)
 		n = 0;
 	if (n >= 0)
 		n = ring_buffer__consume(rt->rb);
-	return n;
+	return batch_end(rt, n);
+}
+
+int dc_ringbuf_consume(struct dc_rt *rt)
+{
+	rt->batch = 0;
+	return batch_end(rt, ring_buffer__consume(rt->rb));
 }
 
 int dc_ringbuf_drain(struct dc_rt *rt)
 {
 	int n;
 
-	while ((n = ring_buffer__consume(rt->rb)) > 0)
-		;
+	do
+		n = dc_ringbuf_consume(rt);
+	while (!n && rt->rb_more);
 	dc_enrich_flush(rt);
-	return n < 0 ? n : 0;
+	return n;
 }
 
 void dc_ringbuf_close(struct dc_rt *rt)

@@ -21,6 +21,8 @@ struct dc_rt {
 	/* sources */
 	struct ring_buffer *rb;
 	uint64_t records;	    /* ring buffer records consumed */
+	unsigned int batch;	    /* records taken in this wait */
+	bool rb_more;		    /* the last wait stopped at a full batch */
 	FILE *save;		    /* --save-records, for bench/replay */
 	struct dc_profile *profile; /* profile mode, else NULL */
 	/* enrichment */
@@ -40,7 +42,11 @@ struct dc_rt {
 /* ringbuf.c: the ring buffer's consumer. */
 void dc_ringbuf_close(struct dc_rt *rt);
 int dc_ringbuf_open(struct dc_rt *rt);
+/* Wait up to @timeout_ms (not at all if records are left over), then
+ * take a batch of records. 0 or -errno. */
 int dc_ringbuf_poll(struct dc_rt *rt, int timeout_ms);
+/* Take a batch of records without waiting. 0 or -errno. */
+int dc_ringbuf_consume(struct dc_rt *rt);
 /* Consume everything left, then write what threads still hold. */
 int dc_ringbuf_drain(struct dc_rt *rt);
 

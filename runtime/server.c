@@ -316,21 +316,18 @@ static void on_request(void *ctx, const struct ucred *cred, char *line,
 }
 
 int dc_server_open(struct dc_server *s, struct dc_session *sess,
-		   struct dc_procs *ps, struct dc_sinks *out,
-		   struct ring_buffer *rb, const char *path, const char *trace)
+		   struct dc_procs *ps, struct dc_sinks *out, int events_fd,
+		   const char *path, const char *trace)
 {
 	int lfd, err;
 
-	*s = (struct dc_server){ .sess = sess,
-				 .ps = ps,
-				 .out = out,
-				 .rb = rb,
-				 .trace = trace,
-				 .path = path };
+	*s = (struct dc_server){
+		.sess = sess, .ps = ps, .out = out, .trace = trace, .path = path
+	};
 	lfd = listen_at(path);
 	if (lfd < 0)
 		return lfd;
-	err = dc_conns_open(&s->conns, lfd, ring_buffer__epoll_fd(rb));
+	err = dc_conns_open(&s->conns, lfd, events_fd);
 	if (err)
 		unlink(path);
 	else
@@ -340,17 +337,12 @@ int dc_server_open(struct dc_server *s, struct dc_session *sess,
 
 int dc_server_wait(struct dc_server *s, int timeout_ms)
 {
-	int err = dc_conns_wait(&s->conns, timeout_ms);
+	return dc_conns_wait(&s->conns, timeout_ms);
+}
 
-	if (err)
-		return err;
-	/* Events first, woken or not (the BPF side batches them); then the
-	 * callers, none of whom can make this wait. */
-	err = ring_buffer__consume(s->rb);
-	if (err < 0)
-		return err;
+void dc_server_serve(struct dc_server *s)
+{
 	dc_conns_serve(&s->conns, on_request, s);
-	return 0;
 }
 
 void dc_server_close(struct dc_server *s)

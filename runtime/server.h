@@ -10,7 +10,6 @@
 #include "session.h"
 
 struct dc_sinks;
-struct ring_buffer;
 
 #define DC_DEFAULT_SOCKET "/run/datacrumbs.sock"
 
@@ -26,7 +25,6 @@ struct dc_server {
 	struct dc_session *sess;   /* probes attached per job, pids traced */
 	struct dc_procs *ps;	   /* processes named as they are tracked */
 	struct dc_sinks *out;	   /* who each job's trace is for */
-	struct ring_buffer *rb;	   /* consumed before callers are answered */
 	struct dc_cgroups cgroups; /* followed cgroups, closed with it */
 	uint64_t idle_since;	   /* when the last job ended, or 0 */
 	const char *trace; /* its own trace, which "status" names to root */
@@ -35,15 +33,17 @@ struct dc_server {
 	bool open;
 };
 
-/* Listen on @path. 0 or -errno (-EEXIST: not a socket there;
+/* Listen on @path; a wait also wakes for @events_fd (the ring
+ * buffer's epoll fd). 0 or -errno (-EEXIST: not a socket there;
  * -EADDRINUSE: a live server listens there). */
 int dc_server_open(struct dc_server *s, struct dc_session *sess,
-		   struct dc_procs *ps, struct dc_sinks *out,
-		   struct ring_buffer *rb, const char *path, const char *trace);
-/* Wait up to @timeout_ms for events or callers, consume the ring
- * buffer, then answer what callers have sent, never waiting on one.
- * 0 or -errno. */
+		   struct dc_procs *ps, struct dc_sinks *out, int events_fd,
+		   const char *path, const char *trace);
+/* Wait up to @timeout_ms for events or callers. 0 or -errno. */
 int dc_server_wait(struct dc_server *s, int timeout_ms);
+/* Answer what callers have sent, never waiting on one: after the
+ * events that came with them are consumed. */
+void dc_server_serve(struct dc_server *s);
 void dc_server_close(struct dc_server *s);
 /* Attach the probe that lets processes join by loading the client
  * library. Returns 0 or -errno (a message is printed). */
