@@ -2,9 +2,11 @@
 """Helpers for DataCrumbs' tests: where the build is, skipping, and an
 independent reader of .pfw/.pfw.gz traces that checks the format contract
 (docs/trace-format.md) as it reads."""
+import atexit
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -19,6 +21,32 @@ WORKLOAD = os.path.join(BUILD, "tests", "iocalls")
 SKIP = 77  # meson's exit status for a skipped test
 
 failures = 0
+
+
+def _timed_out(signum, frame):
+    """meson's timeout sends SIGTERM: say where the test was waiting."""
+    import traceback
+    print("TIMEOUT: killed by meson while at:", file=sys.stderr)
+    traceback.print_stack(frame, file=sys.stderr)
+    sys.exit(1)
+
+
+@atexit.register
+def _kill_children():
+    """A test that fails or times out may leave a server running, which
+    would hold meson's pipe open and hide the failure behind a timeout."""
+    me = os.getpid()
+    for d in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            if ppid == me:
+                os.kill(int(d), signal.SIGKILL)
+        except (OSError, ValueError, IndexError):
+            pass
+
+
+signal.signal(signal.SIGTERM, _timed_out)
 
 
 def check(cond, what):
