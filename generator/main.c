@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "config.h"
 #include "log.h"
+#include "place.h"
 #include "placement_report.h"
 #include "tmpldir.h"
 #include "render.h"
@@ -135,6 +136,7 @@ int main(int argc, char **argv)
 		       spec.nerrors > DC_SPEC_MAX_ERRORS
 			   ? " (the first ones are shown above)"
 			   : "");
+	err = err ?: dc_spec_place(&spec);
 	if (err)
 		goto cleanup;
 	if (compile && (err = out_dir_ok(obj)))

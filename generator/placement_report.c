@@ -5,20 +5,17 @@
  * tracepoint, which uprobes moved onto an instruction the kernel
  * emulates (past a frame's set-up when their return is seen at a site
  * of their own), and which stay on one it single-steps (ten times
- * dearer);
+ * dearer), as dc_spec_place() found it;
  * with --placement, each function's as JSON, for scripts/test.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "elfsym.h"
 #include "fileio.h"
 #include "json.h"
 #include "log.h"
-#include "placement.h"
 #include "placement_report.h"
-#include "render.h"
 
 /* Slow functions named without -v. */
 #define SLOW_SHOWN 8
@@ -47,57 +44,40 @@ static void place_group(const struct dc_spec *spec, size_t g, bool verbose,
 {
 	const struct dc_spec_group *grp = &spec->groups[g];
 	struct tally t = { 0 };
-	struct dc_elf_syms syms;
-	struct dc_code code;
+	bool any = false;
 	size_t shown = 0;
-	int err;
 
-	if (dc_elf_syms_load(grp->path, &syms))
-		return; /* dc_spec_check() has said why */
-	err = dc_code_open(grp->path, &code);
-	if (err) {
-		if (err != -ENOTSUP)
-			dc_warn("%s: cannot read its code: %s", grp->path,
-				strerror(-err));
-		dc_elf_syms_free(&syms);
-		return;
-	}
 	for (size_t i = 0; i < spec->nprobes; i++) {
 		const struct dc_spec_probe *p = &spec->probes[i];
-		const struct dc_elf_sym *s;
-		struct dc_place_probe pp;
-		struct dc_placement pl;
-		struct dc_slots sl;
+		const struct dc_spec_place *pl = &p->place;
 
-		if (p->group != g || p->pattern || p->alias_of >= 0 ||
-		    !(s = dc_elf_syms_find(&syms, p->symbol)))
+		if (p->group != g || !pl->known)
 			continue;
-		dc_slots_of(p, &sl);
-		pp = (struct dc_place_probe){ sl.n, sl.arg, sl.role, p->ret,
-					      true };
-		dc_place(&code, s->offset, s->size, &pp, true, &pl);
+		any = true;
 		if (js)
 			add_json(js, grp, p->name,
-				 pl.via_sys	? "syscall"
-				 : pl.pp.slow	? "single-stepped"
-				 : pl.pp.ret_at ? "return-site"
-				 : pl.pp.skip	? "moved"
-						: "first",
-				 pl.via_sys   ? NULL
-				 : pl.pp.slow ? pl.pp.why
-					      : pl.not_sys);
-		if (pl.via_sys) {
+				 pl->via_sys	 ? "syscall"
+				 : pl->pp.slow	 ? "single-stepped"
+				 : pl->pp.ret_at ? "return-site"
+				 : pl->pp.skip	 ? "moved"
+						 : "first",
+				 pl->via_sys   ? NULL
+				 : pl->pp.slow ? pl->pp.why
+					       : pl->not_sys);
+		if (pl->via_sys) {
 			t.sys++;
-		} else if (!pl.pp.slow) {
-			pl.pp.skip ? t.moved++ : t.first++;
-			t.split += pl.pp.ret_at != 0;
+		} else if (!pl->pp.slow) {
+			pl->pp.skip ? t.moved++ : t.first++;
+			t.split += pl->pp.ret_at != 0;
 		} else {
 			if (verbose || shown++ < SLOW_SHOWN)
 				dc_info("  %s %s: single-stepped at %s",
-					grp->layer, p->name, pl.pp.why);
+					grp->layer, p->name, pl->pp.why);
 			t.slow++;
 		}
 	}
+	if (!any)
+		return; /* dc_spec_place() said why */
 	if (t.slow > shown && !verbose)
 		dc_info("  ... and %zu more (-v lists them)", t.slow - shown);
 	dc_info("%s (%s): %zu at the syscall tracepoint, %zu uprobes on an "
@@ -106,8 +86,6 @@ static void place_group(const struct dc_spec *spec, size_t g, bool verbose,
 		"single-stepped",
 		grp->layer, grp->target, t.sys, t.moved + t.first, t.moved,
 		t.split, t.slow);
-	dc_code_close(&code);
-	dc_elf_syms_free(&syms);
 }
 
 int dc_report_placement(const struct dc_spec *spec, bool verbose,

@@ -264,10 +264,12 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 	const struct dc_spec_group *g = &spec->groups[p->group];
 	bool tp = g->mech == DC_MECH_TRACEPOINT;
 	char ids[16], mech[32], ret[32], effect[32], nslots[8], nr[16],
-	    roles[64], args[64], size_slot[16], flags[48];
+	    roles[64], args[64], size_slot[16], flags[48], place[96], skip[16],
+	    ret_at[16], moved[8];
+	const struct dc_spec_place *pl = &p->place;
 	bool named = false;
-	struct dc_buf str[8] = {}, fields = {}, keys = {}, alt = {};
-	const char *src[8] = { p->name,
+	struct dc_buf str[9] = {}, fields = {}, keys = {}, alt = {};
+	const char *src[9] = { p->name,
 			       p->symbol,
 			       g->layer,
 			       tp	   ? p->event
@@ -276,7 +278,8 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 			       g->path,
 			       p->end ? p->end : "",
 			       g->builds ? g->builds : "",
-			       "" };
+			       "",
+			       pl->known ? g->build : "" };
 	int err = 0, size = -1;
 
 	for (int i = 0; i < p->nalts && !err; i++)
@@ -305,6 +308,14 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		 p->optional ? "DC_PROBE_OPTIONAL" : "0",
 		 named ? "DC_PROBE_FIELDS" : "0");
 
+	snprintf(place, sizeof(place), "%s%s%s%s",
+		 pl->known ? "DC_PLACE_KNOWN" : "0",
+		 pl->via_sys ? " | DC_PLACE_SYS" : "",
+		 pl->tail ? " | DC_PLACE_TAIL" : "",
+		 pl->pp.slow ? " | DC_PLACE_SLOW" : "");
+	snprintf(skip, sizeof(skip), "%u", pl->pp.skip);
+	snprintf(ret_at, sizeof(ret_at), "%u", pl->pp.ret_at);
+	snprintf(moved, sizeof(moved), "%u", pl->pp.moved);
 	snprintf(ids, sizeof(ids), "%d", id);
 	snprintf(mech, sizeof(mech), "%d /* %s */", g->mech,
 		 dc_mech_name(g->mech));
@@ -317,7 +328,7 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		 s->role[2], s->role[3]);
 	snprintf(args, sizeof(args), "%d, %d, %d, %d", s->arg[0], s->arg[1],
 		 s->arg[2], s->arg[3]);
-	for (int i = 0; i < 8 && !err; i++)
+	for (int i = 0; i < 9 && !err; i++)
 		err = add_str(&str[i], pool, src[i], "")
 			  ?: dc_buf_add(&str[i], "", 1);
 	if (!err) {
@@ -331,10 +342,12 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 				     "FIELDS",	  fields.p,  "KEYS",   keys.p,
 				     "SIZE_SLOT", size_slot, "EFFECT", effect,
 				     "BUILDS",	  str[6].p,  "FLAGS",  flags,
-				     NULL };
+				     "BUILD",	  str[8].p,  "PLACE",  place,
+				     "SKIP",	  skip,	     "RET_AT", ret_at,
+				     "MOVED",	  moved,     NULL };
 		err = dc_tmpl_expand(out, tmpl, kv);
 	}
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 9; i++)
 		dc_buf_free(&str[i]);
 	dc_buf_free(&alt);
 	dc_buf_free(&fields);

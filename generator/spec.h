@@ -8,6 +8,9 @@
 
 #include <datacrumbs/abi.h>
 
+#include "elfsym.h"
+#include "probepoint.h"
+
 /* A tracepoint's stand-ins: each at most DC_NAME_MAX - 1 characters,
  * so the table's comma-separated list fits DC_TARGET_MAX. */
 #define DC_TP_ALTS 4
@@ -34,6 +37,16 @@ struct dc_spec_slot {
 	int role;
 	int arg;
 	struct dc_spec_read read;
+};
+
+/* Where the runtime will trace a uprobe's function, as dc_place() finds
+ * it in the target's file with wrappers at sys_enter and BPF cookies. */
+struct dc_spec_place {
+	bool known; /* placed: the file has the function, x86-64 code */
+	bool via_sys;
+	bool tail; /* not via_sys, but jumps into a syscall made there */
+	const char *not_sys;	  /* why it is not via_sys */
+	struct dc_probe_point pp; /* not via_sys: its probe point */
 };
 
 struct dc_spec_probe {
@@ -68,6 +81,7 @@ struct dc_spec_probe {
 	int alias_of;	 /* index of the probe at the same address, or -1 */
 	bool pattern;	 /* a glob standing for the probes it was expanded to */
 	bool optional;	 /* "optional": a function some builds lack */
+	struct dc_spec_place place; /* uprobes: set by dc_spec_place() */
 	/* mechanism tracepoint */
 	char *event;		  /* "group/name" */
 	char *end;		  /* completing event, or NULL */
@@ -90,6 +104,7 @@ struct dc_spec_group {
 	char *target;
 	char path[DC_TARGET_MAX]; /* resolved target */
 	char *builds; /* "builds": build-ids in hex, comma-separated */
+	char build[DC_BUILD_HEX]; /* path's GNU build-id in hex, or "" */
 	struct dc_loc loc;
 	struct dc_loc target_loc, builds_loc;
 	bool skipped; /* target not installed, and skip_missing was set */

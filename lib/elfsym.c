@@ -399,3 +399,14 @@ cleanup:
 	close(fd);
 	return err;
 }
+
+void dc_build_id_hex(const uint8_t id[DC_BUILD_ID_SIZE], char hex[DC_BUILD_HEX])
+{
+	static const char digit[] = "0123456789abcdef";
+
+	for (int i = 0; i < DC_BUILD_ID_SIZE; i++) {
+		hex[2 * i] = digit[id[i] >> 4];
+		hex[2 * i + 1] = digit[id[i] & 15];
+	}
+	hex[2 * DC_BUILD_ID_SIZE] = '\0';
+}

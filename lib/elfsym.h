@@ -63,5 +63,9 @@ int dc_elf_read_sym(const char *path, const char *name, size_t at, void *buf,
 /* @path's GNU build id, zero padded: 0, -ENOENT if it has none, or
  * another -errno. */
 int dc_elf_build_id(const char *path, uint8_t id[DC_BUILD_ID_SIZE]);
+/* Bytes of a build id in hex, with its NUL. */
+#define DC_BUILD_HEX (2 * DC_BUILD_ID_SIZE + 1)
+void dc_build_id_hex(const uint8_t id[DC_BUILD_ID_SIZE],
+		     char hex[DC_BUILD_HEX]);
 
 #endif

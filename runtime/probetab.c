@@ -32,7 +32,11 @@ static int decode(const struct dc_probe_desc *d, size_t i, const char *pool,
 				     .size_slot = d->size_slot,
 				     .effect = d->effect,
 				     .flags = d->flags,
-				     .nr = d->nr };
+				     .nr = d->nr,
+				     .place = d->place,
+				     .moved = d->moved,
+				     .skip = d->skip,
+				     .ret_at = d->ret_at };
 	ok &= d->effect < DC_EFFECT_NR;
 	memcpy(v->slot_role, d->slot_role, sizeof(v->slot_role));
 	memcpy(v->slot_arg, d->slot_arg, sizeof(v->slot_arg));
@@ -43,6 +47,7 @@ static int decode(const struct dc_probe_desc *d, size_t i, const char *pool,
 	ok &= !!(v->target = pool_str(pool, size, d->target, DC_TARGET_MAX));
 	ok &= !!(v->path = pool_str(pool, size, d->path, DC_TARGET_MAX));
 	ok &= !!(v->builds = pool_str(pool, size, d->builds, DC_BUILDS_MAX));
+	ok &= !!(v->build = pool_str(pool, size, d->build, DC_BUILD_HEX));
 	ok &= !!(v->end = pool_str(pool, size, d->end, DC_NAME_MAX));
 	ok &= !!(v->alt = pool_str(pool, size, d->alt, DC_TARGET_MAX));
 	/* A tracepoint's record fields; a uprobe's fields by DWARF. */

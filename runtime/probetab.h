@@ -19,6 +19,13 @@ struct dc_probe_info {
 	__u8 flags;  /* DC_PROBE_* */
 	__u8 slot_role[DC_CAPTURE];
 	__u8 slot_arg[DC_CAPTURE];
+	/* Uprobes: the generator's placement on path, of build build
+	 * (struct dc_probe_desc's). */
+	__u8 place; /* DC_PLACE_* */
+	__u8 moved;
+	__u32 skip;
+	__u32 ret_at;
+	const char *build;
 	const char *name;
 	const char *symbol;
 	const char *layer;

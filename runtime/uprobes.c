@@ -3,10 +3,11 @@
  * Uprobes: one uprobe.session link per binary (Linux 6.13+), else one
  * uprobe.multi and one uretprobe.multi link. Each function's offset comes
  * from the binary's symbol table on this machine, moved onto an
- * instruction the kernel emulates where it can (lib/probepoint.c); thin
- * system call wrappers get no uprobe and are recognised at sys_enter
- * (lib/sysstub.c, runtime/wrappers.c). Reading and decoding the binaries
- * is done in a thread while the BPF object loads.
+ * instruction the kernel emulates where it can (lib/probepoint.c): as
+ * the generator found it, on a copy of the build it read, or decoded
+ * here; thin system call wrappers get no uprobe and are recognised at
+ * sys_enter (lib/sysstub.c, runtime/wrappers.c). Reading and decoding
+ * the binaries is done in a thread while the BPF object loads.
  */
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -314,11 +315,38 @@ static void add_inside(struct dc_uprobes *u, const char *path,
 		u->err = lib;
 }
 
-/* Where probe @pj of binary @path goes: a site per syscall instruction
- * of a wrapper, or a uprobe at its probe point, whose offset is
- * returned, with its return site's in *@ret_site (0: a uretprobe there)
- * and its cookie in *@cookie. */
-static uint64_t place(struct dc_uprobes *u, const char *path,
+/* The generator's placement of @d holds on a copy of build @build (in
+ * hex, or ""): dc_place() had the inputs it would have here, and found
+ * a plain probe point. Syscall sites, a wrapper's or those of a stub it
+ * jumps into, are found here: they go into the wrappers' tables. */
+static bool placed_before(const struct dc_uprobes *u,
+			  const struct dc_probe_info *d, const char *build,
+			  bool wrappers)
+{
+	return (d->place & (DC_PLACE_KNOWN | DC_PLACE_SYS | DC_PLACE_TAIL)) ==
+		   DC_PLACE_KNOWN &&
+	       wrappers && u->cookies && d->build[0] &&
+	       !strcmp(d->build, build);
+}
+
+/* A uprobe of @pj at probe point @pp of function @s: its offset, with
+ * its return site's in *@ret_site and what its cookie adds in *@cookie. */
+static uint64_t at_point(struct dc_probe *pj, const struct dc_elf_sym *s,
+			 const struct dc_probe_point *pp,
+			 unsigned long *ret_site, __u64 *cookie)
+{
+	pj->slow = pp->slow;
+	if (pp->ret_at)
+		*ret_site = s->offset + pp->ret_at;
+	*cookie |= (__u64)pp->moved << DC_UCOOKIE_MOVED;
+	return s->offset + pp->skip;
+}
+
+/* Where probe @pj of binary @path, of build @build, goes: a site per
+ * syscall instruction of a wrapper, or a uprobe at its probe point,
+ * whose offset is returned, with its return site's in *@ret_site (0: a
+ * uretprobe there) and its cookie in *@cookie. */
+static uint64_t place(struct dc_uprobes *u, const char *path, const char *build,
 		      const struct dc_code *code, struct dc_probe *pj,
 		      const struct dc_elf_sym *s, bool wrappers,
 		      unsigned long *ret_site, __u64 *cookie)
@@ -333,6 +361,14 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 	*cookie = d->id;
 	if (!code->map)
 		return s->offset;
+	if (placed_before(u, d, build, wrappers)) {
+		struct dc_probe_point at = { .skip = d->skip,
+					     .ret_at = d->ret_at,
+					     .moved = d->moved,
+					     .slow = d->place & DC_PLACE_SLOW };
+
+		return at_point(pj, s, &at, ret_site, cookie);
+	}
 	dc_place(code, s->offset, s->size, &pp, wrappers, &pl);
 	if (pl.via_sys)
 		lib = dc_wrappers_lib(&u->wrappers, path);
@@ -363,16 +399,14 @@ static uint64_t place(struct dc_uprobes *u, const char *path,
 	}
 	if (wrappers && pl.stub.tail)
 		add_inside(u, path, code, d->id, s, &pl.stub);
-	pj->slow = pl.pp.slow;
-	if (pl.pp.ret_at)
-		*ret_site = s->offset + pl.pp.ret_at;
-	*cookie |= (__u64)pl.pp.moved << DC_UCOOKIE_MOVED;
-	return s->offset + pl.pp.skip;
+	return at_point(pj, s, &pl.pp, ret_site, cookie);
 }
 
 /* Collect the probes of probe i's target, from i on, at offsets computed
- * from its copy @g->path on this machine; cookies are probe ids. */
-static void group_target(struct dc_session *sess, size_t i, struct group *g)
+ * from its copy @g->path, of build @build, on this machine; cookies are
+ * probe ids. */
+static void group_target(struct dc_session *sess, size_t i, struct group *g,
+			 const char *build)
 {
 	const struct dc_probe_info *d = sess->probes[i].d;
 	struct dc_code code = { 0 };
@@ -421,7 +455,7 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 				pj->d->symbol);
 			continue;
 		}
-		off = place(sess->uprobes, g->path, &code, pj, s,
+		off = place(sess->uprobes, g->path, build, &code, pj, s,
 			    sess->opt.wrappers, &site, &cookie);
 		if (pj->via_sys)
 			continue;
@@ -434,13 +468,9 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g)
 	dc_elf_syms_free(&syms);
 }
 
-/* Build id @id (zero padded) is among @builds (the spec's "builds"). */
-static bool listed(const char *builds, const uint8_t id[DC_BUILD_ID_SIZE])
+/* Build id @hex (zero padded) is among @builds (the spec's "builds"). */
+static bool listed(const char *builds, const char *hex)
 {
-	char hex[2 * DC_BUILD_ID_SIZE + 1];
-
-	for (int i = 0; i < DC_BUILD_ID_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
 	for (const char *b = builds; *b;) {
 		size_t n = strcspn(b, ",");
 
@@ -485,17 +515,20 @@ static void *prepare(void *arg)
 		for (size_t k = 0; k < c->n; k++) {
 			struct group *g = &u->groups[u->ngroups];
 			int err = dc_elf_build_id(c->path[k], id);
+			char hex[DC_BUILD_HEX] = "";
 
+			if (!err)
+				dc_build_id_hex(id, hex);
 			snprintf(g->path, sizeof(g->path), "%s", c->path[k]);
 			g->other_build =
 			    err ||
 			    !((!ref_err && !memcmp(id, ref, sizeof(id))) ||
-			      listed(d->builds, id));
+			      listed(d->builds, hex));
 			g->b = (struct batch){ u->all.probes + used,
 					       u->all.offsets + used,
 					       u->all.cookies + used,
 					       u->all.ret_sites + used, 0 };
-			group_target(sess, i, g);
+			group_target(sess, i, g, hex);
 			used += g->b.n;
 			u->ngroups += g->b.n > 0;
 		}

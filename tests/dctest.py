@@ -265,7 +265,7 @@ def elf_section(path, name):
 
 
 # include/datacrumbs/abi.h: struct dc_probe_table, struct dc_probe_desc
-PROBE_HDR, PROBE_DESC = struct.Struct("<IHHII"), struct.Struct("<IBBBbi4B4BBB2x8I4I2I")
+PROBE_HDR, PROBE_DESC = struct.Struct("<IHHII"), struct.Struct("<IBBBbi4B4BBBBB8I4I2I3I")
 PROBE_STRS = ("name", "symbol", "layer", "target", "path", "builds", "end", "alt")
 
 
@@ -284,10 +284,12 @@ def probe_table(obj):
     for i in range(count):
         v = PROBE_DESC.unpack_from(data, PROBE_HDR.size + i * desc_size)
         e = dict(id=v[0], mech=v[1], ret=v[2], nslots=v[3], size_slot=v[4], nr=v[5],
-                 roles=list(v[6:10]), args=list(v[10:14]), effect=v[14], flags=v[15])
-        e.update((k, at(o)) for k, o in zip(PROBE_STRS, v[16:24]))
-        e["fields"] = [at(o) for o in v[24:28]]
-        e["keys"] = [at(o) for o in v[28:30]]
+                 roles=list(v[6:10]), args=list(v[10:14]), effect=v[14], flags=v[15],
+                 place=v[16], moved=v[17], skip=v[33], ret_at=v[34])
+        e.update((k, at(o)) for k, o in zip(PROBE_STRS, v[18:26]))
+        e["fields"] = [at(o) for o in v[26:30]]
+        e["keys"] = [at(o) for o in v[30:32]]
+        e["build"] = at(v[32])
         entries.append(e)
     return hdr, entries
 

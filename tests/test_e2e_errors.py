@@ -33,14 +33,16 @@ with tempfile.TemporaryDirectory() as tmp:
     check(not os.path.exists(out), "no trace left by a failed start")
     obj = generate(tmp, ["probes.d/sys.yaml"])
     # A damaged or foreign probe table is refused before anything loads.
-    off, size = elf_section(obj, ".dc_probes")
+    off, _ = elf_section(obj, ".dc_probes")
     data = open(obj, "rb").read()
     hdr = PROBE_HDR.unpack_from(data, off)
-    name_at = off + PROBE_HDR.size + 20  # first entry's name offset
+    name_at = off + PROBE_HDR.size + 24  # first entry's name offset
+    # The pool follows the entries; the section may end in padding.
+    pool_end = off + PROBE_HDR.size + hdr[3] * hdr[2] + hdr[4]
     for what, at, patch, expect in (
             ("ABI version", off + 4, struct.pack("<H", hdr[1] + 1), "another DataCrumbs ABI"),
             ("string offset past the pool", name_at, struct.pack("<I", hdr[4]), "damaged"),
-            ("pool without its last NUL", off + size - 1, b"x", "damaged")):
+            ("pool without its last NUL", pool_end - 1, b"x", "damaged")):
         bad = os.path.join(tmp, "bad.o")
         with open(bad, "wb") as f:
             f.write(data[:at] + patch + data[at + len(patch):])

@@ -9,7 +9,7 @@ import re
 import tempfile
 import time
 
-from dctest import GEN, SRC, check, done, elf_section, probe_table, run
+from dctest import GEN, PROBE_HDR, SRC, check, done, elf_section, probe_table, run
 
 with tempfile.TemporaryDirectory() as tmp:
     for spec in sorted(glob.glob(os.path.join(SRC, "tests/specs/bad/*.yaml"))):
@@ -54,7 +54,9 @@ with tempfile.TemporaryDirectory() as tmp:
     # Each string is stored once, however many probes share it.
     pool = open(obj, "rb").read()
     off, size = elf_section(obj, ".dc_probes")
-    pool = pool[off + size - hdr["strings"]:off + size].split(b"\0")[:-1]
+    # After the entries; the section may end in padding.
+    off += PROBE_HDR.size + hdr["count"] * hdr["desc_size"]
+    pool = pool[off:off + hdr["strings"]].split(b"\0")[:-1]
     check(len(pool) == len(set(pool)) and pool.count(b"POSIX") == 1,
           "string pool holds each string once")
     # fstat attaches to syscall 5 on x86_64; sendfile64 is syscall 40.

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     18 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     19 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -595,7 +595,8 @@ struct dc_probe_desc {
 	__u8 slot_arg[DC_CAPTURE];  /* argument position of each slot */
 	__u8 effect;		    /* enum dc_effect */
 	__u8 flags;		    /* DC_PROBE_* */
-	__u8 pad[2];
+	__u8 place;		    /* DC_PLACE_*: see build */
+	__u8 moved;
 	__u32 name;   /* as the user knows it */
 	__u32 symbol; /* what is attached: syscall or ELF symbol */
 	__u32 layer;  /* becomes "cat" */
@@ -611,7 +612,22 @@ struct dc_probe_desc {
 	__u32 alt;
 	__u32 field[DC_CAPTURE]; /* captured field of each slot */
 	__u32 key[DC_TP_KEYS];
+	/* DC_MECH_UPROBE: where the generator placed it (lib/placement.c)
+	 * on path, whose GNU build-id (in hex, zero padded, or "") is
+	 * build: the runtime takes it on a copy of that build instead of
+	 * decoding the function again. With DC_PLACE_KNOWN and neither
+	 * DC_PLACE_SYS nor DC_PLACE_TAIL, skip, ret_at and moved are
+	 * struct dc_probe_point's. */
+	__u32 build;
+	__u32 skip;
+	__u32 ret_at;
 };
+
+/* struct dc_probe_desc's place. */
+#define DC_PLACE_KNOWN 1 /* placed: path has the function, x86-64 code */
+#define DC_PLACE_SYS   2 /* traced at sys_enter, by its syscall sites */
+#define DC_PLACE_TAIL  4 /* a uprobe, jumping into a syscall made there */
+#define DC_PLACE_SLOW  8 /* its probe point is single-stepped */
 
 /* struct dc_probe_desc's flags. */
 #define DC_PROBE_OPTIONAL 1 /* a function some builds of the target lack */
