@@ -361,7 +361,9 @@ static uint64_t place(struct dc_uprobes *u, const char *path, const char *build,
 	*cookie = d->id;
 	if (!code->map)
 		return s->offset;
-	if (placed_before(u, d, build, wrappers)) {
+	/* Within the function, or the table is not this build's. */
+	if (placed_before(u, d, build, wrappers) && d->skip < s->size &&
+	    d->ret_at < s->size) {
 		struct dc_probe_point at = { .skip = d->skip,
 					     .ret_at = d->ret_at,
 					     .moved = d->moved,
