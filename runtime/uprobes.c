@@ -315,18 +315,21 @@ static void add_inside(struct dc_uprobes *u, const char *path,
 		u->err = lib;
 }
 
-/* The generator's placement of @d holds on a copy of build @build (in
- * hex, or ""): dc_place() had the inputs it would have here, and found
- * a plain probe point. Syscall sites, a wrapper's or those of a stub it
+/* The generator's placement of @d holds for function @s of a copy of
+ * build @build (in hex, or ""): dc_place() had the inputs it would have
+ * here, found a plain probe point, and it lies within @s (else the table
+ * is not this build's). Syscall sites, a wrapper's or those of a stub it
  * jumps into, are found here: they go into the wrappers' tables. */
 static bool placed_before(const struct dc_uprobes *u,
-			  const struct dc_probe_info *d, const char *build,
+			  const struct dc_probe_info *d,
+			  const struct dc_elf_sym *s, const char *build,
 			  bool wrappers)
 {
 	return (d->place & (DC_PLACE_KNOWN | DC_PLACE_SYS | DC_PLACE_TAIL)) ==
 		   DC_PLACE_KNOWN &&
 	       wrappers && u->cookies && d->build[0] &&
-	       !strcmp(d->build, build);
+	       !strcmp(d->build, build) && d->skip < s->size &&
+	       d->ret_at < s->size;
 }
 
 /* A uprobe of @pj at probe point @pp of function @s: its offset, with
@@ -361,9 +364,7 @@ static uint64_t place(struct dc_uprobes *u, const char *path, const char *build,
 	*cookie = d->id;
 	if (!code->map)
 		return s->offset;
-	/* Within the function, or the table is not this build's. */
-	if (placed_before(u, d, build, wrappers) && d->skip < s->size &&
-	    d->ret_at < s->size) {
+	if (placed_before(u, d, s, build, wrappers)) {
 		struct dc_probe_point at = { .skip = d->skip,
 					     .ret_at = d->ret_at,
 					     .moved = d->moved,
