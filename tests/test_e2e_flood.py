@@ -25,10 +25,6 @@ PRODUCERS = 4
 TS = re.compile(rb'"cat":"(?!dftracer")[^"]*","pid":\d+,"tid":\d+,"ts":(\d+)')
 
 
-def nice10():
-    os.nice(10)
-
-
 def status(sock):
     """--status's counts (events, lost), and how long it took to answer."""
     t0 = time.monotonic()
@@ -120,9 +116,8 @@ with tempfile.TemporaryDirectory() as tmp:
     log = open(os.path.join(tmp, "cmd.log"), "w+")
     t0 = time.monotonic()
     # Its output goes to a file: the floods go on holding it.
-    rt = subprocess.Popen([RUNTIME, "--duration", "2", "-o", out, obj, "--",
-                           "nice", "-n", "-10", "sh", "-c", cmd],
-                          preexec_fn=nice10, stdout=log, stderr=log)
+    rt = subprocess.Popen(["nice", "-n", "10", RUNTIME, "--duration", "2", "-o", out, obj, "--",
+                           "nice", "-n", "-10", "sh", "-c", cmd], stdout=log, stderr=log)
     try:
         rt.wait(timeout=60)
     except subprocess.TimeoutExpired:
