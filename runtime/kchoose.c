@@ -145,10 +145,11 @@ static int choose_tracepoints(struct dc_session *sess)
 	for (size_t i = 0; i < sess->nprobes && !err; i++) {
 		struct dc_probe *pr = &sess->probes[i];
 		const struct dc_probe_info *d = pr->d;
-		bool here = has_tracepoint(d->target);
+		bool here;
 
 		if (d->mech != DC_MECH_TRACEPOINT || pr->disabled)
 			continue;
+		here = has_tracepoint(d->target);
 		if (!here && first_tracepoint(d->alt, alt, sizeof(alt))) {
 			pr->event = strdup(alt);
 			here = true;
