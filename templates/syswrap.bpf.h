@@ -19,10 +19,13 @@
 #include "vma.bpf.h"
 #include "capture.bpf.h"
 
-/* lib << 32 | file offset just past a syscall instruction -> wrapper. */
+/* lib << 32 | file offset just past a syscall instruction -> wrapper.
+ * Both maps are filled by user space at attach and only read here: sized
+ * for the most sites there can be, so nothing is preallocated. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 256); /* sized by the runtime */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u64);
 	__type(value, struct dc_wrap_site);
 } dc_wrap_sites SEC(".maps");
@@ -32,6 +35,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 256); /* sized by the runtime */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, struct dc_wrap_site);
 } dc_wrap_byoff SEC(".maps");
