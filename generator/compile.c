@@ -24,41 +24,64 @@ static int clang_major(const char *clang)
 	return v ? atoi(v + 8) : -1;
 }
 
-const char *dc_find_clang(void)
+int dc_find_clang(struct dc_clang *c)
 {
 	static const char *const names[] = { "clang-19", "clang-18", "clang-17",
 					     "clang-16", "clang" };
 	const char *env = getenv("CLANG");
 
 	if (env && *env) {
-		if (clang_major(env) < 16) {
+		c->major = clang_major(env);
+		if (c->major < 16) {
 			dc_err("CLANG=%s is not clang 16 or newer", env);
-			return NULL;
+			return -ENOENT;
 		}
-		return env;
+		c->path = env;
+		return 0;
 	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (clang_major(names[i]) >= 16)
-			return names[i];
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		c->major = clang_major(names[i]);
+		if (c->major >= 16) {
+			c->path = names[i];
+			return 0;
+		}
+	}
 	dc_err("no clang 16 or newer found (install clang-19, or set CLANG)");
-	return NULL;
+	return -ENOENT;
 }
 
-int dc_compile(const char *clang, const char *src, const char *obj,
+int dc_compile(const struct dc_clang *clang, const char *src, const char *obj,
 	       const char *tmpl_dir, const char *inc_dir)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX], itmpl[PATH_MAX + 2];
 	char iinc[PATH_MAX + 2];
-	char *argv[] = { (char *)clang, "-target", "bpf", "-O2", "-g",
-			 "-D__TARGET_ARCH_" DC_BPF_ARCH, "-Wall", "-Werror",
-			 "-Wno-unused-function", itmpl, iinc, "-c", (char *)src,
-			 "-o", tmp,
-			 /* Debian keeps asm/ per architecture. */
-			 DC_MULTIARCH[0] ? "-I/usr/include/" DC_MULTIARCH
-					 : NULL,
-			 NULL };
+	char *argv[24] = { (char *)clang->path,
+			   "-target",
+			   "bpf",
+			   "-O2",
+			   "-g",
+			   "-D__TARGET_ARCH_" DC_BPF_ARCH,
+			   "-Wall",
+			   "-Werror",
+			   "-Wno-unused-function",
+			   itmpl,
+			   iinc,
+			   "-c",
+			   (char *)src,
+			   "-o",
+			   tmp };
+	size_t n = 15;
 	int err;
 
+	/* BTF needs the types of -g, not where each variable lives: clang 17
+	 * and later track that by default, a third of the compile. */
+	if (clang->major >= 17) {
+		argv[n++] = "-Xclang";
+		argv[n++] = "-fexperimental-assignment-tracking=disabled";
+	}
+	/* Debian keeps asm/ per architecture. */
+	if (DC_MULTIARCH[0])
+		argv[n++] = "-I/usr/include/" DC_MULTIARCH;
 	/* clang follows links where it writes: it writes into a directory
 	 * of our own, made beside @obj so the rename() is atomic. */
 	if (strlen(obj) + sizeof(".XXXXXX/obj.o") > sizeof(tmp))
@@ -77,9 +100,10 @@ int dc_compile(const char *clang, const char *src, const char *obj,
 	if (err) {
 		if (err == -EINVAL)
 			dc_err("%s failed to compile %s (diagnostics above)",
-			       clang, src);
+			       clang->path, src);
 		else
-			dc_err("cannot run %s: %s", clang, strerror(-err));
+			dc_err("cannot run %s: %s", clang->path,
+			       strerror(-err));
 		goto cleanup;
 	}
 	if (rename(tmp, obj)) {

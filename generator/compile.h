@@ -2,9 +2,14 @@
 #ifndef DC_COMPILE_H
 #define DC_COMPILE_H
 
+struct dc_clang {
+	const char *path;
+	int major;
+};
+
 /* The clang to build BPF with: $CLANG, else the newest clang >= 16 on PATH.
- * Returns NULL (message printed) if there is none. */
-const char *dc_find_clang(void);
+ * Returns 0, or -ENOENT (message printed) if there is none. */
+int dc_find_clang(struct dc_clang *c);
 
 /*
  * Compile the C file @src into the BPF object @obj with @clang, against
@@ -12,7 +17,7 @@ const char *dc_find_clang(void);
  * diagnostics go to stderr. @obj appears only if compilation succeeded.
  * Returns 0 or -errno (-EINVAL when clang reported errors).
  */
-int dc_compile(const char *clang, const char *src, const char *obj,
+int dc_compile(const struct dc_clang *clang, const char *src, const char *obj,
 	       const char *tmpl_dir, const char *inc_dir);
 
 #endif

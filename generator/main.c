@@ -89,7 +89,8 @@ int main(int argc, char **argv)
 	char tmp_c[PATH_MAX] = "";
 	struct dc_buf c = {}, sources = {};
 	struct dc_spec spec = {};
-	const char *tmpl, *clang = NULL;
+	struct dc_clang clang = {};
+	const char *tmpl;
 	bool compile = true, verbose = false;
 	int opt, err = 0;
 
@@ -141,10 +142,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 	if (compile && (err = out_dir_ok(obj)))
 		goto cleanup;
-	if (compile && !(clang = dc_find_clang())) {
-		err = -ENOENT;
+	if (compile && (err = dc_find_clang(&clang)))
 		goto cleanup;
-	}
 	tmpl = dc_template_dir(tmpl_opt, "datacrumbs.bpf.h");
 	dc_buf_add(&sources, "", 1);
 	err = dc_render(&spec, tmpl, sources.p, &c);
@@ -179,7 +178,7 @@ int main(int argc, char **argv)
 		}
 		close(fd);
 	}
-	err = dc_compile(clang, emit ? emit : tmp_c, obj, tmpl,
+	err = dc_compile(&clang, emit ? emit : tmp_c, obj, tmpl,
 			 include_dir(tmpl));
 	if (!err) {
 		size_t n = 0, aliases = 0;
