@@ -40,8 +40,4 @@ struct dc_probe_point {
 void dc_probe_point(const struct dc_code *c, uint64_t off, uint64_t size,
 		    unsigned args, bool cookies, struct dc_probe_point *pp);
 
-/* Whether the kernel emulates the instruction @b, @n bytes long, rather
- * than single-stepping it. */
-bool dc_insn_emulated(const uint8_t *b, size_t n);
-
 #endif

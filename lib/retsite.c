@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "probepoint.h"
+#include "emulated.h"
 #include "retsite.h"
 
 /* Larger functions are not searched: their flow is too costly to walk
