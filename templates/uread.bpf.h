@@ -31,8 +31,11 @@ static __always_inline __s32 dc_stream_fd(__u64 stream)
 }
 
 /* The length of the user string at @p, up to 4 KiB: the bytes fputs
- * writes, fgets reads. Read in pieces a stack buffer holds. */
-static __always_inline __u64 dc_user_strlen(__u64 p)
+ * writes, fgets reads. Read in pieces a stack buffer holds. A global
+ * function: the verifier walks its 64 turns once, not at each slot of
+ * each program that measures a string (a fifth of dc_uprobe_session's
+ * verification). */
+__noinline __u64 dc_user_strlen(__u64 p)
 {
 	char piece[64];
 	__u64 len = 0;
