@@ -66,35 +66,44 @@ struct dc_io_event {
 	__s64 res2;
 };
 
+/* The iocb at user address @iocb begins now, if its command is traced.
+ * A global function, verified once rather than for each of the batch's
+ * entries. */
+__noinline int dc_aio_start(__u64 iocb, __u32 job, __u64 id, __u64 now)
+{
+	struct dc_aio_key key = { .tgid = id >> 32, .iocb = iocb };
+	struct dc_async_open u;
+	struct dc_iocb cb;
+	__u32 probe;
+
+	if (bpf_probe_read_user(&cb, sizeof(cb), (void *)iocb))
+		return -1;
+	probe = dc_libaio_ops[cb.opcode & (DC_LIBAIO_OPS - 1)];
+	if (!probe-- || probe >= DC_NPROBES)
+		return 0;
+	__builtin_memset(&u, 0, sizeof(u));
+	dc_async_start(&u, probe, (__s32)cb.fd, cb.offset, cb.nbytes, job, id,
+		       now);
+	bpf_map_update_elem(&dc_aio_pending, &key, &u, BPF_ANY);
+	return 0;
+}
+
 SEC("tracepoint/syscalls/sys_enter_io_submit")
 int dc_aio_submit(struct dc_sys_enter_rec *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
 	const __u64 *iocbpp = (const __u64 *)ctx->args[2];
 	long nr = ctx->args[1];
-	struct dc_async_open u;
-	struct dc_aio_key key = { .tgid = id >> 32 };
-	struct dc_iocb cb;
+	__u64 iocb;
 	__u32 job;
 
 	if (!dc_traced(id >> 32))
 		return 0;
 	job = dc_job_of(id >> 32);
-	for (int i = 0; i < DC_AIO_BATCH && i < nr; i++) {
-		__u32 probe;
-
-		if (bpf_probe_read_user(&key.iocb, sizeof(key.iocb),
-					&iocbpp[i]) ||
-		    bpf_probe_read_user(&cb, sizeof(cb), (void *)key.iocb))
+	for (int i = 0; i < DC_AIO_BATCH && i < nr; i++)
+		if (bpf_probe_read_user(&iocb, sizeof(iocb), &iocbpp[i]) ||
+		    dc_aio_start(iocb, job, id, now))
 			break;
-		probe = dc_libaio_ops[cb.opcode & (DC_LIBAIO_OPS - 1)];
-		if (!probe-- || probe >= DC_NPROBES)
-			continue;
-		__builtin_memset(&u, 0, sizeof(u));
-		dc_async_start(&u, probe, (__s32)cb.fd, cb.offset, cb.nbytes,
-			       job, id, now);
-		bpf_map_update_elem(&dc_aio_pending, &key, &u, BPF_ANY);
-	}
 	return 0;
 }
 
@@ -109,12 +118,28 @@ static __always_inline int dc_aio_reap_enter(struct dc_sys_enter_rec *ctx)
 	return 0;
 }
 
-static __always_inline int dc_aio_reap_exit(struct dc_sys_exit_rec *ctx)
+/* The io_event at user address @at: its request ends now. A global
+ * function, verified once rather than for each of the batch's events. */
+__noinline int dc_aio_end(__u64 at, __u64 id, __u64 now)
 {
-	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
 	struct dc_aio_key key = { .tgid = id >> 32 };
 	struct dc_async_open *u;
 	struct dc_io_event ev;
+
+	if (bpf_probe_read_user(&ev, sizeof(ev), (void *)at))
+		return -1;
+	key.iocb = ev.obj;
+	u = bpf_map_lookup_elem(&dc_aio_pending, &key);
+	if (!u)
+		return 0;
+	dc_tp_emit_ret(&u->o, u->probe, now, ev.res);
+	bpf_map_delete_elem(&dc_aio_pending, &key);
+	return 0;
+}
+
+static __always_inline int dc_aio_reap_exit(struct dc_sys_exit_rec *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
 	__u32 tid = id;
 	__u64 *events;
 	long n = ctx->ret;
@@ -122,17 +147,10 @@ static __always_inline int dc_aio_reap_exit(struct dc_sys_exit_rec *ctx)
 	events = bpf_map_lookup_elem(&dc_aio_reaping, &tid);
 	if (!events)
 		return 0;
-	for (int i = 0; i < DC_AIO_BATCH && i < n; i++) {
-		if (bpf_probe_read_user(&ev, sizeof(ev),
-					(void *)(*events + i * sizeof(ev))))
+	for (int i = 0; i < DC_AIO_BATCH && i < n; i++)
+		if (dc_aio_end(*events + i * sizeof(struct dc_io_event), id,
+			       now))
 			break;
-		key.iocb = ev.obj;
-		u = bpf_map_lookup_elem(&dc_aio_pending, &key);
-		if (!u)
-			continue;
-		dc_tp_emit_ret(&u->o, u->probe, now, ev.res);
-		bpf_map_delete_elem(&dc_aio_pending, &key);
-	}
 	bpf_map_delete_elem(&dc_aio_reaping, &tid);
 	return 0;
 }
