@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 import time
 
-from dctest import BUILD, RUNTIME, check, done, generate, gzip_members, need_bpf, run
+from dctest import BUILD, RUNTIME, check, done, generate, gzip_members, need_bpf, run, wait_ready
 
 need_bpf()
 CLIENT = os.path.join(BUILD, "client", "libdatacrumbs-client.so")
@@ -73,10 +73,7 @@ with tempfile.TemporaryDirectory() as tmp:
     srv = subprocess.Popen(["nice", "-n", "10", RUNTIME, "--server", "--socket", sock,
                             "--ready-file", ready, "-o", trace, obj],
                            stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
-        if os.path.exists(ready) or srv.poll() is not None:
-            break
-        time.sleep(0.05)
+    wait_ready(ready, srv)
     check(os.path.exists(ready), "the server is ready")
     joined = dict(os.environ, LD_PRELOAD=CLIENT, DATACRUMBS_SOCKET=sock)
     floods = [subprocess.Popen(["sh", "-c", "exec " + FLOOD], env=joined)

@@ -19,7 +19,7 @@ import tempfile
 import time
 
 from dctest import (BUILD, RUNTIME, Trace, check, done, generate, hostile_user, need_bpf, need_tool,
-                    run, start_server)
+                    run, start_server, wait_ready)
 
 need_bpf()
 need_tool("groupadd")
@@ -103,10 +103,7 @@ with tempfile.TemporaryDirectory() as tmp:
     ready = os.path.join(tmp, "ready-p")
     rt = subprocess.Popen([RUNTIME, "-p", str(wl.pid), "--ready-file", ready, "-o", trace, obj],
                           stderr=subprocess.PIPE, text=True)
-    for _ in range(400):
-        if os.path.exists(ready) or rt.poll() is not None:
-            break
-        time.sleep(0.05)
+    wait_ready(ready, rt)
     open(go, "w").close()
     check(wl.wait(timeout=60) == 0, "-p: dc-alice's work ran")
     err = rt.communicate(timeout=60)[1]

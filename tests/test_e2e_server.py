@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import time
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run
+from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, wait_ready
 
 need_bpf()
 CLIENT = os.path.join(BUILD, "client", "libdatacrumbs-client.so")
@@ -38,10 +38,7 @@ with tempfile.TemporaryDirectory() as tmp:
     trace = os.path.join(srvdir, "server.pfw.gz")
     srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
                             "-o", trace, obj], stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
-        if os.path.exists(ready):
-            break
-        time.sleep(0.05)
+    wait_ready(ready, srv)
     check(os.path.exists(ready), "ready file appears")
 
     # (d) joins and keeps writing while the others start and stop; it is

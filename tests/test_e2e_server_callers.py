@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 import time
 
-from dctest import RUNTIME, check, done, generate, hostile_user, need_bpf
+from dctest import RUNTIME, check, done, generate, hostile_user, need_bpf, wait_ready
 
 need_bpf()
 PY = "/usr/bin/python3"  # alice's: not root's pyenv build
@@ -33,10 +33,7 @@ with tempfile.TemporaryDirectory() as tmp:
     trace = os.path.join(tmp, "server.pfw.gz")
     srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
                             "-o", trace, obj], stderr=subprocess.PIPE)
-    for _ in range(200):
-        if os.path.exists(ready) or srv.poll() is not None:
-            break
-        time.sleep(0.05)
+    wait_ready(ready, srv)
     check(os.path.exists(ready), "the server is ready")
 
     procs = {}

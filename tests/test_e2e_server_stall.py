@@ -19,7 +19,7 @@ import tempfile
 import time
 
 from dctest import (BUILD, RUNTIME, check, done, generate, gzip_members, hostile_user,
-                    need_bpf, start_server)
+                    need_bpf, start_server, wait_ready)
 
 need_bpf()
 CLIENT = os.path.join(BUILD, "client", "libdatacrumbs-client.so")
@@ -177,10 +177,7 @@ with tempfile.TemporaryDirectory() as tmp:
     srv2 = subprocess.Popen(["prlimit", "--nofile=64:4096", RUNTIME, "--server", "--socket", sock2,
                              "--ready-file", ready2, "-o", os.path.join(out2, "server.pfw.gz"), obj],
                             stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
-        if os.path.exists(ready2) or srv2.poll() is not None:
-            break
-        time.sleep(0.05)
+    wait_ready(ready2, srv2)
     limits = open("/proc/%d/limits" % srv2.pid).read()
     nofile = [l.split()[3:5] for l in limits.splitlines() if l.startswith("Max open files")]
     check(nofile == [["4096", "4096"]], "the server's open-files limit: %s" % nofile)
