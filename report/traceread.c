@@ -259,6 +259,10 @@ static void do_task(struct reader *r, struct task *t)
 			t->res =
 			    inflate_zlib(r->map + t->off, r->size - t->off, t);
 	}
+	/* A member past the range is inflated only to tell where the range
+	 * ends: its lines are the next range's. */
+	if (r->gz && t->off >= r->stop_at)
+		return;
 	if ((t->res == RES_OK || t->res == RES_TRUNC) && task_lines(t))
 		t->res = RES_BAD;
 }
