@@ -132,14 +132,18 @@ static int task_lines(struct task *t)
 
 static int reserve(struct task *t, size_t n)
 {
+	/* Members differ by a few bytes: a slot that grew for each would
+	 * copy the text it held every time. Not past what inflate_fast()
+	 * may ask for. */
+	size_t more = t->cap + t->cap / 8;
 	char *p;
 
 	if (n <= t->cap)
 		return 0;
-	/* Members differ by a few bytes: a slot that grew for each would
-	 * copy the text it held every time. */
-	if (n < t->cap + t->cap / 8)
-		n = t->cap + t->cap / 8;
+	if (more > DC_MEMBER_CAP + 1)
+		more = DC_MEMBER_CAP + 1;
+	if (n < more)
+		n = more;
 	p = realloc(t->buf, n);
 	if (!p)
 		return -ENOMEM;
@@ -697,7 +701,7 @@ static size_t task_bytes(const struct task *t)
 static void take_buffers(struct task *slots)
 {
 	pthread_mutex_lock(&pool.mu);
-	for (int i = 0; i < WINDOW && pool.n; i++) {
+	for (int i = 0; pool.n; i++) {
 		const struct task *k = &pool.kept[--pool.n];
 
 		slots[i].buf = k->buf;
