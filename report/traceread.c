@@ -42,6 +42,20 @@ struct task {
 	size_t first_nl, last_nl; /* SIZE_MAX when there is no '\n' */
 };
 
+/* The tasks' buffers, kept from one read to the next: reading a range
+ * of a trace (a Dask task) is a read of a few members, and every fresh
+ * page costs a fault, which on a virtual machine costs more than parsing
+ * the lines it holds. One reader's worth is kept, up to POOL_MAX bytes
+ * (a process keeps them once it has read); readers at the same time
+ * allocate their own. */
+#define POOL_MAX (256u << 20)
+static struct {
+	pthread_mutex_t mu;
+	struct task kept[WINDOW];
+	int n;
+	size_t bytes;
+} pool = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
 struct reader {
 	const char *path;
 	const struct dc_read_opts *o;
@@ -118,10 +132,18 @@ static int task_lines(struct task *t)
 
 static int reserve(struct task *t, size_t n)
 {
+	/* Members differ by a few bytes: a slot that grew for each would
+	 * copy the text it held every time. Not past what inflate_fast()
+	 * may ask for. */
+	size_t more = t->cap + t->cap / 8;
 	char *p;
 
 	if (n <= t->cap)
 		return 0;
+	if (more > DC_MEMBER_CAP + 1)
+		more = DC_MEMBER_CAP + 1;
+	if (n < more)
+		n = more;
 	p = realloc(t->buf, n);
 	if (!p)
 		return -ENOMEM;
@@ -241,6 +263,10 @@ static void do_task(struct reader *r, struct task *t)
 			t->res =
 			    inflate_zlib(r->map + t->off, r->size - t->off, t);
 	}
+	/* A member past the range is inflated only to tell where the range
+	 * ends: its lines are the next range's. */
+	if (r->gz && t->off >= r->stop_at)
+		return;
 	if ((t->res == RES_OK || t->res == RES_TRUNC) && task_lines(t))
 		t->res = RES_BAD;
 }
@@ -667,6 +693,44 @@ cleanup:
 	return err;
 }
 
+static size_t task_bytes(const struct task *t)
+{
+	return t->cap + t->lines_cap * sizeof(*t->lines);
+}
+
+static void take_buffers(struct task *slots)
+{
+	pthread_mutex_lock(&pool.mu);
+	for (int i = 0; pool.n; i++) {
+		const struct task *k = &pool.kept[--pool.n];
+
+		slots[i].buf = k->buf;
+		slots[i].cap = k->cap;
+		slots[i].lines = k->lines;
+		slots[i].lines_cap = k->lines_cap;
+	}
+	pool.bytes = 0;
+	pthread_mutex_unlock(&pool.mu);
+}
+
+static void keep_buffers(struct task *slots)
+{
+	pthread_mutex_lock(&pool.mu);
+	for (int i = 0; i < WINDOW; i++) {
+		const struct task *t = &slots[i];
+		size_t n = task_bytes(t);
+
+		if (n && pool.n < WINDOW && pool.bytes + n <= POOL_MAX) {
+			pool.kept[pool.n++] = *t;
+			pool.bytes += n;
+		} else {
+			free(t->buf);
+			free(t->lines);
+		}
+	}
+	pthread_mutex_unlock(&pool.mu);
+}
+
 #ifdef DC_HAVE_ISAL
 static void free_decompressor(void *d)
 {
@@ -712,6 +776,7 @@ int dc_trace_read(const char *path, const struct dc_read_opts *o,
 	}
 	r->gz = r->size >= 2 && r->map[0] == 0x1f && r->map[1] == 0x8b;
 	range_of(r, o->begin, o->end);
+	take_buffers(r->slots);
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->work, NULL);
 	pthread_cond_init(&r->done, NULL);
@@ -733,10 +798,7 @@ int dc_trace_read(const char *path, const struct dc_read_opts *o,
 threads:
 	for (int i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
-	for (int i = 0; i < WINDOW; i++) {
-		free(r->slots[i].buf);
-		free(r->slots[i].lines);
-	}
+	keep_buffers(r->slots);
 #ifdef DC_HAVE_ISAL
 	pthread_key_delete(r->dkey);
 #endif
