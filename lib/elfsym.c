@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -395,6 +396,36 @@ int dc_elf_build_id(const char *path, uint8_t id[DC_BUILD_ID_SIZE])
 		}
 	}
 cleanup:
+	elf_end(e);
+	close(fd);
+	return err;
+}
+
+int dc_elf_soname(const char *path, char *out, size_t size)
+{
+	int fd = -1, err = -ENOENT;
+	Elf_Scn *scn = NULL;
+	Elf *e;
+
+	e = dc_elf_open(path, &fd, &err);
+	if (!e)
+		return err;
+	err = -ENOENT;
+	while (err && (scn = elf_nextscn(e, scn))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		const char *str;
+		GElf_Shdr sh;
+		GElf_Dyn dy;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !d)
+			continue;
+		for (int i = 0; err && gelf_getdyn(d, i, &dy); i++)
+			if (dy.d_tag == DT_SONAME &&
+			    (str = elf_strptr(e, sh.sh_link, dy.d_un.d_val)))
+				err = snprintf(out, size, "%s", str) < (int)size
+					  ? 0
+					  : -ENAMETOOLONG;
+	}
 	elf_end(e);
 	close(fd);
 	return err;

@@ -58,6 +58,10 @@ int dc_elf_is_static(const char *path);
 int dc_elf_read_sym(const char *path, const char *name, size_t at, void *buf,
 		    size_t n);
 
+/* The shared library @path's DT_SONAME, into @out: 0, -ENOENT if it has
+ * none, or another -errno. */
+int dc_elf_soname(const char *path, char *out, size_t size);
+
 /* Bytes of a GNU build id the kernel reports (BPF_BUILD_ID_SIZE). */
 #define DC_BUILD_ID_SIZE 20
 /* @path's GNU build id, zero padded: 0, -ENOENT if it has none, or
