@@ -9,6 +9,7 @@
 
 #include "bisect.h"
 #include "elfsym.h"
+#include "latelib.h"
 #include "log.h"
 #include "paio.h"
 #include "roles.h"
@@ -486,7 +487,8 @@ int dc_attach_probes(struct dc_session *sess)
 
 	if (sess->probes_attached)
 		return 0;
-	err = dc_uprobes_attach(sess) ?: attach_syscalls(sess) ?:
+	err = dc_uprobes_attach(sess) ?: dc_latelib_attach(sess) ?:
+	      attach_syscalls(sess) ?:
 	      attach_tracepoints(sess) ?: attach_kfuncs(sess) ?: attach_usdts(sess) ?:
 	      attach_uring(sess) ?: attach_libaio(sess) ?:
 	      attach_posixaio(sess);
@@ -494,7 +496,8 @@ int dc_attach_probes(struct dc_session *sess)
 		return err;
 	for (size_t i = 0; i < sess->nprobes; i++)
 		attached += sess->probes[i].attached;
-	if (!attached) {
+	/* Uprobes whose library no file had at start wait for one. */
+	if (!attached && !sess->libs_watched) {
 		dc_err("no probe could be attached");
 		return -ENOENT;
 	}
@@ -511,6 +514,7 @@ int dc_attach_all(struct dc_session *sess)
 void dc_detach_probes(struct dc_session *sess)
 {
 	dc_links_detach(&sess->links, false);
+	sess->libs_watched = false;
 	if (sess->probes_attached)
 		count_unreturned(sess);
 	for (size_t i = 0; i < sess->nprobes; i++)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latelib.h"
 #include "log.h"
 #include "nesting.h"
 #include "profile.h"
@@ -281,6 +282,7 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 	struct dc_rthread *t;
 	struct dc_proc *p;
 	char comm[17];
+	int err;
 
 	rt->records++;
 	if (rt->save)
@@ -293,6 +295,11 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 		return on_call(rt, data, size);
 	if (pe->kind == DC_EV_CHDIR)
 		return on_chdir(rt, data, size);
+	if (pe->kind == DC_EV_LIB) {
+		err = dc_latelib_mapped(&rt->sess, data, size);
+		rt->bad_records += err == -EBADMSG;
+		return err == -EBADMSG ? 0 : err;
+	}
 	if (size < sizeof(*pe)) {
 		rt->bad_records++;
 		return 0;

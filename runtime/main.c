@@ -19,6 +19,7 @@
 #include "config.h"
 #include "elfsym.h"
 #include "launch.h"
+#include "latelib.h"
 #include "log.h"
 #include "mounts.h"
 #include "output.h"
@@ -142,6 +143,7 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 	}
 	free(seen);
 	dc_uprobes_say_idle(&rt->sess);
+	dc_latelib_say(&rt->sess);
 }
 
 /* A process gone for good: its trace forgets it, and its fds'

@@ -52,6 +52,7 @@ static const struct part {
 	PROG(client_join, "dc_client_join"),
 	PROG(set_traced, "dc_set_traced"),
 	PROG(agg_iter, "dc_agg_iter"),
+	PROG(lib_mapped, "dc_lib_mapped"),
 }, maps[] = {
 	MAP(events, "dc_events"),
 	MAP(pids, "dc_pids"),
@@ -79,6 +80,7 @@ static const struct part {
 	MAP(thread_zero, "dc_thread_zero"),
 	MAP(uprobe_ids, "dc_uprobe_ids"),
 	MAP(uprobe_ips, "dc_uprobe_ips"),
+	MAP(libs, "dc_libs"),
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -32,6 +32,7 @@ struct dc_obj {
 		struct bpf_program *paio_sweep; /* ... and its unreturned */
 		struct bpf_program *fork, *exec, *exit_task, *cgroup_attach;
 		struct bpf_program *client_join, *set_traced, *agg_iter;
+		struct bpf_program *lib_mapped; /* libraries mapped later */
 		/* The same for kernels without bpf_find_vma (Linux 5.17)
 		 * and global functions taking pointers (5.12): the loader
 		 * swaps them in above and loads only the ones there. */
@@ -53,6 +54,7 @@ struct dc_obj {
 		struct bpf_map *threads, *threads_tid,
 		    *thread_zero; /* per-thread state, one of two ways */
 		struct bpf_map *uprobe_ids, *uprobe_ips; /* no cookies */
+		struct bpf_map *libs; /* files checked for libraries */
 	} maps;
 	/* .rodata tables, written before load: what the programs see. */
 	struct dc_config *cfg;

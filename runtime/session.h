@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "kuring.h"
 #include "links.h"
@@ -29,8 +30,8 @@ struct dc_session_opts {
 
 /*
  * The session: a generated object, loaded, its probes and what of it is
- * attached (loader.c loads, attach.c and uprobes.c attach). The stages
- * downstream read its probes; only these three files change it.
+ * attached (loader.c loads, attach.c, uprobes.c and latelib.c attach). The
+ * stages downstream read its probes; only these files change it.
  */
 struct dc_session {
 	struct dc_session_opts opt;
@@ -41,6 +42,7 @@ struct dc_session {
 	size_t nprobes;
 	struct dc_links links;
 	bool probes_attached; /* server mode: only while a job runs */
+	bool libs_watched;    /* libraries mapped later (latelib.c) */
 	bool uprobe_session;  /* uprobes as one uprobe.session link a batch */
 	bool uprobe_multi;    /* ... else uprobe_multi links, else one perf
 				 event a function (Linux < 6.6) */
@@ -109,6 +111,20 @@ void dc_uprobes_sysnrs(const struct dc_session *sess, __u64 *bits);
 int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
 		      const char *path, const unsigned long *offsets,
 		      const __u64 *cookies, size_t n, bool ret);
+/* A copy of probe @i's library, open as @fd and said as @name, that
+ * process @pid mapped after start: its target's probes attached there.
+ * 0, -ENOENT if it has none of their functions, or -errno (said). */
+int dc_uprobes_late(struct dc_session *sess, size_t i, int fd, const char *name,
+		    const struct stat *st, unsigned pid);
+/* The @k-th file checked for the specs' libraries before the command
+ * started (each copy probed, then each library the command maps) into
+ * @st's st_dev and st_ino: 0, -ENOENT past the last, or another -errno
+ * for one that cannot be read. */
+int dc_uprobes_checked(const struct dc_session *sess, size_t k,
+		       struct stat *st);
+/* Whether the file of @st has the uprobes of @target already. */
+bool dc_uprobes_probed(const struct dc_session *sess, const char *target,
+		       const struct stat *st);
 void dc_uprobes_free(struct dc_session *sess);
 /* Name each library whose probes saw no call, and the files probed for
  * it: no traced program loaded it, or none called it. */

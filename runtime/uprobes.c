@@ -137,8 +137,9 @@ int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
 struct multi_ctx {
 	struct dc_session *sess;
 	struct bpf_program *entry, *exit;
-	const char *path;
+	const char *path, *name; /* attached at, and said */
 	struct batch *b;
+	size_t refused;
 };
 
 /* Which of a batch's uprobes a link takes. */
@@ -256,16 +257,22 @@ static void multi_refused(void *arg, size_t i, int err)
 	struct multi_ctx *m = arg;
 	const struct dc_probe_info *d = m->b->probes[i]->d;
 
+	m->refused++;
 	dc_warn(
 	    "%s %s: the kernel refused a uprobe on %s+0x%lx: %s; not traced",
-	    d->layer, d->name, m->path, m->b->offsets[i], strerror(-err));
+	    d->layer, d->name, m->name, m->b->offsets[i], strerror(-err));
 }
 
 static const struct dc_bisect_ops multi_ops = { multi_attach, multi_refused };
 
 /* One binary's probes: a view into the shared batch arrays. */
 struct group {
-	char path[DC_TARGET_MAX];
+	char path[DC_TARGET_MAX]; /* read and attached at */
+	char name[DC_TARGET_MAX]; /* said: path, or where a process mapped
+				     it (its path is a /proc/self/fd link) */
+	int fd;			  /* the link's descriptor, or -1 */
+	dev_t dev;
+	ino_t ino;
 	struct batch b;
 	/* Not the build the object was made against (its GNU build-id
 	 * differs, or either is unknown): probes reading its private
@@ -281,7 +288,10 @@ struct dc_uprobes {
 	struct group *groups;
 	size_t ngroups;
 	struct batch all; /* the groups' batches are slices of this */
-	bool *done;	  /* probes already grouped */
+	size_t used;	  /* ... up to here */
+	struct dc_field_layouts lay; /* every group's fields' offsets */
+	size_t late_failed;	     /* copies mapped later left unprobed */
+	bool *done;		     /* probes already grouped */
 	struct dc_wrappers wrappers;
 	struct dc_needed_set needed; /* what the command maps at start */
 	bool cookies; /* a cookie may say more than the probe: BPF cookies */
@@ -346,13 +356,13 @@ static uint64_t at_point(struct dc_probe *pj, const struct dc_elf_sym *s,
 }
 
 /* Where probe @pj of binary @path, of build @build, goes: a site per
- * syscall instruction of a wrapper, or a uprobe at its probe point,
- * whose offset is returned, with its return site's in *@ret_site (0: a
- * uretprobe there) and its cookie in *@cookie. */
+ * syscall instruction of a wrapper (*@sys set), or a uprobe at its probe
+ * point, whose offset is returned, with its return site's in *@ret_site
+ * (0: a uretprobe there) and its cookie in *@cookie. */
 static uint64_t place(struct dc_uprobes *u, const char *path, const char *build,
 		      const struct dc_code *code, struct dc_probe *pj,
 		      const struct dc_elf_sym *s, bool wrappers,
-		      unsigned long *ret_site, __u64 *cookie)
+		      unsigned long *ret_site, __u64 *cookie, bool *sys)
 {
 	const struct dc_probe_info *d = pj->d;
 	struct dc_place_probe pp = { d->nslots, d->slot_arg, d->slot_role,
@@ -362,6 +372,7 @@ static uint64_t place(struct dc_uprobes *u, const char *path, const char *build,
 
 	*ret_site = 0;
 	*cookie = d->id;
+	*sys = false;
 	if (!code->map)
 		return s->offset;
 	if (placed_before(u, d, s, build, wrappers)) {
@@ -397,7 +408,7 @@ static uint64_t place(struct dc_uprobes *u, const char *path, const char *build,
 					    &cand, bytes))
 				u->err = -ENOMEM;
 		}
-		pj->via_sys = true;
+		*sys = true;
 		return 0;
 	}
 	if (wrappers && pl.stub.tail)
@@ -407,9 +418,9 @@ static uint64_t place(struct dc_uprobes *u, const char *path, const char *build,
 
 /* Collect the probes of probe i's target, from i on, at offsets computed
  * from its copy @g->path, of build @build, on this machine; cookies are
- * probe ids. */
+ * probe ids. @wrappers: thin wrappers may be traced at their syscalls. */
 static void group_target(struct dc_session *sess, size_t i, struct group *g,
-			 const char *build)
+			 const char *build, bool wrappers)
 {
 	const struct dc_probe_info *d = sess->probes[i].d;
 	struct dc_code code = { 0 };
@@ -421,7 +432,7 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g,
 	if (err) {
 		dc_warn("%s: cannot read symbols: %s; its probes are not "
 			"traced",
-			g->path, strerror(-err));
+			g->name, strerror(-err));
 		return;
 	}
 	/* A file the target's glob matches with none of its functions
@@ -438,13 +449,14 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g,
 	if (err && err != -ENOTSUP)
 		dc_warn("%s: cannot read its code: %s; its uprobes stay on "
 			"their functions' first instruction",
-			g->path, strerror(-err));
+			g->name, strerror(-err));
 	for (size_t j = i; j < sess->nprobes; j++) {
 		struct dc_probe *pj = &sess->probes[j];
 		const struct dc_elf_sym *s;
 		unsigned long site;
 		uint64_t off;
 		__u64 cookie;
+		bool sys;
 
 		if (pj->d->mech != DC_MECH_UPROBE || pj->disabled ||
 		    strcmp(pj->d->target, d->target))
@@ -454,13 +466,14 @@ static void group_target(struct dc_session *sess, size_t i, struct group *g,
 			continue;
 		if (!s) {
 			dc_warn("%s %s: %s has no function %s; not traced",
-				pj->d->layer, pj->d->name, g->path,
+				pj->d->layer, pj->d->name, g->name,
 				pj->d->symbol);
 			continue;
 		}
 		off = place(sess->uprobes, g->path, build, &code, pj, s,
-			    sess->opt.wrappers, &site, &cookie);
-		if (pj->via_sys)
+			    wrappers, &site, &cookie, &sys);
+		pj->via_sys |= sys;
+		if (sys)
 			continue;
 		g->b.ret_sites[g->b.n] = site;
 		g->b.probes[g->b.n] = pj;
@@ -486,14 +499,47 @@ static bool listed(const char *builds, const char *hex)
 	return false;
 }
 
+/* Whether @path is another build than the file @d was made for (its GNU
+ * build-id differs and the spec does not list it, or either is unknown);
+ * its build-id in @hex, or "". */
+static bool other_build(const struct dc_probe_info *d, const char *path,
+			char hex[DC_BUILD_HEX])
+{
+	uint8_t ref[DC_BUILD_ID_SIZE], id[DC_BUILD_ID_SIZE];
+	int err = dc_elf_build_id(path, id);
+
+	hex[0] = '\0';
+	if (err)
+		return true;
+	dc_build_id_hex(id, hex);
+	return !(
+	    (!dc_elf_build_id(d->path, ref) && !memcmp(id, ref, sizeof(id))) ||
+	    listed(d->builds, hex));
+}
+
+/* The next group, its batch the free part of the shared arrays. */
+static struct group *group_new(struct dc_uprobes *u, const char *path,
+			       const char *name, const struct stat *st)
+{
+	struct group *g = &u->groups[u->ngroups];
+
+	snprintf(g->path, sizeof(g->path), "%s", path);
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	g->fd = -1;
+	g->dev = st->st_dev;
+	g->ino = st->st_ino;
+	g->b =
+	    (struct batch){ u->all.probes + u->used, u->all.offsets + u->used,
+			    u->all.cookies + u->used,
+			    u->all.ret_sites + u->used, 0 };
+	return g;
+}
+
 static void *prepare(void *arg)
 {
 	struct dc_session *sess = arg;
 	struct dc_uprobes *u = sess->uprobes;
-	uint8_t ref[DC_BUILD_ID_SIZE], id[DC_BUILD_ID_SIZE];
 	struct dc_copies *c = malloc(sizeof(*c));
-	size_t used = 0;
-	int ref_err;
 
 	if (!c) {
 		u->err = -ENOMEM;
@@ -511,28 +557,17 @@ static void *prepare(void *arg)
 				u->done[j] = true;
 		dc_find_copies(&u->needed, d, c);
 		if (!c->n)
-			dc_warn("%s: target %s not found; its probes are not "
-				"traced",
+			dc_warn("%s: target %s not found; its probes are "
+				"attached if a traced program maps it",
 				d->layer, d->target);
-		ref_err = dc_elf_build_id(d->path, ref);
 		for (size_t k = 0; k < c->n; k++) {
-			struct group *g = &u->groups[u->ngroups];
-			int err = dc_elf_build_id(c->path[k], id);
-			char hex[DC_BUILD_HEX] = "";
+			struct group *g =
+			    group_new(u, c->path[k], c->path[k], &c->st[k]);
+			char hex[DC_BUILD_HEX];
 
-			if (!err)
-				dc_build_id_hex(id, hex);
-			snprintf(g->path, sizeof(g->path), "%s", c->path[k]);
-			g->other_build =
-			    err ||
-			    !((!ref_err && !memcmp(id, ref, sizeof(id))) ||
-			      listed(d->builds, hex));
-			g->b = (struct batch){ u->all.probes + used,
-					       u->all.offsets + used,
-					       u->all.cookies + used,
-					       u->all.ret_sites + used, 0 };
-			group_target(sess, i, g, hex);
-			used += g->b.n;
+			g->other_build = other_build(d, g->path, hex);
+			group_target(sess, i, g, hex, sess->opt.wrappers);
+			u->used += g->b.n;
 			u->ngroups += g->b.n > 0;
 		}
 	}
@@ -690,10 +725,23 @@ static void mark_unfed(const struct dc_session *sess, struct group *g,
 			why[0] ? "; " : "", why);
 }
 
+/* @g's probes as this copy reads them: fields at its own offsets (its
+ * layout in u->lay), none reading another build's structures. 0 or
+ * -ENOMEM. */
+static int group_ready(struct dc_session *sess, struct group *g)
+{
+	char why[DC_FIELD_PATH_MAX + 32] = "";
+	int err = fields_place(g, &sess->uprobes->lay, why, sizeof(why));
+
+	if (g->other_build)
+		keep_off_structs(sess, g, g->b.probes[0]->d->path);
+	mark_unfed(sess, g, why);
+	return err;
+}
+
 int dc_uprobes_attach(struct dc_session *sess)
 {
 	struct dc_uprobes *u = sess->uprobes;
-	struct dc_field_layouts lay = {};
 	struct bpf_program *entry, *exit;
 	int err = 0;
 
@@ -723,25 +771,111 @@ int dc_uprobes_attach(struct dc_session *sess)
 	entry = sess->uprobe_session ? sess->o.progs.uprobe_session
 				     : sess->o.progs.uprobe_entry;
 	exit = sess->o.progs.uprobe_exit;
+	u->lay.n = 0;
+	for (size_t k = 0; k < u->ngroups && !err; k++)
+		err = group_ready(sess, &u->groups[k]);
+	if (!err && u->lay.n)
+		err = dc_obj_set_layouts(&sess->o, &u->lay.t);
 	for (size_t k = 0; k < u->ngroups && !err; k++) {
-		struct group *g = &u->groups[k];
-		const char *made_for = g->b.probes[0]->d->path;
-		char why[DC_FIELD_PATH_MAX + 32] = "";
-
-		err = fields_place(g, &lay, why, sizeof(why));
-		if (g->other_build)
-			keep_off_structs(sess, g, made_for);
-		mark_unfed(sess, g, why);
-	}
-	if (!err && lay.n)
-		err = dc_obj_set_layouts(&sess->o, &lay.t);
-	for (size_t k = 0; k < u->ngroups && !err; k++) {
-		struct multi_ctx m = { sess, entry, exit, u->groups[k].path,
-				       &u->groups[k].b };
+		struct multi_ctx m = { .sess = sess,
+				       .entry = entry,
+				       .exit = exit,
+				       .path = u->groups[k].path,
+				       .name = u->groups[k].name,
+				       .b = &u->groups[k].b };
 
 		err = dc_attach_bisect(&multi_ops, &m, 0, u->groups[k].b.n);
 	}
 	return err;
+}
+
+int dc_uprobes_late(struct dc_session *sess, size_t i, int fd, const char *name,
+		    const struct stat *st, unsigned pid)
+{
+	struct dc_uprobes *u = sess->uprobes;
+	const struct dc_probe_info *d = sess->probes[i].d;
+	struct multi_ctx m = { .sess = sess,
+			       .entry = sess->uprobe_session
+					    ? sess->o.progs.uprobe_session
+					    : sess->o.progs.uprobe_entry,
+			       .exit = sess->o.progs.uprobe_exit };
+	char path[DC_TARGET_MAX], hex[DC_BUILD_HEX];
+	size_t copies = 0, layouts = u->lay.n;
+	struct group *g;
+	int err;
+
+	for (size_t k = 0; k < u->ngroups; k++)
+		copies +=
+		    !strcmp(u->groups[k].b.probes[0]->d->target, d->target);
+	if (copies == DC_COPIES_MAX) {
+		dc_warn("%s: %s, mapped by pid %u: more than %d copies of %s; "
+			"not traced",
+			d->layer, name, pid, DC_COPIES_MAX, d->target);
+		u->late_failed++;
+		return -ENOSPC;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	g = group_new(u, path, name, st);
+	g->other_build = other_build(d, path, hex);
+	group_target(sess, i, g, hex, false);
+	/* None of its functions: only its name is the target's. */
+	if (!g->b.n)
+		return -ENOENT;
+	/* Its own descriptor, kept: a server attaches it at each job. */
+	g->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (g->fd >= 0)
+		snprintf(g->path, sizeof(g->path), "/proc/self/fd/%d", g->fd);
+	err = g->fd < 0 ? -errno : group_ready(sess, g);
+	if (!err && u->lay.n > layouts)
+		err = dc_obj_set_layouts(&sess->o, &u->lay.t);
+	m.path = g->path;
+	m.name = g->name;
+	m.b = &g->b;
+	if (!err)
+		err = dc_attach_bisect(&multi_ops, &m, 0, g->b.n);
+	if (err || m.refused == g->b.n) {
+		if (g->fd >= 0)
+			close(g->fd);
+		dc_warn("%s: %s, mapped by pid %u, is a copy of %s, but its "
+			"probes could not be attached: %s; its calls are not "
+			"traced",
+			d->layer, name, pid, d->target,
+			err ? strerror(-err) : "the kernel refused each");
+		u->late_failed++;
+		return err ?: -EPERM;
+	}
+	u->used += g->b.n;
+	u->ngroups++;
+	dc_info("%s: %zu probes attached to %s, a copy of %s that pid %u "
+		"mapped",
+		d->layer, g->b.n - m.refused, name, d->target, pid);
+	return 0;
+}
+
+int dc_uprobes_checked(const struct dc_session *sess, size_t k, struct stat *st)
+{
+	const struct dc_uprobes *u = sess->uprobes;
+
+	if (!u || k >= u->ngroups + u->needed.n)
+		return -ENOENT;
+	if (k >= u->ngroups)
+		return stat(u->needed.v[k - u->ngroups].path, st) ? -errno : 0;
+	st->st_dev = u->groups[k].dev;
+	st->st_ino = u->groups[k].ino;
+	return 0;
+}
+
+bool dc_uprobes_probed(const struct dc_session *sess, const char *target,
+		       const struct stat *st)
+{
+	const struct dc_uprobes *u = sess->uprobes;
+
+	for (size_t k = 0; u && k < u->ngroups; k++)
+		if (u->groups[k].dev == st->st_dev &&
+		    u->groups[k].ino == st->st_ino &&
+		    !strcmp(u->groups[k].b.probes[0]->d->target, target))
+			return true;
+	return false;
 }
 
 void dc_uprobes_sysnrs(const struct dc_session *sess, __u64 *bits)
@@ -757,6 +891,9 @@ void dc_uprobes_free(struct dc_session *sess)
 	if (!u)
 		return;
 	wait_prepared(u);
+	for (size_t k = 0; k < u->ngroups; k++)
+		if (u->groups[k].fd >= 0)
+			close(u->groups[k].fd);
 	dc_wrappers_free(&u->wrappers);
 	dc_needed_free(&u->needed);
 	free(u->done);
@@ -769,25 +906,37 @@ void dc_uprobes_free(struct dc_session *sess)
 	sess->uprobes = NULL;
 }
 
+/* Whether group @k is the first of its target. */
+static bool first_of_target(const struct dc_uprobes *u, size_t k)
+{
+	const char *target = u->groups[k].b.probes[0]->d->target;
+
+	for (size_t j = 0; j < k; j++)
+		if (!strcmp(u->groups[j].b.probes[0]->d->target, target))
+			return false;
+	return true;
+}
+
 void dc_uprobes_say_idle(const struct dc_session *sess)
 {
 	const struct dc_uprobes *u = sess->uprobes;
 	struct dc_buf paths = {};
-	size_t k = 0;
 
-	/* A target's groups are consecutive, one a copy. */
-	while (u && k < u->ngroups) {
+	/* A target's groups: those probed at start, then any mapped later. */
+	for (size_t k = 0; u && k < u->ngroups; k++) {
 		const char *target = u->groups[k].b.probes[0]->d->target;
 		const char *layer = u->groups[k].b.probes[0]->d->layer;
 		uint64_t calls = 0;
-		size_t end = k;
 
+		if (!first_of_target(u, k))
+			continue;
 		paths.len = 0;
-		for (; end < u->ngroups &&
-		       !strcmp(u->groups[end].b.probes[0]->d->target, target);
-		     end++)
-			dc_buf_addf(&paths, "%s%s", end > k ? ", " : "",
-				    u->groups[end].path);
+		for (size_t j = k; j < u->ngroups; j++)
+			if (!strcmp(u->groups[j].b.probes[0]->d->target,
+				    target))
+				dc_buf_addf(&paths, "%s%s",
+					    paths.len ? ", " : "",
+					    u->groups[j].name);
 		/* Its wrappers too, seen at their syscalls. */
 		for (size_t j = 0; j < sess->nprobes; j++)
 			if (!strcmp(sess->probes[j].d->target, target))
@@ -797,7 +946,10 @@ void dc_uprobes_say_idle(const struct dc_session *sess)
 			    "  %s: no call traced: no traced program loaded "
 			    "%s, or none called it (probed at %s)",
 			    layer, target, paths.p ? paths.p : "");
-		k = end;
 	}
+	if (u && u->late_failed)
+		dc_info("  copies of the specs' libraries mapped after start "
+			"and not probed: %zu (said above)",
+			u->late_failed);
 	dc_buf_free(&paths);
 }

@@ -85,12 +85,14 @@ struct cgroup {
 	struct kernfs_node *kn;
 } __attribute__((preserve_access_index));
 
-/* What a wrapper's syscall site is resolved through (bpf_find_vma). */
+/* What a wrapper's syscall site and a library mapped later are resolved
+ * through (bpf_find_vma). */
 struct super_block {
 	unsigned int s_dev;
 } __attribute__((preserve_access_index));
 
 struct inode {
+	unsigned short i_mode;
 	unsigned long i_ino;
 	struct super_block *i_sb;
 } __attribute__((preserve_access_index));
@@ -103,8 +105,24 @@ struct vm_area_struct {
 	unsigned long vm_start;
 	unsigned long vm_end;
 	unsigned long vm_pgoff;
+	unsigned long vm_flags; /* in an anonymous union since 6.3 */
 	struct file *vm_file;
 } __attribute__((preserve_access_index));
+
+/* The syscall tracepoints' records (syscalls/sys_enter_*, sys_exit_*). */
+struct dc_sys_enter_rec {
+	__u64 common;
+	__s32 nr;
+	__u32 pad;
+	__u64 args[6];
+};
+
+struct dc_sys_exit_rec {
+	__u64 common;
+	__s32 nr;
+	__u32 pad;
+	__s64 ret;
+};
 
 /* Syscalls that change a process's working directory (x86_64). */
 #define DC_NR_CHDIR  80

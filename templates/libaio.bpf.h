@@ -17,21 +17,6 @@
 
 #define DC_AIO_BATCH 64 /* iocbs or events read per call */
 
-/* The syscall tracepoints' records (syscalls/sys_enter_*, sys_exit_*). */
-struct dc_sys_enter_rec {
-	__u64 common;
-	__s32 nr;
-	__u32 pad;
-	__u64 args[6];
-};
-
-struct dc_sys_exit_rec {
-	__u64 common;
-	__s32 nr;
-	__u32 pad;
-	__s64 ret;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);

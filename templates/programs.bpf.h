@@ -17,5 +17,6 @@
 #include "tracepoint.bpf.h"
 #include "usdt.bpf.h"
 #include "lifecycle.bpf.h"
+#include "libmap.bpf.h"
 
 #endif /* DATACRUMBS_PROGRAMS_BPF_H */

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     19 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     20 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -189,6 +189,9 @@ enum dc_limit {
 	DC_LIMIT_PROCS = 0, /* processes left untraced: --max-procs */
 	DC_LIMIT_VMA,	    /* syscalls not matched to their wrapper: the
 			       process's memory map was busy */
+	DC_LIMIT_LIBS,	    /* executable mappings of traced processes not
+			       checked for a spec's library: the memory
+			       map was busy, or the ring buffer full */
 	DC_LIMIT_NR,
 };
 
@@ -199,6 +202,7 @@ enum dc_kind {
 	DC_EV_EXIT,	/* struct dc_proc_event: thread tid of pid exited */
 	DC_EV_JOIN,	/* struct dc_proc_event: pid joined (client library) */
 	DC_EV_CHDIR,	/* struct dc_cwd_event: pid changed directory */
+	DC_EV_LIB,	/* struct dc_lib_event: pid mapped a file to run */
 };
 
 /* dc_event.flags: made by a C library's POSIX AIO helper thread, doing
@@ -271,6 +275,26 @@ struct dc_cwd_event {
 	__u32 pad;
 	__u64 ts;
 	char path[DC_PATH_MAX]; /* chdir's, as given; path_len of it sent */
+};
+
+/* A traced process mapped a regular file executable (a library being
+ * loaded) whose inode is not in dc_libs: it is stopped (SIGSTOP) until
+ * the runtime has checked the file and continues it. */
+struct dc_lib_event {
+	__u16 kind;
+	__u16 pad;
+	__u32 pid;
+	__u64 start, end; /* the mapping, as /proc/PID/map_files names it */
+	__u64 ino;
+	__u32 dev; /* the kernel's encoding: major << 20 | minor */
+	__u32 pad2;
+};
+
+/* dc_libs' key: a file the runtime has checked for a spec's library. */
+struct dc_lib_key {
+	__u64 ino;
+	__u32 dev; /* as in struct dc_lib_event */
+	__u32 pad;
 };
 
 /* How the programs capture one probe's arguments; an array of these,

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Libraries mapped after start (templates/libmap.bpf.h): a child's own,
+ * found through its RPATH, or one dlopen()ed. The traced process is
+ * stopped at the mmap of a file the runtime has not checked. The file is
+ * opened through /proc/PID/map_files, the mapping itself, never by a
+ * path the process could change meanwhile, and read only if it is a
+ * regular file; if it is a copy of a spec's library (as copies.c tells
+ * one: its soname or file name) not yet probed, that spec's probes are
+ * attached to it (uprobes.c). Then the process goes on.
+ */
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "elfsym.h"
+#include "kfeatures.h"
+#include "latelib.h"
+#include "libpath.h"
+#include "log.h"
+
+/* Whether the object watches for libraries mapped later. */
+static bool watching(const struct dc_session *sess)
+{
+	return bpf_program__autoload(sess->o.progs.lib_mapped);
+}
+
+/* @kdev: the kernel's encoding of a device, as the program reads it. */
+static void mark(struct dc_session *sess, __u64 ino, __u32 kdev)
+{
+	struct dc_lib_key k = { .ino = ino, .dev = kdev };
+	__u8 one = 1;
+
+	bpf_map_update_elem(bpf_map__fd(sess->o.maps.libs), &k, &one, BPF_ANY);
+}
+
+int dc_latelib_attach(struct dc_session *sess)
+{
+	struct bpf_link *l;
+	struct stat st;
+	int err;
+
+	if (!watching(sess)) {
+		if (sess->o.cfg->fallbacks & DC_FB_FIND_VMA)
+			dc_warn("libraries a traced program maps after it "
+				"starts are not probed: this kernel has no "
+				"bpf_find_vma (Linux 5.17 or newer has it)");
+		return 0;
+	}
+	/* A process mapping one of those is not stopped to check it. */
+	for (size_t k = 0; (err = dc_uprobes_checked(sess, k, &st)) != -ENOENT;
+	     k++)
+		if (!err)
+			mark(sess, st.st_ino,
+			     major(st.st_dev) << 20 | minor(st.st_dev));
+	l = bpf_program__attach(sess->o.progs.lib_mapped);
+	if (!l) {
+		dc_warn("cannot watch for libraries mapped later "
+			"(syscalls/sys_exit_mmap): %s; only those found at "
+			"start are probed",
+			strerror(errno));
+		return 0;
+	}
+	err = dc_links_add(&sess->links, l, false);
+	sess->libs_watched = !err;
+	return err;
+}
+
+/* The path a process's file was mapped from, for messages only: its
+ * control characters are not written to a terminal. */
+static void mapped_name(const char *link, char *name, size_t size)
+{
+	ssize_t n = readlink(link, name, size - 1);
+
+	if (n < 0)
+		n = snprintf(name, size, "%s", link);
+	name[n] = '\0';
+	for (char *c = name; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+/* The regular file @e names, opened for reading through the mapping, its
+ * status in @st and its path in @name: a descriptor or -errno. */
+static int open_mapped(const struct dc_lib_event *e, struct stat *st,
+		       char *name, size_t size)
+{
+	char link[96];
+	int fd, rfd;
+
+	snprintf(link, sizeof(link), "/proc/%u/map_files/%llx-%llx", e->pid,
+		 (unsigned long long)e->start, (unsigned long long)e->end);
+	/* O_PATH opens nothing: a device or FIFO is never opened. */
+	fd = open(link, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st)) {
+		rfd = -errno;
+		goto cleanup;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		rfd = -EBADF;
+		goto cleanup;
+	}
+	mapped_name(link, name, size);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	rfd = open(link, O_RDONLY | O_CLOEXEC);
+	if (rfd < 0)
+		rfd = -errno;
+cleanup:
+	close(fd);
+	return rfd;
+}
+
+/* Whether @base (a file name, its soname @soname or "") is a copy of
+ * @d's library: as dc_find_copies() takes one. */
+static bool is_copy(const struct dc_probe_info *d, const char *base,
+		    const char *soname)
+{
+	const char *t = strrchr(d->target, '/'), *f = strrchr(d->path, '/');
+
+	t = t ? t + 1 : d->target;
+	return (soname[0] && dc_lib_matches(t, soname)) ||
+	       dc_lib_matches(t, base) || (f && !strcmp(f + 1, base));
+}
+
+/* Attach the specs whose library @e's file is. 0, or -ENOMEM. */
+static int check(struct dc_session *sess, const struct dc_lib_event *e)
+{
+	char name[PATH_MAX], soname[DC_TARGET_MAX] = "", path[32];
+	const char *base, *last = NULL;
+	struct stat st;
+	int fd, err = 0;
+
+	fd = open_mapped(e, &st, name, sizeof(name));
+	/* Gone meanwhile (killed, or unmapped by another thread): checked
+	 * when it is mapped again. */
+	if (fd == -ENOENT || fd == -ESRCH)
+		return 0;
+	if (fd < 0) {
+		dc_warn("pid %u mapped a file that cannot be checked for the "
+			"specs' libraries: %s; if it is one, its calls are not "
+			"traced",
+			e->pid, strerror(-fd));
+		mark(sess, e->ino, e->dev);
+		return 0;
+	}
+	base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (dc_elf_soname(path, soname, sizeof(soname)))
+		soname[0] = '\0';
+	/* A target's probes are listed together: each run of them once (a
+	 * target that comes back is probed by then). */
+	for (size_t i = 0; i < sess->nprobes && err != -ENOMEM; i++) {
+		const struct dc_probe_info *d = sess->probes[i].d;
+
+		if (d->mech != DC_MECH_UPROBE || sess->probes[i].disabled ||
+		    (last && !strcmp(last, d->target)))
+			continue;
+		last = d->target;
+		if (is_copy(d, base, soname) &&
+		    !dc_uprobes_probed(sess, d->target, &st))
+			err = dc_uprobes_late(sess, i, fd, name, &st, e->pid);
+	}
+	close(fd);
+	mark(sess, e->ino, e->dev);
+	return err == -ENOMEM ? err : 0;
+}
+
+int dc_latelib_mapped(struct dc_session *sess, const void *data, size_t size)
+{
+	const struct dc_lib_event *e = data;
+	int err = 0;
+
+	if (size < sizeof(*e))
+		return -EBADMSG;
+	/* A replay (bench/replay): no process waits on it. */
+	if (!sess->uprobes)
+		return 0;
+	/* Between jobs, or draining: the process only goes on. */
+	if (sess->probes_attached)
+		err = check(sess, e);
+	kill(e->pid, SIGCONT);
+	return err;
+}
+
+void dc_latelib_say(struct dc_session *sess)
+{
+	uint64_t n = watching(sess) ? dc_limit(sess, DC_LIMIT_LIBS) : 0;
+
+	if (n)
+		dc_info("  %llu libraries mapped by traced programs were not "
+			"checked for the specs' (their memory map was busy, or "
+			"the ring buffer full): calls into them may be missing",
+			(unsigned long long)n);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef DC_LATELIB_H
+#define DC_LATELIB_H
+
+#include <stddef.h>
+
+#include "session.h"
+
+/* Watch traced processes for libraries they map from now on, those
+ * checked already known: 0, or -errno (said). Nothing where the object
+ * has no such program. */
+int dc_latelib_attach(struct dc_session *sess);
+/* A DC_EV_LIB record: check the file, attach the probes of each spec it
+ * is a copy of, continue the process. 0, or -ENOMEM; a bad record is
+ * -EBADMSG. */
+int dc_latelib_mapped(struct dc_session *sess, const void *data, size_t size);
+/* Say what could not be checked, at the end of a run. */
+void dc_latelib_say(struct dc_session *sess);
+
+#endif
