@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A library mapped after start is traced from then on: with the shipped
+HDF5 spec, a copy of libhdf5 that the runtime cannot find when the command
+starts is probed when a traced process maps it. (a) A shell script execs
+a program whose RPATH names a private directory holding the copy; (b) a
+program not linked with HDF5 dlopen()s the copy by its path from a
+directory on no search path. Each H5Dwrite and H5Dread the workload
+reports making is in the trace, with its bytes; the loader's own answer
+(LD_TRACE_LOADED_OBJECTS, dlinfo) proves the copy is what was mapped.
+(c) A copy past the 8 probed of one library is named and counted, and
+none of its calls is invented."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from dctest import BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, run, skip
+
+need_bpf()
+WORK = os.path.join(BUILD, "tests", "hdf5_calls")
+DLOPEN = os.path.join(BUILD, "tests", "hdf5_dlopen")
+if not os.path.exists(WORK) or not os.path.exists(DLOPEN):
+    skip("HDF5 (libhdf5-dev) was not found when building; scripts/setup installs it")
+CC = shutil.which("cc")
+if not CC:
+    skip("no C compiler to link the workload against the copy")
+
+
+def mapped(exe, env):
+    """{soname: path} as the dynamic loader resolves them for exe."""
+    out = subprocess.run([exe], env=dict(env, LD_TRACE_LOADED_OBJECTS="1"),
+                         capture_output=True, text=True).stdout
+    libs = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[1] == "=>":
+            libs[parts[0]] = os.path.realpath(parts[2])
+    return libs
+
+
+def traced(tmp, obj, name, cmd, h5, copy):
+    """Run cmd traced; check its HDF5 calls on h5 against its own count."""
+    trace = os.path.join(tmp, name + ".pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--"] + cmd, env=env0)
+    check(r.returncode == 0, "%s: runtime: %s" % (name, r.stderr[-1500:]))
+    if r.returncode:
+        return
+    truth = json.loads(r.stdout)
+    t = Trace(trace)
+    check(not t.errors, "%s: format: %s" % (name, t.errors[:3]))
+    for fn in ("H5Dwrite", "H5Dread", "H5Fcreate", "H5Dcreate2"):
+        ev = [e for e in t.select(cat="HDF5", name=fn) if t.file(e) == h5]
+        check(len(ev) == truth[fn], "%s: %s %d calls traced, the workload made %d"
+              % (name, fn, len(ev), truth[fn]))
+    sizes = {e["args"].get("size") for e in t.select(cat="HDF5", name="H5Dwrite")}
+    check(sizes == {truth["bytes"]}, "%s: each H5Dwrite moved %d bytes: %s"
+          % (name, truth["bytes"], sizes))
+    # Said once, naming the copy; and not counted as a library never loaded.
+    said = [l for l in r.stderr.splitlines() if copy in l and "attached" in l]
+    check(len(said) == 1, "%s: the late attach is said once: %s" % (name, r.stderr[-1500:]))
+    check("HDF5: no call traced" not in r.stderr,
+          "%s: a copy attached late is not 'no call traced': %s" % (name, r.stderr[-800:]))
+    return truth
+
+
+env0 = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+system = mapped(WORK, env0)
+soname = next((k for k in system if k.startswith("libhdf5")), None)
+if not soname:
+    skip("%s maps no libhdf5: %s" % (WORK, system))
+
+with tempfile.TemporaryDirectory() as tmp:
+    obj = generate(tmp, [os.path.join(SRC, "probes.d", "hdf5.yaml")])
+
+    # (a) A script starts a program whose RPATH is a private directory:
+    # nothing COMMAND names leads to the copy before the exec.
+    private = os.path.join(tmp, "private", "lib")
+    os.makedirs(private)
+    lib = os.path.join(private, soname)
+    shutil.copy(system[soname], lib)
+    bindir = os.path.join(tmp, "apps")
+    os.makedirs(bindir)
+    app = os.path.join(bindir, "app")
+    r = subprocess.run([CC, "-o", app, os.path.join(SRC, "tests", "workloads", "hdf5_calls.c"),
+                        "-fno-builtin", "-I/usr/include/hdf5/serial", lib,
+                        "-Wl,-rpath," + private], capture_output=True, text=True)
+    check(r.returncode == 0, "linking the workload against the copy: " + r.stderr[-1000:])
+    check(mapped(app, env0).get(soname) == os.path.realpath(lib),
+          "the loader maps the copy through the RPATH: %s" % mapped(app, env0).get(soname))
+    script = os.path.join(tmp, "run.sh")
+    with open(script, "w") as f:
+        f.write('#!/bin/sh\ncd "$(dirname "$0")/apps" && ./app "$1"\n')
+    os.chmod(script, 0o755)
+    h5 = os.path.join(tmp, "script.h5")
+    traced(tmp, obj, "script_child", [script, h5], h5, lib)
+
+    # (b) dlopen() of the copy by its path, from a directory on no path.
+    plugins = os.path.join(tmp, "plugins")
+    os.makedirs(plugins)
+    dlib = os.path.join(plugins, soname)
+    shutil.copy(system[soname], dlib)
+    h5 = os.path.join(tmp, "dlopen.h5")
+    truth = traced(tmp, obj, "dlopen", [DLOPEN, dlib, h5], h5, dlib)
+    check(truth is None or truth["lib"] == dlib, "dlopen mapped the copy: %s" % truth)
+
+    # (c) More copies than the runtime probes of one library (8, the
+    # system's among them): each run of the workload dlopen()s a copy of
+    # its own; the copy past the limit is named, counted at the end, and
+    # none of its calls is in the trace.
+    runs = []
+    for k in range(8):
+        d = os.path.join(tmp, "copies", str(k))
+        os.makedirs(d)
+        shutil.copy(system[soname], os.path.join(d, soname))
+        runs.append((os.path.join(d, soname), os.path.join(tmp, "copy%d.h5" % k)))
+    script = os.path.join(tmp, "copies.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\n" + "".join('"%s" "%s" "%s" || exit 1\n' % (DLOPEN, l, h) for l, h in runs))
+    os.chmod(script, 0o755)
+    trace = os.path.join(tmp, "copies.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", script], env=env0)
+    check(r.returncode == 0, "copies: runtime: " + r.stderr[-1500:])
+    truth = [json.loads(l) for l in r.stdout.splitlines()]
+    t = Trace(trace)
+    for (lib, h5), want in zip(runs, truth):
+        n = len([e for e in t.select(cat="HDF5", name="H5Dwrite") if t.file(e) == h5])
+        last = lib == runs[-1][0]
+        check(n == (0 if last else want["H5Dwrite"]), "copies: %s: %d H5Dwrite traced, want %d"
+              % (lib, n, 0 if last else want["H5Dwrite"]))
+    over = [l for l in r.stderr.splitlines() if "more than 8 copies" in l]
+    check(len(over) == 1 and runs[-1][0] in over[0], "copies: the ninth is named: %s" % over)
+    check("copies of the specs' libraries mapped after start and not probed: 1" in r.stderr,
+          "copies: counted at the end: " + r.stderr[-1000:])
+done()
