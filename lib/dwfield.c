@@ -21,14 +21,18 @@ struct dc_dwarf {
 	Dwarf *dw;
 };
 
-/* Whether only root can change what is in the directory of @path. */
+/* Whether only root can change what is in the directory of @path. A
+ * file opened through /proc (a library a process mapped, at
+ * /proc/self/fd/N) has no directory of its own there: a debuglink
+ * "../../../tmp/fifo" would walk out of it. */
 static bool root_dir(const char *path)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
 	struct stat st;
 
-	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+	if (!slash || (size_t)(slash - path) >= sizeof(dir) ||
+	    !strncmp(path, "/proc/", 6))
 		return false;
 	memcpy(dir, path, slash - path);
 	dir[slash - path] = '\0';
