@@ -684,7 +684,7 @@ static void keep_off_structs(const struct dc_session *sess, struct group *g,
 			"the object reads: %zu probes that read them are not "
 			"attached there, so its calls carry no bytes or "
 			"selections from them",
-			g->path, made_for[0] ? made_for : "the generator's",
+			g->name, made_for[0] ? made_for : "the generator's",
 			n - kept);
 	g->b.n = kept;
 }
@@ -721,7 +721,7 @@ static void mark_unfed(const struct dc_session *sess, struct group *g,
 	if (n)
 		dc_warn("%s: the bytes of %s%s are unknown there: no function "
 			"counting them is attached%s%s",
-			g->path, first, n > 1 ? " and other calls" : "",
+			g->name, first, n > 1 ? " and other calls" : "",
 			why[0] ? "; " : "", why);
 }
 
