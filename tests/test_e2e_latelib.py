@@ -58,7 +58,7 @@ def traced(tmp, obj, name, cmd, h5, copy):
     check(sizes == {truth["bytes"]}, "%s: each H5Dwrite moved %d bytes: %s"
           % (name, truth["bytes"], sizes))
     # Said once, naming the copy; and not counted as a library never loaded.
-    said = [l for l in r.stderr.splitlines() if copy in l and "attached" in l]
+    said = [l for l in r.stderr.splitlines() if "probes attached to %s," % copy in l]
     check(len(said) == 1, "%s: the late attach is said once: %s" % (name, r.stderr[-1500:]))
     check("HDF5: no call traced" not in r.stderr,
           "%s: a copy attached late is not 'no call traced': %s" % (name, r.stderr[-800:]))
