@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "elfsym.h"
-#include "kfeatures.h"
 #include "latelib.h"
 #include "libpath.h"
 #include "log.h"
