@@ -189,14 +189,3 @@ int dc_latelib_mapped(struct dc_session *sess, const void *data, size_t size)
 	kill(e->pid, SIGCONT);
 	return err;
 }
-
-void dc_latelib_say(struct dc_session *sess)
-{
-	uint64_t n = watching(sess) ? dc_limit(sess, DC_LIMIT_LIBS) : 0;
-
-	if (n)
-		dc_info("  %llu libraries mapped by traced programs were not "
-			"checked for the specs' (their memory map was busy, or "
-			"the ring buffer full): calls into them may be missing",
-			(unsigned long long)n);
-}

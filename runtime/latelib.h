@@ -14,7 +14,5 @@ int dc_latelib_attach(struct dc_session *sess);
  * is a copy of, continue the process. 0, or -ENOMEM; a bad record is
  * -EBADMSG. */
 int dc_latelib_mapped(struct dc_session *sess, const void *data, size_t size);
-/* Say what could not be checked, at the end of a run. */
-void dc_latelib_say(struct dc_session *sess);
 
 #endif

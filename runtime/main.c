@@ -19,7 +19,6 @@
 #include "config.h"
 #include "elfsym.h"
 #include "launch.h"
-#include "latelib.h"
 #include "log.h"
 #include "mounts.h"
 #include "output.h"
@@ -110,7 +109,7 @@ static uint64_t cpu_ns(void)
 
 static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 {
-	uint64_t cpu = cpu_ns() - rt->cpu0_ns - rt->detach_cpu_ns;
+	uint64_t cpu = cpu_ns() - rt->cpu0_ns - rt->detach_cpu_ns, unchecked;
 	struct stat st;
 	bool *seen;
 
@@ -143,7 +142,12 @@ static void summary(struct dc_rt *rt, const char *path, uint64_t lost)
 	}
 	free(seen);
 	dc_uprobes_say_idle(&rt->sess);
-	dc_latelib_say(&rt->sess);
+	unchecked = dc_limit(&rt->sess, DC_LIMIT_LIBS);
+	if (unchecked)
+		dc_info("  %llu libraries mapped by traced programs were not "
+			"checked for the specs' (their memory map was busy, or "
+			"the ring buffer full): calls into them may be missing",
+			(unsigned long long)unchecked);
 }
 
 /* A process gone for good: its trace forgets it, and its fds'
