@@ -361,25 +361,36 @@ cleanup:
 	return err;
 }
 
+/* The data of the next section of @type after *@scn (NULL: the first),
+ * its header in @sh; NULL when there is no more. */
+static Elf_Data *next_of_type(Elf *e, Elf_Scn **scn, GElf_Word type,
+			      GElf_Shdr *sh)
+{
+	Elf_Data *d;
+
+	while ((*scn = elf_nextscn(e, *scn)))
+		if (gelf_getshdr(*scn, sh) && sh->sh_type == type &&
+		    (d = elf_getdata(*scn, NULL)))
+			return d;
+	return NULL;
+}
+
 int dc_elf_build_id(const char *path, uint8_t id[DC_BUILD_ID_SIZE])
 {
 	int fd = -1, err = -ENOENT;
 	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d;
 	Elf *e;
 
 	e = dc_elf_open(path, &fd, &err);
 	if (!e)
 		return err;
 	err = -ENOENT;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		GElf_Nhdr nh;
-		Elf_Data *d;
+	while ((d = next_of_type(e, &scn, SHT_NOTE, &sh))) {
 		size_t off = 0, name, desc;
+		GElf_Nhdr nh;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
-		    !(d = elf_getdata(scn, NULL)))
-			continue;
 		while ((off = gelf_getnote(d, off, &nh, &name, &desc)) > 0) {
 			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
 			    memcmp((char *)d->d_buf + name, "GNU", 4))
@@ -405,20 +416,18 @@ int dc_elf_soname(const char *path, char *out, size_t size)
 {
 	int fd = -1, err = -ENOENT;
 	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d;
 	Elf *e;
 
 	e = dc_elf_open(path, &fd, &err);
 	if (!e)
 		return err;
 	err = -ENOENT;
-	while (err && (scn = elf_nextscn(e, scn))) {
-		Elf_Data *d = elf_getdata(scn, NULL);
+	while (err && (d = next_of_type(e, &scn, SHT_DYNAMIC, &sh))) {
 		const char *str;
-		GElf_Shdr sh;
 		GElf_Dyn dy;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !d)
-			continue;
 		for (int i = 0; err && gelf_getdyn(d, i, &dy); i++)
 			if (dy.d_tag == DT_SONAME &&
 			    (str = elf_strptr(e, sh.sh_link, dy.d_un.d_val)))
