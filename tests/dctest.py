@@ -249,6 +249,42 @@ def darshan_lines(text):
             yield f[0], f[1], counter, int(value), name
 
 
+def loader_map(exe, env):
+    """{soname: path} as the dynamic loader resolves them for @exe run
+    with @env (LD_TRACE_LOADED_OBJECTS, as ldd does)."""
+    out = subprocess.run([exe], env=dict(env, LD_TRACE_LOADED_OBJECTS="1"),
+                         capture_output=True, text=True).stdout
+    libs = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[1] == "=>":
+            libs[parts[0]] = os.path.realpath(parts[2])
+    return libs
+
+
+def hdf5_soname(exe, env):
+    """(the loader's map of @exe, the soname of the libhdf5 in it); skips
+    the test when @exe maps none."""
+    libs = loader_map(exe, env)
+    soname = next((k for k in libs if k.startswith("libhdf5")), None)
+    if not soname:
+        skip("%s maps no libhdf5: %s" % (exe, libs))
+    return libs, soname
+
+
+def check_hdf5_calls(t, h5, truth, what):
+    """The HDF5 calls on file @h5 in trace @t are those the workload
+    (tests/workloads/hdf5_calls) counted in @truth, each H5Dwrite with its
+    bytes."""
+    for fn in ("H5Dwrite", "H5Dread", "H5Fcreate", "H5Dcreate2"):
+        ev = [e for e in t.select(cat="HDF5", name=fn) if t.file(e) == h5]
+        check(len(ev) == truth[fn], "%s: %s %d calls traced, the workload made %d"
+              % (what, fn, len(ev), truth[fn]))
+    sizes = {e["args"].get("size") for e in t.select(cat="HDF5", name="H5Dwrite")}
+    check(sizes == {truth["bytes"]}, "%s: each H5Dwrite moved %d bytes: %s"
+          % (what, truth["bytes"], sizes))
+
+
 def generate(tmp, specs, name="probes.bpf.o", extra=()):
     obj = os.path.join(tmp, name)
     r = run([GEN, "-o", obj] + list(extra) + [os.path.join(SRC, s) for s in specs])

@@ -16,7 +16,8 @@ import shutil
 import subprocess
 import tempfile
 
-from dctest import BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, run, skip
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_hdf5_calls, done, generate,
+                    hdf5_soname, loader_map, need_bpf, run, skip)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_calls")
@@ -26,18 +27,6 @@ if not os.path.exists(WORK) or not os.path.exists(DLOPEN):
 CC = shutil.which("cc")
 if not CC:
     skip("no C compiler to link the workload against the copy")
-
-
-def mapped(exe, env):
-    """{soname: path} as the dynamic loader resolves them for exe."""
-    out = subprocess.run([exe], env=dict(env, LD_TRACE_LOADED_OBJECTS="1"),
-                         capture_output=True, text=True).stdout
-    libs = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) >= 3 and parts[1] == "=>":
-            libs[parts[0]] = os.path.realpath(parts[2])
-    return libs
 
 
 def traced(tmp, obj, name, cmd, h5, copy):
@@ -50,13 +39,7 @@ def traced(tmp, obj, name, cmd, h5, copy):
     truth = json.loads(r.stdout)
     t = Trace(trace)
     check(not t.errors, "%s: format: %s" % (name, t.errors[:3]))
-    for fn in ("H5Dwrite", "H5Dread", "H5Fcreate", "H5Dcreate2"):
-        ev = [e for e in t.select(cat="HDF5", name=fn) if t.file(e) == h5]
-        check(len(ev) == truth[fn], "%s: %s %d calls traced, the workload made %d"
-              % (name, fn, len(ev), truth[fn]))
-    sizes = {e["args"].get("size") for e in t.select(cat="HDF5", name="H5Dwrite")}
-    check(sizes == {truth["bytes"]}, "%s: each H5Dwrite moved %d bytes: %s"
-          % (name, truth["bytes"], sizes))
+    check_hdf5_calls(t, h5, truth, name)
     # Said once, naming the copy; and not counted as a library never loaded.
     said = [l for l in r.stderr.splitlines() if "probes attached to %s," % copy in l]
     check(len(said) == 1, "%s: the late attach is said once: %s" % (name, r.stderr[-1500:]))
@@ -66,10 +49,7 @@ def traced(tmp, obj, name, cmd, h5, copy):
 
 
 env0 = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
-system = mapped(WORK, env0)
-soname = next((k for k in system if k.startswith("libhdf5")), None)
-if not soname:
-    skip("%s maps no libhdf5: %s" % (WORK, system))
+system, soname = hdf5_soname(WORK, env0)
 
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, [os.path.join(SRC, "probes.d", "hdf5.yaml")])
@@ -87,8 +67,8 @@ with tempfile.TemporaryDirectory() as tmp:
                         "-fno-builtin", "-I/usr/include/hdf5/serial", lib,
                         "-Wl,-rpath," + private], capture_output=True, text=True)
     check(r.returncode == 0, "linking the workload against the copy: " + r.stderr[-1000:])
-    check(mapped(app, env0).get(soname) == os.path.realpath(lib),
-          "the loader maps the copy through the RPATH: %s" % mapped(app, env0).get(soname))
+    check(loader_map(app, env0).get(soname) == os.path.realpath(lib),
+          "the loader maps the copy through the RPATH: %s" % loader_map(app, env0).get(soname))
     script = os.path.join(tmp, "run.sh")
     with open(script, "w") as f:
         f.write('#!/bin/sh\ncd "$(dirname "$0")/apps" && ./app "$1"\n')

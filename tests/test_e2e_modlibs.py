@@ -15,8 +15,8 @@ import shutil
 import subprocess
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_lines, done, generate, need_bpf, run,
-                    skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_lines, done, generate,
+                    check_hdf5_calls, hdf5_soname, loader_map, need_bpf, run, skip)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_calls")
@@ -64,18 +64,6 @@ int main(int argc, char **argv)
 '''
 
 
-def mapped(exe, env):
-    """{soname: path} as the dynamic loader resolves them for exe."""
-    out = subprocess.run([exe], env=dict(env, LD_TRACE_LOADED_OBJECTS="1"),
-                         capture_output=True, text=True).stdout
-    libs = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) >= 3 and parts[1] == "=>":
-            libs[parts[0]] = os.path.realpath(parts[2])
-    return libs
-
-
 def traced(tmp, obj, name, exe, env, pre=()):
     h5 = os.path.join(tmp, name + ".h5")
     trace = os.path.join(tmp, name + ".pfw.gz")
@@ -84,20 +72,11 @@ def traced(tmp, obj, name, exe, env, pre=()):
     truth = json.loads(r.stdout)
     t = Trace(trace)
     check(not t.errors, "%s: format: %s" % (name, t.errors[:3]))
-    for fn in ("H5Dwrite", "H5Dread", "H5Fcreate", "H5Dcreate2"):
-        ev = [e for e in t.select(cat="HDF5", name=fn) if t.file(e) == h5]
-        check(len(ev) == truth[fn], "%s: %s %d calls traced, the workload made %d"
-              % (name, fn, len(ev), truth[fn]))
-    sizes = {e["args"].get("size") for e in t.select(cat="HDF5", name="H5Dwrite")}
-    check(sizes == {truth["bytes"]}, "%s: each H5Dwrite moved %d bytes: %s"
-          % (name, truth["bytes"], sizes))
+    check_hdf5_calls(t, h5, truth, name)
 
 
 env0 = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
-system = mapped(WORK, env0)
-soname = next((k for k in system if k.startswith("libhdf5")), None)
-if not soname:
-    skip("%s maps no libhdf5: %s" % (WORK, system))
+system, soname = hdf5_soname(WORK, env0)
 
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, [os.path.join(SRC, "probes.d", "posix.yaml"),
@@ -109,8 +88,8 @@ with tempfile.TemporaryDirectory() as tmp:
     os.makedirs(mod)
     shutil.copy(system[soname], os.path.join(mod, soname))
     env = dict(env0, LD_LIBRARY_PATH=mod)
-    check(mapped(WORK, env).get(soname) == os.path.realpath(os.path.join(mod, soname)),
-          "the loader maps the module's copy: %s" % mapped(WORK, env).get(soname))
+    check(loader_map(WORK, env).get(soname) == os.path.realpath(os.path.join(mod, soname)),
+          "the loader maps the module's copy: %s" % loader_map(WORK, env).get(soname))
     traced(tmp, obj, "ld_library_path", WORK, env)
 
     # A program whose RUNPATH finds the copy beside it, with no
@@ -125,8 +104,8 @@ with tempfile.TemporaryDirectory() as tmp:
                         "-fno-builtin", "-I/usr/include/hdf5/serial", lib,
                         "-Wl,-rpath,$ORIGIN/../lib"], capture_output=True, text=True)
     check(r.returncode == 0, "linking the workload against the copy: " + r.stderr[-1000:])
-    check(mapped(exe, env0).get(soname) == os.path.realpath(lib),
-          "the loader maps the copy through RUNPATH: %s" % mapped(exe, env0).get(soname))
+    check(loader_map(exe, env0).get(soname) == os.path.realpath(lib),
+          "the loader maps the copy through RUNPATH: %s" % loader_map(exe, env0).get(soname))
     traced(tmp, obj, "runpath", exe, env0)
 
     # Started by a launcher that does not load HDF5 itself: a shell
