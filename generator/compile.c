@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,25 +24,6 @@ static int clang_major(const char *clang)
 	return v ? atoi(v + 8) : -1;
 }
 
-/* Whether @name is an executable in a directory of PATH. */
-static bool on_path(const char *name)
-{
-	const char *dirs = getenv("PATH");
-	char path[PATH_MAX];
-
-	for (const char *d = dirs ? dirs : ""; *d;) {
-		size_t n = strcspn(d, ":");
-
-		if (n &&
-		    snprintf(path, sizeof(path), "%.*s/%s", (int)n, d, name) <
-			(int)sizeof(path) &&
-		    !access(path, X_OK))
-			return true;
-		d += n + !!d[n];
-	}
-	return false;
-}
-
 int dc_find_clang(struct dc_clang *c)
 {
 	static const char *const names[] = { "clang-19", "clang-18", "clang-17",
@@ -62,10 +42,14 @@ int dc_find_clang(struct dc_clang *c)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		/* clang-N is LLVM's own name for version N: asking it costs
 		 * a tenth of a second of loading clang. */
+		char path[PATH_MAX];
+
 		if (strncmp(names[i], "clang-", 6))
 			c->major = clang_major(names[i]);
 		else
-			c->major = on_path(names[i]) ? atoi(names[i] + 6) : -1;
+			c->major = dc_which(names[i], path, sizeof(path))
+				       ? -1
+				       : atoi(names[i] + 6);
 		if (c->major >= 16) {
 			c->path = names[i];
 			return 0;

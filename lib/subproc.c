@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,4 +66,23 @@ cleanup:
 		close(pipefd[1]);
 	posix_spawn_file_actions_destroy(&fa);
 	return err;
+}
+
+int dc_which(const char *cmd, char *path, size_t size)
+{
+	const char *dirs = getenv("PATH");
+
+	if (strchr(cmd, '/')) {
+		snprintf(path, size, "%s", cmd);
+		return 0;
+	}
+	for (const char *d = dirs ? dirs : "/usr/bin:/bin"; *d;) {
+		size_t k = strcspn(d, ":");
+
+		snprintf(path, size, "%.*s/%s", (int)k, d, cmd);
+		if (!access(path, X_OK))
+			return 0;
+		d += k + (d[k] == ':');
+	}
+	return -ENOENT;
 }

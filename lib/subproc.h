@@ -12,4 +12,8 @@
  */
 int dc_spawn(char *const argv[], char *out, size_t size);
 
+/* The executable @cmd names, in @path: itself if it has a '/', else
+ * found on PATH as execvp() finds it. 0, or -ENOENT. */
+int dc_which(const char *cmd, char *path, size_t size);
+
 #endif

@@ -24,6 +24,7 @@
 #include "output.h"
 #include "profile.h"
 #include "pysetup.h"
+#include "subproc.h"
 #include "records.h"
 #include "runtime.h"
 #include "server.h"
@@ -202,27 +203,6 @@ static void reap(struct dc_rt *rt, const struct dc_opts *o)
 
 /* A statically linked command has no shared library for the object's
  * uprobes to sit in: say so, or an empty layer would go unexplained. */
-/* The executable COMMAND names, found on PATH as execvp() finds it: 0,
- * or -ENOENT. */
-static int find_command(const char *cmd, char *path, size_t size)
-{
-	const char *dirs = getenv("PATH");
-
-	if (strchr(cmd, '/')) {
-		snprintf(path, size, "%s", cmd);
-		return 0;
-	}
-	for (const char *d = dirs ? dirs : "/usr/bin:/bin"; *d;) {
-		size_t k = strcspn(d, ":");
-
-		snprintf(path, size, "%.*s/%s", (int)k, d, cmd);
-		if (!access(path, X_OK))
-			return 0;
-		d += k + (d[k] == ':');
-	}
-	return -ENOENT;
-}
-
 static void hint_static(const struct dc_rt *rt, const char *cmd,
 			const char *path)
 {
@@ -537,7 +517,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 		.ringbuf_size = o->ringbuf_size,
 		.verifier_stats = o->verbose > 1,
 		.command =
-		    cmd && !find_command(cmd[0], exe, sizeof(exe)) ? exe : NULL,
+		    cmd && !dc_which(cmd[0], exe, sizeof(exe)) ? exe : NULL,
 		.argv = cmd,
 	};
 	rt.out.dirfd = -1;
