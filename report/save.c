@@ -367,6 +367,8 @@ static void nodes_io(struct io *io, struct dc_report *r)
 		/* A parent before its children, as nest.c makes them. */
 		bad(io, nd->parent < -1 || nd->parent >= (int)i ||
 			    nd->func < 0 || nd->func >= r->nfuncs);
+		if (io->err)
+			break;
 		/* As nest.c keys it. */
 		key = ((uint64_t)(uint32_t)(nd->parent + 1) << 32 |
 		       (uint32_t)nd->func) *
