@@ -111,6 +111,10 @@ static void track(struct dc_proc *p, const struct dc_probe *pr,
 		  const struct dc_event *e, struct dc_file *f, bool profile)
 {
 	const struct dc_probe_info *d = pr->d;
+	/* An fd is new from its open's return: another thread's close of the
+	 * same number may begin after the open began, and its record may
+	 * come later. */
+	uint64_t end = e->ts + e->dur;
 
 	if (d->ret == DC_RET_HANDLE && e->ret > 0)
 		dc_handle_set(p, e->ret, f);
@@ -138,13 +142,13 @@ static void track(struct dc_proc *p, const struct dc_probe *pr,
 			    (uint64_t)(uint32_t)fd | (uint64_t)e->gen << 32, f);
 	}
 	switch (pr->fd_effect) {
-	case DC_FD_NEW: dc_fd_set(p, e->ret, f, e->ts); break;
+	case DC_FD_NEW: dc_fd_set(p, e->ret, f, end); break;
 	case DC_FD_NEW_AT_NEWFD:
-		dc_fd_set(p, (int64_t)e->val[pr->newfd_slot], f, e->ts);
+		dc_fd_set(p, (int64_t)e->val[pr->newfd_slot], f, end);
 		break;
 	case DC_FD_NEW_STREAM:
 		if (e->ret)
-			dc_fd_set(p, e->sfd, f, e->ts);
+			dc_fd_set(p, e->sfd, f, end);
 		break;
 	case DC_FD_CLOSE:
 		dc_fd_close(p, (int64_t)e->val[pr->fd_slot], e->ts);
@@ -154,7 +158,7 @@ static void track(struct dc_proc *p, const struct dc_probe *pr,
 		/* Other commands return flags, not a descriptor. */
 		if (e->val[pr->dupfd_cmd_slot] == F_DUPFD ||
 		    e->val[pr->dupfd_cmd_slot] == F_DUPFD_CLOEXEC)
-			dc_fd_set(p, e->ret, f, e->ts);
+			dc_fd_set(p, e->ret, f, end);
 		break;
 	case DC_FD_CLOSE_RANGE:
 		for (uint64_t fd = e->val[pr->fd_slot];

@@ -89,18 +89,29 @@ static uint64_t fd_key(int64_t fd)
 }
 
 /*
- * What an fd referred to, and when: [from, until) in call entry times. A
- * parent call is resolved after its children (it returns last), so a
- * close inside fclose must not hide the file from fclose itself; nor may a
- * later open of the same number rename earlier calls.
+ * What an fd referred to, and when: [from, until), from its open's return
+ * to its close's entry. A parent call is resolved after its children (it
+ * returns last), so a close inside fclose must not hide the file from
+ * fclose itself; nor may a later open of the same number rename earlier
+ * calls.
  */
 struct dc_fdent {
 	struct dc_file *f;
 	uint64_t from, until;
 	struct dc_fdent *older;
+	uint32_t depth; /* entries in the chain from here, when set */
 };
 
-#define FD_HISTORY 8
+/*
+ * A record comes after others by as long as its call took: a close that
+ * flushes to a parallel file system, or a preempted thread, while other
+ * threads reuse its fd number many times. An fd keeps what it meant over
+ * the last FD_HISTORY_NS, at most FD_HISTORY_MAX meanings; trimmed every
+ * FD_TRIM_EVERY sets, so a set costs O(1) on average.
+ */
+#define FD_HISTORY_NS  1000000000ull
+#define FD_HISTORY_MAX 1024
+#define FD_TRIM_EVERY  64
 
 static void free_chain(void *v)
 {
@@ -205,13 +216,13 @@ void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next)
 
 void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts)
 {
-	struct dc_fdent *head, *e;
-	int n = 0;
+	struct dc_fdent *head, *e, *o;
+	uint32_t n = 1;
 
 	if (fd < 0 || fd > INT_MAX || !f)
 		return;
 	head = dc_map_get(&p->fds, fd_key(fd));
-	/* The same open seen from two layers: the outer one began first. */
+	/* The same open seen from two layers: the inner one returned first. */
 	if (head && head->f == f && head->until == UINT64_MAX) {
 		if (ts < head->from)
 			head->from = ts;
@@ -220,19 +231,27 @@ void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts)
 	e = malloc(sizeof(*e));
 	if (!e)
 		return;
-	*e = (struct dc_fdent){ f, ts, UINT64_MAX, head };
+	*e = (struct dc_fdent){ f, ts, UINT64_MAX, head,
+				head ? head->depth + 1 : 1 };
 	if (head && head->until > ts)
 		head->until = ts;
 	if (dc_map_put(&p->fds, fd_key(fd), e)) {
 		free(e);
 		return;
 	}
-	for (; e && ++n < FD_HISTORY; e = e->older)
-		;
-	if (e) {
-		free_chain(e->older);
-		e->older = NULL;
+	if (e->depth % FD_TRIM_EVERY)
+		return;
+	for (o = e; o->older; o = o->older, n++) {
+		uint64_t until = o->older->until;
+
+		if (n >= FD_HISTORY_MAX ||
+		    (until < ts && ts - until > FD_HISTORY_NS)) {
+			free_chain(o->older);
+			o->older = NULL;
+			break;
+		}
 	}
+	e->depth = n;
 }
 
 void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts)

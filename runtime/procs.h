@@ -92,16 +92,14 @@ struct dc_file *dc_file_intern(struct dc_procs *ps, const char *name);
 
 /* The file behind @fd when a call began at @ts: from the opens and closes
  * seen, else /proc/PID/fd (for files opened before tracing began). NULL
- * when unknown. Set and close are stamped with their call's entry time. */
+ * when unknown. A set is stamped with its call's return time, a close
+ * with its call's entry time. */
 struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 			     uint64_t ts);
 void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts);
 /* What @fd referred to before any traced call gave it another file. */
 struct dc_file *dc_fd_initial(struct dc_procs *ps, struct dc_proc *p,
 			      int64_t fd);
-/* Name every fd the process has open now and the tracer has not seen:
- * done while it is alive (registered, exec'd), since a later lookup in
- * /proc may find it gone. */
 /* Name every descriptor @p has open now from /proc; @exec_next: it is
  * stopped before an exec, which closes its close-on-exec ones. */
 void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next);
