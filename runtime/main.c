@@ -251,8 +251,10 @@ static int finish(struct dc_rt *rt, const struct dc_opts *o, const char *path,
 	dc_detach_all(&rt->sess);
 	rt->detach_ns = now_ns() - t0;
 	rt->detach_cpu_ns = cpu_ns() - cpu0;
+	if (rt->profile && dc_profile_flip(rt->profile))
+		dc_err("reading the profile maps failed; counters are missing");
 	dc_ringbuf_drain(rt);
-	if (rt->profile && dc_profile_tick(rt->profile, now_ns(), true))
+	if (rt->profile && dc_profile_write(rt->profile, now_ns(), true))
 		dc_err("reading the profile maps failed; counters are missing");
 	dc_read_losses(&rt->sess);
 	counts = (struct dc_rec_counts){
@@ -460,8 +462,9 @@ static int trace_loop(struct dc_rt *rt, const struct dc_opts *o,
 				dc_detach_all(&rt->sess);
 		}
 		if (rt->profile && dc_profile_due(rt->profile, now_ns()) &&
-		    ((err = dc_ringbuf_poll(rt, 0)) < 0 ||
-		     (err = dc_profile_tick(rt->profile, now_ns(), false)))) {
+		    ((err = dc_profile_flip(rt->profile)) ||
+		     (err = dc_ringbuf_catch_up(rt)) ||
+		     (err = dc_profile_write(rt->profile, now_ns(), false)))) {
 			dc_err("reading the profile maps: %s", strerror(-err));
 			break;
 		}

@@ -299,22 +299,21 @@ bool dc_profile_due(const struct dc_profile *pf, uint64_t now)
 	return now - pf->start_ns >= pf->interval_ns;
 }
 
-int dc_profile_tick(struct dc_profile *pf, uint64_t now, bool force)
+int dc_profile_flip(struct dc_profile *pf)
 {
-	__u32 old;
-	int err;
-
-	if (!force && !dc_profile_due(pf, now))
-		return 0;
-	old = pf->cur;
 	pf->cur ^= 1;
 	if (bpf_map_update_elem(pf->epoch, &(__u32){ 0 }, &pf->cur, BPF_ANY))
 		return -errno;
-	err = quiesce(pf);
-	if (err)
-		return err;
+	return quiesce(pf);
+}
+
+int dc_profile_write(struct dc_profile *pf, uint64_t now, bool all)
+{
+	__u32 old = pf->cur ^ 1;
+	int err;
+
 	err = drain(pf, pf->maps[old & 1]) ?: drain_threads(pf, old & 1);
-	if (force && !err)
+	if (all && !err)
 		err = drain(pf, pf->maps[(old & 1) ^ 1])
 			  ?: drain_threads(pf, (old & 1) ^ 1);
 	if (err)

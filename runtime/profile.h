@@ -30,11 +30,16 @@ int dc_profile_init(struct dc_profile **pfp, struct dc_session *sess,
 /* A tracked call (an open, a close, a path): resolved like in trace mode
  * and counted into the current interval. */
 void dc_profile_call(struct dc_profile *pf, const struct dc_call *c);
-/* Whether the interval is over: the caller first consumes the ring
- * buffer, whose tracked calls say what fds and handles now mean. */
+/* Whether the interval is over. */
 bool dc_profile_due(const struct dc_profile *pf, uint64_t now);
-/* End the interval if it is over (or @force): write its counters. */
-int dc_profile_tick(struct dc_profile *pf, uint64_t now, bool force);
+/* End the interval: calls go to the other map from now on; returns once
+ * no call is being folded into the old one. The caller then takes the
+ * ring buffer's records up to now (dc_ringbuf_catch_up), among them the
+ * opens that say what the old map's fds and handles meant. 0 or -errno. */
+int dc_profile_flip(struct dc_profile *pf);
+/* Write the ended interval's counters; @all: also the current one's (at
+ * the end, once nothing is traced). 0 or -errno. */
+int dc_profile_write(struct dc_profile *pf, uint64_t now, bool all);
 void dc_profile_free(struct dc_profile *pf);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The ring buffer's consumer: each record goes to enrich.c. */
 #include <errno.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -67,6 +68,30 @@ int dc_ringbuf_drain(struct dc_rt *rt)
 	while (!n && rt->rb_more);
 	dc_enrich_flush(rt);
 	return n;
+}
+
+int dc_ringbuf_catch_up(struct dc_rt *rt)
+{
+	struct ring *r = ring_buffer__ring(rt->rb, 0);
+	unsigned long end = ring__producer_pos(r);
+	int stalls = 0, n;
+
+	/* A record reserved but not yet submitted stops the consumer: its
+	 * thread is between the two, which takes microseconds unless it is
+	 * preempted. Past 100 ms, take the rest later. */
+	while ((long)(end - ring__consumer_pos(r)) > 0 && stalls < 1000) {
+		unsigned long before = ring__consumer_pos(r);
+
+		rt->batch = 0;
+		n = ring__consume(r);
+		if (n < 0 && n != -EAGAIN)
+			return n;
+		if (ring__consumer_pos(r) != before)
+			continue;
+		stalls++;
+		usleep(100);
+	}
+	return 0;
 }
 
 void dc_ringbuf_close(struct dc_rt *rt)

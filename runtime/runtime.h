@@ -49,6 +49,9 @@ int dc_ringbuf_poll(struct dc_rt *rt, int timeout_ms);
 int dc_ringbuf_consume(struct dc_rt *rt);
 /* Consume everything left, then write what threads still hold. */
 int dc_ringbuf_drain(struct dc_rt *rt);
+/* Take every record reserved before now, and no more: what a flood
+ * writes meanwhile waits for the next poll. 0 or -errno. */
+int dc_ringbuf_catch_up(struct dc_rt *rt);
 
 /* enrich.c: records become calls, handed on. */
 /* Decode and hand on one raw record (the ring buffer's callback). */
