@@ -30,8 +30,9 @@ struct dc_session_opts {
 
 /*
  * The session: a generated object, loaded, its probes and what of it is
- * attached (loader.c loads, attach.c, uprobes.c and latelib.c attach). The
- * stages downstream read its probes; only these files change it.
+ * attached (loader.c loads, attach.c, uprobes.c, uprobe_links.c and
+ * latelib.c attach). The stages downstream read its probes; only these
+ * files change it.
  */
 struct dc_session {
 	struct dc_session_opts opt;
@@ -105,12 +106,6 @@ int dc_uprobes_prepare(struct dc_session *sess);
 int dc_uprobes_attach(struct dc_session *sess);
 /* Add the syscalls of the wrappers recognised at them to @bits. */
 void dc_uprobes_sysnrs(const struct dc_session *sess, __u64 *bits);
-/* Uprobes (@ret: return probes) on @path at @offsets, with @cookies: one
- * uprobe_multi link, or on kernels without them one perf-event uprobe
- * each. All or none; 0 or -errno. */
-int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
-		      const char *path, const unsigned long *offsets,
-		      const __u64 *cookies, size_t n, bool ret);
 /* A copy of probe @i's library, open as @fd and said as @name, that
  * process @pid mapped after start: its target's probes attached there.
  * 0, -ENOENT if it has none of their functions, or -errno (said). */
@@ -129,5 +124,13 @@ void dc_uprobes_free(struct dc_session *sess);
 /* Name each library whose probes saw no call, and the files probed for
  * it: no traced program loaded it, or none called it. */
 void dc_uprobes_say_idle(const struct dc_session *sess);
+
+/* uprobe_links.c */
+/* Uprobes (@ret: return probes) on @path at @offsets, with @cookies: one
+ * uprobe_multi link, or on kernels without them one perf-event uprobe
+ * each. All or none; 0 or -errno. */
+int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
+		      const char *path, const unsigned long *offsets,
+		      const __u64 *cookies, size_t n, bool ret);
 
 #endif
