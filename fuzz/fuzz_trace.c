@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The report's trace reader (report/traceread.c, report/event.c) on arbitrary
- * bytes, read as datacrumbs-report reads a trace: gzip members found and
- * inflated on two threads, every line parsed, the args of each event
- * walked member by member. */
+/* The report's trace reader (report/traceread.c, report/inflate.c,
+ * report/event.c) on arbitrary bytes, read as datacrumbs-report reads a trace:
+ * gzip members found and inflated on two threads, every line parsed, the args
+ * of each event walked member by member. */
 #include "event.h"
 #include "file.h"
 #include "traceread.h"

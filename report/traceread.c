@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+/* Reading a trace: its pieces as tasks on worker threads, their lines
+ * handed over in file order, damage counted and said. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -9,38 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#ifdef DC_HAVE_ISAL
-#include <isa-l/igzip_lib.h>
-#endif
 
 #include "buf.h"
 #include "log.h"
-#include "traceread.h"
+#include "tracereader.h"
 
-#define WINDOW	     8		 /* tasks in flight */
 #define TEXT_CHUNK   (4u << 20)	 /* plain text is cut in pieces this big */
-#define STREAM_OUT   (4u << 20)	 /* output piece when streaming */
 #define RELEASE_STEP (64u << 20) /* read pages given back this many at once */
-static const char gz_magic[] = "\x1f\x8b\x08";
-
-enum result { RES_OK, RES_BAD, RES_TRUNC, RES_BIG };
-
-/* One piece of the file: a gzip member (or a candidate that turns out
- * not to be one) or a chunk of plain text. */
-struct task {
-	uint64_t off, end;
-	int state; /* 0 free, 1 being worked on, 2 done */
-	enum result res;
-	char *text; /* inflated text (in buf), or a pointer into the mapping */
-	size_t len;
-	/* Kept from task to task: fresh pages cost a fault each. */
-	char *buf;
-	size_t cap;
-	/* The lines after the first '\n' and up to the last, parsed. */
-	struct dc_line *lines;
-	size_t nlines, lines_cap;
-	size_t first_nl, last_nl; /* SIZE_MAX when there is no '\n' */
-};
 
 /* The tasks' buffers, kept from one read to the next: reading a range
  * of a trace (a Dask task) is a read of a few members, and every fresh
@@ -55,38 +32,6 @@ static struct {
 	int n;
 	size_t bytes;
 } pool = { .mu = PTHREAD_MUTEX_INITIALIZER };
-
-struct reader {
-	const char *path;
-	const struct dc_read_opts *o;
-	struct dc_read_stats *st;
-	const unsigned char *map;
-	size_t size;
-	uint64_t first; /* where reading starts */
-	uint64_t limit; /* plain text: where it ends (the file's size) */
-	uint64_t
-	    stop_at; /* gzip: members starting here or later are not read */
-	bool gz;
-	pthread_mutex_t mu;
-	pthread_cond_t work, done;
-	struct task slots[WINDOW];
-	uint64_t next_task, consumed;
-	/* Tasks at or past stop_at not yet consumed: one at a time, as the
-	 * first that inflates ends the range. */
-	uint64_t beyond;
-	uint64_t scan;	   /* where the search for the next task goes on */
-	uint64_t released; /* pages before this were given back */
-	bool scan_done, stop;
-#ifdef DC_HAVE_ISAL
-	pthread_key_t dkey;
-#endif
-	/* Consumer state: the line so far (its first DC_LINE_MAX + 1 bytes:
-	 * a longer one is damaged, and is not held), the line count. */
-	struct dc_buf carry;
-	size_t carry_len;
-	uint64_t lineno;
-	int err;
-};
 
 /* Parse one line; one too long to be an event is damaged, not parsed. */
 static void parse_line(struct dc_line *l)
@@ -130,118 +75,6 @@ static int task_lines(struct task *t)
 	return 0;
 }
 
-static int reserve(struct task *t, size_t n)
-{
-	/* Members differ by a few bytes: a slot that grew for each would
-	 * copy the text it held every time. Not past what inflate_fast()
-	 * may ask for. */
-	size_t more = t->cap + t->cap / 8;
-	char *p;
-
-	if (n <= t->cap)
-		return 0;
-	if (more > DC_MEMBER_CAP + 1)
-		more = DC_MEMBER_CAP + 1;
-	if (n < more)
-		n = more;
-	p = realloc(t->buf, n);
-	if (!p)
-		return -ENOMEM;
-	t->buf = p;
-	t->cap = n;
-	return 0;
-}
-
-/* Inflate one member with zlib into a buffer of at most DC_MEMBER_CAP. */
-static enum result inflate_zlib(const unsigned char *in, size_t avail,
-				struct task *t)
-{
-	z_stream zs = {};
-	enum result res = RES_BAD;
-	int ret;
-
-	if (inflateInit2(&zs, 15 + 16) != Z_OK)
-		return RES_BAD;
-	if (reserve(t, 1u << 20))
-		goto out;
-	zs.next_in = (Bytef *)in;
-	zs.avail_in = avail > UINT32_MAX ? UINT32_MAX : avail;
-	for (;;) {
-		if (zs.total_out == t->cap) {
-			if (t->cap >= DC_MEMBER_CAP) {
-				res = RES_BIG;
-				goto out;
-			}
-			if (reserve(t, t->cap * 2))
-				goto out;
-		}
-		zs.next_out = (Bytef *)t->buf + zs.total_out;
-		zs.avail_out = t->cap - zs.total_out;
-		ret = inflate(&zs, Z_NO_FLUSH);
-		if (ret == Z_STREAM_END) {
-			res = RES_OK;
-			break;
-		}
-		if (ret == Z_BUF_ERROR && !zs.avail_in) {
-			res = RES_TRUNC;
-			break;
-		}
-		if (ret != Z_OK && ret != Z_BUF_ERROR)
-			break;
-	}
-	t->text = t->buf;
-	t->len = zs.total_out;
-	t->end = t->off + zs.total_in;
-out:
-	if (res == RES_BAD || res == RES_BIG) {
-		t->text = NULL;
-		t->len = 0;
-	}
-	inflateEnd(&zs);
-	return res;
-}
-
-#ifdef DC_HAVE_ISAL
-/* igzip inflates several times faster than zlib; the output size is the
- * ISIZE trailer before the next member's header (or the end). */
-static bool inflate_fast(struct reader *r, struct task *t)
-{
-	struct inflate_state *st = pthread_getspecific(r->dkey);
-	const unsigned char *in = r->map + t->off, *next;
-	size_t avail = r->size - t->off;
-	uint32_t isize;
-
-	if (!st) {
-		st = malloc(sizeof(*st));
-		if (!st)
-			return false;
-		pthread_setspecific(r->dkey, st);
-	}
-	next = avail > 18 ? memmem(in + 18, avail - 18, gz_magic, 3) : NULL;
-	if (!next)
-		next = r->map + r->size;
-	if (next - in < 18 || avail > UINT32_MAX)
-		return false;
-	memcpy(&isize, next - 4, 4);
-	if (isize > DC_MEMBER_CAP || reserve(t, (size_t)isize + 1))
-		return false;
-	isal_inflate_init(st);
-	st->crc_flag = ISAL_GZIP;
-	st->next_in = (uint8_t *)in;
-	st->avail_in = avail;
-	st->next_out = (uint8_t *)t->buf;
-	st->avail_out = isize + 1;
-	/* One member: igzip stops at its trailer, the rest stays as input. */
-	if (isal_inflate(st) != ISAL_DECOMP_OK ||
-	    st->block_state != ISAL_BLOCK_FINISH || st->total_out != isize)
-		return false;
-	t->text = t->buf;
-	t->len = st->total_out;
-	t->end = t->off + (avail - st->avail_in);
-	return true;
-}
-#endif
-
 static void do_task(struct reader *r, struct task *t)
 {
 	t->text = NULL;
@@ -256,12 +89,12 @@ static void do_task(struct reader *r, struct task *t)
 		t->res = RES_OK;
 	} else {
 #ifdef DC_HAVE_ISAL
-		if (inflate_fast(r, t))
+		if (dc_inflate_fast(r, t))
 			t->res = RES_OK;
 		else
 #endif
-			t->res =
-			    inflate_zlib(r->map + t->off, r->size - t->off, t);
+			t->res = dc_inflate_zlib(r->map + t->off,
+						 r->size - t->off, t);
 	}
 	/* A member past the range is inflated only to tell where the range
 	 * ends: its lines are the next range's. */
@@ -283,7 +116,7 @@ static bool next_offset(struct reader *r, uint64_t *off)
 		r->scan += TEXT_CHUNK;
 		return true;
 	}
-	p = memmem(r->map + r->scan, r->size - r->scan, gz_magic, 3);
+	p = memmem(r->map + r->scan, r->size - r->scan, DC_GZ_MAGIC, 3);
 	if (!p)
 		return false;
 	*off = (const unsigned char *)p - r->map;
@@ -578,121 +411,6 @@ stop:
 	return r->err ? r->err : -ENOMEM;
 }
 
-/* Plain text: the first line starting at or after @off. */
-static uint64_t line_start(const struct reader *r, uint64_t off)
-{
-	const unsigned char *nl;
-
-	if (!off || off >= r->size)
-		return off < r->size ? off : r->size;
-	nl = memchr(r->map + off - 1, '\n', r->size - (off - 1));
-	return nl ? (uint64_t)(nl - r->map) + 1 : r->size;
-}
-
-static void range_of(struct reader *r, uint64_t begin, uint64_t end)
-{
-	if (!end || end > r->size)
-		end = r->size;
-	if (begin > end)
-		begin = end;
-	r->limit = r->size;
-	r->stop_at = end;
-	if (!r->gz) {
-		begin = line_start(r, begin);
-		r->limit = line_start(r, end);
-	}
-	r->first = r->scan = begin;
-}
-
-/* Whether a gzip member the reader would take starts at @off: one that
- * inflates to its end, or to the end of the file (truncated). */
-static bool member_at(const struct reader *r, uint64_t off, unsigned char *out,
-		      size_t cap)
-{
-	z_stream zs = {};
-	int ret = Z_OK;
-
-	if (inflateInit2(&zs, 15 + 16) != Z_OK)
-		return false;
-	zs.next_in = (Bytef *)r->map + off;
-	zs.avail_in = r->size - off > UINT32_MAX ? UINT32_MAX : r->size - off;
-	while (ret == Z_OK) {
-		zs.next_out = out;
-		zs.avail_out = cap;
-		ret = inflate(&zs, Z_NO_FLUSH);
-	}
-	inflateEnd(&zs);
-	return ret == Z_STREAM_END || (ret == Z_BUF_ERROR && !zs.avail_in);
-}
-
-/* The first member at or after @off; the file's size if none. */
-static uint64_t member_from(const struct reader *r, uint64_t off,
-			    unsigned char *out, size_t cap)
-{
-	const unsigned char *p;
-
-	while (off < r->size &&
-	       (p = memmem(r->map + off, r->size - off, gz_magic, 3))) {
-		off = p - r->map;
-		if (member_at(r, off, out, cap))
-			return off;
-		off++;
-	}
-	return r->size;
-}
-
-int dc_trace_split(const char *path, int n, uint64_t *offs)
-{
-	struct reader r = {};
-	unsigned char *out = NULL;
-	struct stat sb;
-	int fd, err = 0;
-
-	if (n < 1)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb)) {
-		err = -errno;
-		goto cleanup;
-	}
-	if (S_ISDIR(sb.st_mode)) {
-		err = -EISDIR;
-		goto cleanup;
-	}
-	r.size = sb.st_size;
-	if (r.size) {
-		r.map = mmap(NULL, r.size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (r.map == MAP_FAILED) {
-			r.map = NULL;
-			err = -errno;
-			goto cleanup;
-		}
-	}
-	r.gz = r.size >= 2 && r.map[0] == 0x1f && r.map[1] == 0x8b;
-	out = malloc(STREAM_OUT);
-	if (!out) {
-		err = -ENOMEM;
-		goto cleanup;
-	}
-	offs[0] = 0;
-	for (int i = 1; i < n; i++) {
-		uint64_t off = (unsigned __int128)r.size * i / n;
-
-		if (off < offs[i - 1])
-			off = offs[i - 1];
-		offs[i] = r.gz ? member_from(&r, off, out, STREAM_OUT)
-			       : line_start(&r, off);
-	}
-	offs[n] = r.size;
-cleanup:
-	free(out);
-	if (r.map)
-		munmap((void *)r.map, r.size);
-	if (fd >= 0)
-		close(fd);
-	return err;
-}
-
 static size_t task_bytes(const struct task *t)
 {
 	return t->cap + t->lines_cap * sizeof(*t->lines);
@@ -731,13 +449,6 @@ static void keep_buffers(struct task *slots)
 	pthread_mutex_unlock(&pool.mu);
 }
 
-#ifdef DC_HAVE_ISAL
-static void free_decompressor(void *d)
-{
-	free(d);
-}
-#endif
-
 int dc_trace_read(const char *path, const struct dc_read_opts *o,
 		  struct dc_read_stats *st)
 {
@@ -775,13 +486,13 @@ int dc_trace_read(const char *path, const struct dc_read_opts *o,
 		madvise((void *)r->map, r->size, MADV_SEQUENTIAL);
 	}
 	r->gz = r->size >= 2 && r->map[0] == 0x1f && r->map[1] == 0x8b;
-	range_of(r, o->begin, o->end);
+	dc_range_of(r, o->begin, o->end);
 	take_buffers(r->slots);
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->work, NULL);
 	pthread_cond_init(&r->done, NULL);
 #ifdef DC_HAVE_ISAL
-	pthread_key_create(&r->dkey, free_decompressor);
+	pthread_key_create(&r->dkey, dc_free_decompressor);
 #endif
 	for (; started < nth; started++)
 		if (pthread_create(&th[started], NULL, worker, r))
