@@ -88,7 +88,18 @@ struct dc_procs {
 struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid);
 struct dc_rthread *dc_thread_get(struct dc_procs *ps, uint32_t tid,
 				 uint32_t pid);
+
+/* names.c: one copy of each name. */
 struct dc_file *dc_file_intern(struct dc_procs *ps, const char *name);
+/* One copy of each name (an object's, a Python function's), kept to the
+ * end; NULL when out of memory or on a hash collision. */
+const char *dc_name_intern(struct dc_procs *ps, const char *name);
+/* A kernel dev_t (major << 20 | minor) as its block device's name, from
+ * sysfs ("vda", "nvme0n1p2"), or "MAJOR:MINOR"; looked up once each. */
+const char *dc_dev_name(struct dc_procs *ps, uint32_t dev);
+void dc_names_free(struct dc_procs *ps);
+
+/* fds.c: each process's descriptor table. */
 
 /* The file behind @fd when a call began at @ts: from the opens and closes
  * seen, else /proc/PID/fd (for files opened before tracing began). NULL
@@ -104,15 +115,17 @@ struct dc_file *dc_fd_initial(struct dc_procs *ps, struct dc_proc *p,
  * stopped before an exec, which closes its close-on-exec ones. */
 void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next);
 void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts);
+/* A child starts with what each of its parent's fds refers to now. */
+void dc_fds_copy(struct dc_proc *p, const struct dc_proc *parent);
+void dc_fds_free(struct dc_proc *p);
+
+/* handles.c: each process's library handles. */
 struct dc_file *dc_handle_lookup(struct dc_proc *p, uint64_t h);
 void dc_handle_set(struct dc_proc *p, uint64_t h, struct dc_file *f);
 void dc_handle_close(struct dc_proc *p, uint64_t h);
 /* The name of the object handle @h stands for in its file (an HDF5
  * dataset or group, "/grp/data"), or NULL. */
 const char *dc_handle_object(struct dc_proc *p, uint64_t h);
-/* One copy of each name (an object's, a Python function's), kept to the
- * end; NULL when out of memory or on a hash collision. */
-const char *dc_name_intern(struct dc_procs *ps, const char *name);
 /* Handle @h stands for the object @name, which is relative to the object
  * of handle @base unless it starts with '/'. Returns the full name, or
  * NULL when it cannot be kept. */
@@ -130,6 +143,11 @@ void dc_handle_close_later(struct dc_proc *p, uint64_t h);
 /* Profile mode, after each drain: forget the handles closed, and the
  * generations replaced, two intervals ago. */
 void dc_handles_expire(struct dc_procs *ps);
+/* fork copies memory: a child's handles are its parent's. */
+void dc_handles_copy(struct dc_proc *p, const struct dc_proc *parent);
+void dc_handles_free(struct dc_proc *p);
+
+/* procs.c: processes and threads. */
 /* A child starts with a copy of its parent's descriptor table. */
 void dc_proc_fork(struct dc_procs *ps, uint32_t ppid, uint32_t pid,
 		  const char *comm);
@@ -144,9 +162,6 @@ int dc_proc_owner(const struct dc_proc *p, uint32_t *uid, uint32_t *gid);
  * may be gone by the time its calls are written, and writers read
  * nothing from /proc. */
 void dc_proc_describe(struct dc_proc *p, struct dc_rthread *t);
-/* A kernel dev_t (major << 20 | minor) as its block device's name, from
- * sysfs ("vda", "nvme0n1p2"), or "MAJOR:MINOR"; looked up once each. */
-const char *dc_dev_name(struct dc_procs *ps, uint32_t dev);
 
 /* The process's working directory: its parent's at fork, changed by its
  * chdir records, else read from /proc (at registration, or first sight);
