@@ -302,43 +302,6 @@ cleanup:
 	return err;
 }
 
-/* USDT: libbpf decodes each site's argument specs; the cookie is the id. */
-static int attach_usdts(struct dc_session *sess)
-{
-	struct bpf_program *p = sess->o.progs.usdt;
-
-	for (size_t i = 0; i < sess->nprobes; i++) {
-		const struct dc_probe_info *d = sess->probes[i].d;
-		LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = d->id);
-		char path[DC_TARGET_MAX], provider[DC_NAME_MAX];
-		const char *colon = strchr(d->symbol, ':');
-		struct bpf_link *l;
-
-		if (d->mech != DC_MECH_USDT || sess->probes[i].disabled)
-			continue;
-		if (!colon || dc_probe_binary(d, path, sizeof(path))) {
-			dc_warn("%s %s: target %s not found; not traced",
-				d->layer, d->name, d->target);
-			continue;
-		}
-		snprintf(provider, sizeof(provider), "%.*s",
-			 (int)(colon - d->symbol), d->symbol);
-		l = bpf_program__attach_usdt(p, -1, path, provider, colon + 1,
-					     &opts);
-		if (!l) {
-			dc_warn("%s %s: cannot attach USDT %s in %s: %s; not "
-				"traced",
-				d->layer, d->name, d->symbol, path,
-				strerror(errno));
-			continue;
-		}
-		if (dc_links_add(&sess->links, l, true))
-			return -ENOMEM;
-		sess->probes[i].attached = true;
-	}
-	return 0;
-}
-
 /* A number of 1, 2, 4 or 8 bytes, or the first 8 bytes of a char array
  * (the block layer's rwbs: "W", "RA", "FWS"). */
 static int tp_field(const struct dc_tp_format *fmt, const char *name,
@@ -489,7 +452,7 @@ int dc_attach_probes(struct dc_session *sess)
 		return 0;
 	err = dc_uprobes_attach(sess) ?: dc_latelib_attach(sess) ?:
 	      attach_syscalls(sess) ?:
-	      attach_tracepoints(sess) ?: attach_kfuncs(sess) ?: attach_usdts(sess) ?:
+	      attach_tracepoints(sess) ?: attach_kfuncs(sess) ?: dc_usdts_attach(sess) ?:
 	      attach_uring(sess) ?: attach_libaio(sess) ?:
 	      attach_posixaio(sess);
 	if (err)

@@ -262,8 +262,8 @@ static void choose_programs(struct dc_session *sess)
 	bpf_program__set_autoload(p->agg_iter, sess->opt.profile);
 	/* Libraries mapped later are found with bpf_find_vma (5.17). */
 	bpf_program__set_autoload(
-	    p->lib_mapped,
-	    has[DC_MECH_UPROBE] && !(sess->o.cfg->fallbacks & DC_FB_FIND_VMA));
+	    p->lib_mapped, (has[DC_MECH_UPROBE] || has[DC_MECH_USDT]) &&
+			       !(sess->o.cfg->fallbacks & DC_FB_FIND_VMA));
 	bpf_map__set_autocreate(sess->o.maps.libs,
 				bpf_program__autoload(p->lib_mapped));
 }

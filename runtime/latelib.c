@@ -7,7 +7,7 @@
  * path the process could change meanwhile, and read only if it is a
  * regular file; if it is a copy of a spec's library (as copies.c tells
  * one: its soname or file name) not yet probed, that spec's probes are
- * attached to it (uprobes.c). Then the process goes on.
+ * attached to it (uprobes.c, usdts.c). Then the process goes on.
  */
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -59,6 +59,10 @@ int dc_latelib_attach(struct dc_session *sess)
 		if (!err)
 			mark(sess, st.st_ino,
 			     major(st.st_dev) << 20 | minor(st.st_dev));
+	for (size_t k = 0; (err = dc_usdts_file(sess, k, &st)) != -ENOENT; k++)
+		if (!err)
+			mark(sess, st.st_ino,
+			     major(st.st_dev) << 20 | minor(st.st_dev));
 	l = bpf_program__attach(sess->o.progs.lib_mapped);
 	if (!l) {
 		dc_warn("cannot watch for libraries mapped later "
@@ -69,6 +73,7 @@ int dc_latelib_attach(struct dc_session *sess)
 	}
 	err = dc_links_add(&sess->links, l, false);
 	sess->libs_watched = !err;
+	sess->libs_stopping |= !err;
 	return err;
 }
 
@@ -168,6 +173,17 @@ static int check(struct dc_session *sess, const struct dc_lib_event *e)
 		    !dc_uprobes_probed(sess, d->target, &st))
 			err = dc_uprobes_late(sess, i, fd, name, &st, e->pid);
 	}
+	/* USDT probes go into each file once, whoever maps it. */
+	for (size_t i = 0, first = 1; i < sess->nprobes && err != -ENOMEM;
+	     i++) {
+		if (!dc_usdt_probe(sess, i) ||
+		    !is_copy(sess->probes[i].d, base, soname))
+			continue;
+		if (first && (err = dc_usdts_seen(sess, &st)))
+			break;
+		first = 0;
+		err = dc_usdt_attach(sess, i, path, name);
+	}
 	close(fd);
 	mark(sess, e->ino, e->dev);
 	return err == -ENOMEM ? err : 0;
@@ -181,7 +197,7 @@ int dc_latelib_mapped(struct dc_session *sess, const void *data, size_t size)
 	if (size < sizeof(*e))
 		return -EBADMSG;
 	/* A replay (bench/replay): no process waits on it. */
-	if (!sess->uprobes)
+	if (!sess->libs_stopping)
 		return 0;
 	/* Between jobs, or draining: the process only goes on. */
 	if (sess->probes_attached)

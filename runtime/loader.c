@@ -626,6 +626,7 @@ uint64_t dc_lost_total(struct dc_session *sess)
 void dc_unload(struct dc_session *sess)
 {
 	dc_uprobes_free(sess);
+	dc_usdts_free(sess);
 	dc_detach_all(sess);
 	dc_obj_close(&sess->o);
 	for (size_t i = 0; sess->probes && i < sess->nprobes; i++) {

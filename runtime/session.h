@@ -28,11 +28,17 @@ struct dc_session_opts {
 				of libraries they map (uprobes.c) */
 };
 
+/* A file, as stat() tells it apart. */
+struct dc_usdt_file {
+	dev_t dev;
+	ino_t ino;
+};
+
 /*
  * The session: a generated object, loaded, its probes and what of it is
- * attached (loader.c loads, attach.c, uprobes.c, uprobe_links.c and
- * latelib.c attach). The stages downstream read its probes; only these
- * files change it.
+ * attached (loader.c loads, attach.c, uprobes.c, uprobe_links.c,
+ * usdts.c and latelib.c attach). The stages downstream read its probes; only
+ * these files change it.
  */
 struct dc_session {
 	struct dc_session_opts opt;
@@ -54,6 +60,13 @@ struct dc_session {
 				  cannot trace, named in the start record
 				  ("io_uring,ext4/ext4_sync_file_enter") */
 	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
+	/* A traced process may be stopped at a mapping until the runtime
+	 * continues it (latelib.c): set once watching began, never unset. */
+	bool libs_stopping;
+	struct {
+		struct dc_usdt_file *v;
+		size_t n;
+	} usdt_files; /* usdts.c: files of late copies USDT went into */
 };
 
 /* loader.c */
@@ -132,5 +145,22 @@ void dc_uprobes_say_idle(const struct dc_session *sess);
 int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
 		      const char *path, const unsigned long *offsets,
 		      const __u64 *cookies, size_t n, bool ret);
+
+/* usdts.c */
+/* Whether probe @i is a USDT probe to attach. */
+bool dc_usdt_probe(const struct dc_session *sess, size_t i);
+/* Attach probe @i's sites in the file @path (@name in messages). 0, or
+ * -ENOMEM; a probe that cannot be attached is said and left out. */
+int dc_usdt_attach(struct dc_session *sess, size_t i, const char *path,
+		   const char *name);
+/* Attach every USDT probe in the file its target names now. */
+int dc_usdts_attach(struct dc_session *sess);
+/* The file of the @k-th USDT probe's target, in @st: 0, -EINVAL when
+ * it has none, -ENOENT past the last. */
+int dc_usdts_file(const struct dc_session *sess, size_t k, struct stat *st);
+/* Whether @st's file was given to dc_usdts_seen() before (1), else 0,
+ * remembering it; -ENOMEM. */
+int dc_usdts_seen(struct dc_session *sess, const struct stat *st);
+void dc_usdts_free(struct dc_session *sess);
 
 #endif
