@@ -6,6 +6,7 @@
  * size, and whether it was independent, collective, split or
  * non-blocking, by the function's name.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "darshan_ops.h"
@@ -139,11 +140,17 @@ static void finish(struct dc_drec *r)
 static void reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 		   double *f)
 {
+	int mode_rank = INT_MIN;
+
 	dc_dio_reduce(first, DC_DM_MPIIO, ohash, &layout, c, f);
-	/* The mode is the file's, not a sum. */
+	/* The mode is not a sum: as for POSIX_MODE, Darshan keeps the
+	 * highest rank's, whatever order the records came in. */
 	for (const struct dc_drec *r = first; r; r = r->next)
-		if (r->module == DC_DM_MPIIO)
+		if (r->module == DC_DM_MPIIO && r->ohash == ohash &&
+		    r->rank >= mode_rank) {
 			c[M_MODE] = r->c[M_MODE];
+			mode_rank = r->rank;
+		}
 }
 
 const struct dc_dmodule dc_dmpiio = {
