@@ -224,6 +224,37 @@ def darshan_phdf5_prefix():
                      "PREFIX", tarball])
 
 
+PHDF5_OPENMPI = "/usr/lib/x86_64-linux-gnu/hdf5/openmpi"
+
+
+def ior_hdf5_prefix():
+    """(IOR with its HDF5 backend against Debian's parallel HDF5 for
+    OpenMPI, None) or (None, why not): $IOR_HDF5_PREFIX, else
+    BUILD/ior-hdf5-peer, built once by ../shared/peers/build-ior."""
+    pre = os.environ.get("IOR_HDF5_PREFIX") or os.path.join(BUILD, "ior-hdf5-peer")
+    ior = os.path.join(pre, "bin", "ior")
+    if not os.access(ior, os.X_OK):
+        script = os.path.join(SRC, "..", "shared", "peers", "build-ior")
+        if not os.access(script, os.X_OK):
+            return None, "no IOR: set IOR_HDF5_PREFIX or keep %s beside the checkout" % script
+        if not os.path.exists(os.path.join(PHDF5_OPENMPI, "libhdf5.so")):
+            return None, "no parallel HDF5 for OpenMPI (libhdf5-openmpi-dev; scripts/setup)"
+        # build-ior splits this on blanks (no quoting). The library there
+        # is named libhdf5_openmpi.so.103 inside, so IOR loads the OpenMPI
+        # flavour whatever libhdf5 the alternatives system points at.
+        conf = ("--with-hdf5 CC=mpicc CPPFLAGS=-I/usr/include/hdf5/openmpi LDFLAGS=-L"
+                + PHDF5_OPENMPI)
+        print("building IOR with HDF5 into %s" % pre, file=sys.stderr)
+        r = subprocess.run([script, pre], env=dict(os.environ, IOR_CONFIGURE=conf),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode:
+            return None, "IOR with HDF5 could not be built: " + r.stdout[-1500:]
+    r = run([ior, "-h"])
+    if "Module HDF5" not in r.stdout + r.stderr:
+        return None, "%s has no HDF5 backend" % ior
+    return pre, None
+
+
 def darshan_parse(pre, cmd, log):
     """darshan-parser's output for @cmd run (not under MPI) with the
     Darshan built at @pre, its log written to @log."""
