@@ -418,6 +418,44 @@ static int count_all(struct dc_darshan *d, const struct dc_map *ix)
 	return 0;
 }
 
+static int by_rank(const void *a, const void *b)
+{
+	const struct dc_drec *x = *(struct dc_drec *const *)a;
+	const struct dc_drec *y = *(struct dc_drec *const *)b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->ohash > y->ohash) - (x->ohash < y->ohash);
+}
+
+/* Each file's records in one list, for the reductions: from the highest
+ * rank down, the order in which Darshan's reduction of a shared record
+ * merges its ranks (which the common values and the mode depend on),
+ * whatever order the processes appeared in. */
+static int link_files(struct dc_darshan *d)
+{
+	struct dc_drec **v;
+	int err = 0;
+
+	if (!d->nrecs)
+		return 0;
+	v = malloc(d->nrecs * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, d->vrecs, d->nrecs * sizeof(*v));
+	qsort(v, d->nrecs, sizeof(*v), by_rank);
+	for (size_t i = 0; i < d->nrecs && !err; i++) {
+		uint64_t key = v[i]->fhash ? v[i]->fhash : 1;
+
+		v[i]->next = dc_map_get(&d->byfile, key);
+		err = dc_map_put(&d->byfile, key, v[i]);
+	}
+	free(v);
+	return err;
+}
+
 int dc_darshan_finish(struct dc_darshan *d, const struct dc_darshan_run *run)
 {
 	struct dc_map ix = {};
@@ -434,13 +472,7 @@ int dc_darshan_finish(struct dc_darshan *d, const struct dc_darshan_run *run)
 	dc_map_free(&ix, NULL);
 	if (!err)
 		err = count_calls(d);
-	/* Each file's records in one list, for --json's reduction. */
-	for (size_t i = 0; i < d->nrecs && !err; i++) {
-		struct dc_drec *x = d->vrecs[i];
-		uint64_t key = x->fhash ? x->fhash : 1;
-
-		x->next = dc_map_get(&d->byfile, key);
-		err = dc_map_put(&d->byfile, key, x);
-	}
+	if (!err)
+		err = link_files(d);
 	return err ?: set_sharing(d);
 }

@@ -71,6 +71,34 @@ void dc_dcommon_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq,
 	memcpy(cnts, nc, sizeof(nc));
 }
 
+/* Merge record @rv/@rc's four most common values into @vals/@cnts as
+ * Darshan's reductions do: the values both lists hold are added up
+ * first, so that a value every rank holds is not pushed out by values
+ * that tie with it, then the list is rebuilt from @vals/@cnts's and
+ * then @rv/@rc's. */
+void dc_dcommon_merge(int64_t *vals, int64_t *cnts, const int64_t *rv,
+		      const int64_t *rc)
+{
+	int64_t av[4], ac[4], bv[4], bc[4];
+
+	memcpy(av, vals, sizeof(av));
+	memcpy(ac, cnts, sizeof(ac));
+	memcpy(bv, rv, sizeof(bv));
+	memcpy(bc, rc, sizeof(bc));
+	for (int j = 0; j < 4; j++)
+		for (int k = 0; k < 4; k++)
+			if (av[j] == bv[k]) {
+				ac[j] += bc[k];
+				bv[k] = bc[k] = 0;
+			}
+	memset(vals, 0, sizeof(av));
+	memset(cnts, 0, sizeof(ac));
+	for (int j = 0; j < 4; j++)
+		dc_dcommon_top4(vals, cnts, av[j], ac[j], true);
+	for (int j = 0; j < 4; j++)
+		dc_dcommon_top4(vals, cnts, bv[j], bc[j], true);
+}
+
 void dc_dio_call(struct dc_drec *r, const struct dc_dio_layout *l, int64_t n,
 		 bool wr)
 {
@@ -108,10 +136,8 @@ void dc_dio_reduce(const struct dc_drec *first, int module, uint64_t ohash,
 		for (int k = 0; k < l->access; k++)
 			if (k != l->t.max_read_size && k != l->t.max_write_size)
 				c[k] += r->c[k];
-		for (int j = 0; j < 4; j++)
-			dc_dcommon_top4(&c[l->access], &c[l->access_count],
-					r->c[l->access + j],
-					r->c[l->access_count + j], true);
+		dc_dcommon_merge(&c[l->access], &c[l->access_count],
+				 &r->c[l->access], &r->c[l->access_count]);
 	}
 	dc_dtime_reduce(first, module, ohash, &l->t, c, f);
 }

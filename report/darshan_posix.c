@@ -252,14 +252,10 @@ static void reduce(const struct dc_drec *first, uint64_t ohash, int64_t *c,
 				   ? dc_max64(c[k], x->c[k])
 				   : c[k] + x->c[k];
 		}
-		for (int j = 0; j < 4; j++) {
-			dc_dcommon_top4(&c[P_ACCESS], &c[P_ACCESS_COUNT],
-					x->c[P_ACCESS + j],
-					x->c[P_ACCESS_COUNT + j], true);
-			dc_dcommon_top4(&c[P_STRIDE], &c[P_STRIDE_COUNT],
-					x->c[P_STRIDE + j],
-					x->c[P_STRIDE_COUNT + j], true);
-		}
+		dc_dcommon_merge(&c[P_ACCESS], &c[P_ACCESS_COUNT],
+				 &x->c[P_ACCESS], &x->c[P_ACCESS_COUNT]);
+		dc_dcommon_merge(&c[P_STRIDE], &c[P_STRIDE_COUNT],
+				 &x->c[P_STRIDE], &x->c[P_STRIDE_COUNT]);
 	}
 	dc_dtime_reduce(first, DC_DM_POSIX, ohash, &layout, c, f);
 }

@@ -138,6 +138,8 @@ int64_t dc_dcommon_seen(struct dc_dcommon *t, int64_t v);
  * times if @add: merging another record's counts). */
 void dc_dcommon_top4(int64_t *vals, int64_t *cnts, int64_t v, int64_t freq,
 		     bool add);
+void dc_dcommon_merge(int64_t *vals, int64_t *cnts, const int64_t *rv,
+		      const int64_t *rc);
 
 static inline int64_t dc_max64(int64_t a, int64_t b)
 {
