@@ -65,71 +65,15 @@ def shape(out):
     return tuple(int(got.get(k, -1)) for k in ("tasks", "segments", "blocksize", "xfersize"))
 
 
-def table(text, d, rank="-1"):
+def table(text, d):
     """{(module, counter, record): value} of the reduced records (rank -1)
-    of d/ior.h5 and its datasets, named from ior.h5 on (@rank's records
-    if given)."""
+    of d/ior.h5 and its datasets, named from ior.h5 on."""
     base = os.path.join(d, "ior.h5")
     return {(module, counter, name[len(d) + 1:]): value
-            for module, rnk, counter, value, name in darshan_lines(text)
-            if module in MODULES and rnk == rank
+            for module, rank, counter, value, name in darshan_lines(text)
+            if module in MODULES and rank == "-1"
             and (name == base or name.startswith(base + ":"))
             and not counter.endswith(TIMING) and counter not in KNOWN}
-
-
-def top4(vals, cnts, v, c):
-    """Darshan's update of a four most common values list with @v seen
-    @c times more (darshan-common.h's, add flag set)."""
-    if not v:
-        return
-    for i in range(4):
-        if vals[i] == v:
-            c += cnts[i]
-            break
-    keep = []
-    for x, n in zip(vals, cnts):
-        if not (n > c or (n == c and x > v)):
-            break
-        keep.append((x, n))
-    i = len(keep)
-    if i < 4:
-        rest = [(x, n) for x, n in list(zip(vals, cnts))[i:] if x != v]
-        keep = (keep + [(v, c)] + rest + [(0, 0)] * 4)[:4]
-    vals[:], cnts[:] = [x for x, _ in keep], [n for _, n in keep]
-
-
-def merged(ranks, prefix, kind):
-    """A shared file's @prefix_@kind 1..4 values and counts as Darshan's
-    reduction op (posix_record_reduction_op) builds them from the ranks'
-    lists: each merge first adds up the values both lists hold, then
-    rebuilds the list from the first operand's and then the second's.
-    The order that gives darshan-parser's reduced records here (and
-    MPIIO_MODE's highest rank): the highest rank's list merged into the
-    next lower rank's, down to rank 0. The report merges the ranks one
-    after the other into a running list with no such collapsing first,
-    and so loses a value held by every rank once ranks' other values tie
-    with it (here POSIX_STRIDE2 392 x 4)."""
-    lists = [([r.get("%s_%s%d_%s" % (prefix, kind, i, kind), 0) for i in (1, 2, 3, 4)],
-              [r.get("%s_%s%d_COUNT" % (prefix, kind, i), 0) for i in (1, 2, 3, 4)])
-             for r in ranks]
-    acc = lists[-1]
-    for inout in reversed(lists[:-1]):
-        iv, ic = list(acc[0]), list(acc[1])
-        ov, oc = list(inout[0]), list(inout[1])
-        for j in range(4):
-            for k in range(4):
-                if iv[j] == ov[k]:
-                    ic[j] += oc[k]
-                    ov[k] = oc[k] = 0
-        tv, tc = [0] * 4, [0] * 4
-        for v, c in list(zip(iv, ic)) + list(zip(ov, oc)):
-            top4(tv, tc, v, c)
-        acc = (tv, tc)
-    out = {}
-    for i in range(4):
-        out["%s_%s%d_%s" % (prefix, kind, i + 1, kind)] = acc[0][i]
-        out["%s_%s%d_COUNT" % (prefix, kind, i + 1)] = acc[1][i]
-    return out
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -198,17 +142,6 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run([REPORT, "--darshan", trace])
     check(r.returncode == 0, "datacrumbs-report --darshan: " + r.stderr)
     ours = table(r.stdout, od)
-    # Darshan's reduction of the common values, from our per-rank lists.
-    mod = {"POSIX": "POSIX", "MPIIO": "MPI-IO"}
-    for prefix, kinds in (("POSIX", ("ACCESS", "STRIDE")), ("MPIIO", ("ACCESS",))):
-        ranks = [{c: v for (m, c, n), v in table(r.stdout, od, str(k)).items()
-                  if m == mod[prefix] and n == "ior.h5"} for k in range(tasks)]
-        for kind in kinds:
-            for c, v in merged(ranks, prefix, kind).items():
-                if ours.get((mod[prefix], c, "ior.h5")) != v:
-                    print("report's own %s: %s, Darshan's reduction of its ranks' %d"
-                          % (c, ours.get((mod[prefix], c, "ior.h5")), v))
-                ours[(mod[prefix], c, "ior.h5")] = v
     check({n for _, _, n in ours} == {"ior.h5"} | set(datasets),
           "records of the file and its datasets: %s" % sorted({n for _, _, n in ours}))
     check({n for _, _, n in theirs} == {"ior.h5"} | set(datasets),
