@@ -229,11 +229,14 @@ PHDF5_OPENMPI = "/usr/lib/x86_64-linux-gnu/hdf5/openmpi"
 
 def ior_hdf5_prefix():
     """(IOR with its HDF5 backend against Debian's parallel HDF5 for
-    OpenMPI, None) or (None, why not): $IOR_HDF5_PREFIX, else
+    OpenMPI, None) or (None, why not): $IOR_HDF5_PREFIX as it is, else
     BUILD/ior-hdf5-peer, built once by ../shared/peers/build-ior."""
-    pre = os.environ.get("IOR_HDF5_PREFIX") or os.path.join(BUILD, "ior-hdf5-peer")
+    given = os.environ.get("IOR_HDF5_PREFIX")
+    pre = given or os.path.join(BUILD, "ior-hdf5-peer")
     ior = os.path.join(pre, "bin", "ior")
     if not os.access(ior, os.X_OK):
+        if given:
+            return None, "no %s (IOR_HDF5_PREFIX)" % ior
         script = os.path.join(SRC, "..", "shared", "peers", "build-ior")
         if not os.access(script, os.X_OK):
             return None, "no IOR: set IOR_HDF5_PREFIX or keep %s beside the checkout" % script
