@@ -283,6 +283,36 @@ def darshan_lines(text):
             yield f[0], f[1], counter, int(value), name
 
 
+def darshan_reduced(text, d, base, modules, skip):
+    """{(module, counter, record): value} of the reduced records (rank -1)
+    of the file d/base and its objects (d/base:/...) in darshan-parser's
+    or datacrumbs-report --darshan's output, named from base on; the
+    counters @skip(counter) says are left out."""
+    path = os.path.join(d, base)
+    return {(module, counter, name[len(d) + 1:]): value
+            for module, rank, counter, value, name in darshan_lines(text)
+            if module in modules and rank == "-1"
+            and (name == path or name.startswith(path + ":")) and not skip(counter)}
+
+
+def darshan_mpi_parse(pre, launch, cmd, logdir, complete):
+    """darshan-parser's output of @cmd, started by @launch (mpirun ...),
+    under the Darshan built at @pre. Darshan writes its own log with
+    MPI-IO, and under OMPIO its ROMIO hints can leave it partly unreadable
+    (so DARSHAN_LOGHINTS is empty): up to 3 runs, until @complete(output)."""
+    out = ""
+    for attempt in range(3):
+        log = os.path.join(logdir, "run%d.darshan" % attempt)
+        r = run(launch + ["-x", "LD_PRELOAD=" + os.path.join(pre, "lib", "libdarshan.so"),
+                          "-x", "DARSHAN_LOGFILE=" + log, "-x", "DARSHAN_LOGHINTS="] + cmd)
+        check(r.returncode == 0 and os.path.exists(log), "under Darshan: " + r.stderr[-800:])
+        r = run([os.path.join(pre, "bin", "darshan-parser"), log])
+        out = r.stdout
+        if r.returncode == 0 and complete(out):
+            break
+    return out
+
+
 def loader_map(exe, env):
     """{soname: path} as the dynamic loader resolves them for @exe run
     with @env (LD_TRACE_LOADED_OBJECTS, as ldd does)."""

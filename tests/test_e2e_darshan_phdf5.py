@@ -12,8 +12,8 @@ import os
 import shutil
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, check, darshan_lines, darshan_phdf5_prefix, done,
-                    generate, need_bpf, run, skip)
+from dctest import (BUILD, RUNTIME, SRC, check, darshan_mpi_parse, darshan_phdf5_prefix,
+                    darshan_reduced, done, generate, need_bpf, run, skip)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "phdf5_calls")
@@ -37,33 +37,18 @@ MODULES = ("H5F", "H5D", "MPI-IO", "POSIX")
 
 
 def table(text, d):
-    """{(module, counter, record): value} of the reduced records (rank -1)
-    of d/p.h5 and its datasets (d/p.h5:/data), named from p.h5 on."""
-    base = os.path.join(d, "p.h5")
-    return {(module, counter, name[len(d) + 1:]): value
-            for module, rank, counter, value, name in darshan_lines(text)
-            if module in MODULES and rank == "-1"
-            and (name == base or name.startswith(base + ":"))
-            and not counter.endswith(TIMING) and counter not in KNOWN}
+    """The reduced records of d/p.h5 and its dataset (d/p.h5:/data)."""
+    return darshan_reduced(text, d, "p.h5", MODULES,
+                           lambda c: c.endswith(TIMING) or c in KNOWN)
 
 
 with tempfile.TemporaryDirectory() as tmp:
     dd, od = os.path.join(tmp, "darshan"), os.path.join(tmp, "ours")
     os.mkdir(dd)
     os.mkdir(od)
-    # Darshan's own log is written with MPI-IO; under OMPIO its ROMIO
-    # hints can leave it partly unreadable (DARSHAN_LOGHINTS empty).
-    theirs = {}
-    for attempt in range(3):
-        log = os.path.join(tmp, "run%d.darshan" % attempt)
-        r = run(LAUNCH + ["-x", "LD_PRELOAD=" + os.path.join(pre, "lib", "libdarshan.so"),
-                          "-x", "DARSHAN_LOGFILE=" + log, "-x", "DARSHAN_LOGHINTS=",
-                          WORK, os.path.join(dd, "p.h5")])
-        check(r.returncode == 0 and os.path.exists(log), "workload under Darshan: " + r.stderr[-800:])
-        r = run([os.path.join(pre, "bin", "darshan-parser"), log])
-        theirs = table(r.stdout, dd)
-        if r.returncode == 0 and {m for m, _, _ in theirs} == set(MODULES):
-            break
+    theirs = table(darshan_mpi_parse(
+        pre, LAUNCH, [WORK, os.path.join(dd, "p.h5")], tmp,
+        lambda out: {m for m, _, _ in table(out, dd)} == set(MODULES)), dd)
     check({m for m, _, _ in theirs} == set(MODULES),
           "Darshan logged every module: %s" % sorted({m for m, _, _ in theirs}))
 

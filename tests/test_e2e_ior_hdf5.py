@@ -19,8 +19,9 @@ import re
 import shutil
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_lines, darshan_phdf5_prefix, done,
-                    generate, ior_hdf5_prefix, need_bpf, run, skip)
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_lines, darshan_mpi_parse,
+                    darshan_phdf5_prefix, darshan_reduced, done, generate, ior_hdf5_prefix,
+                    need_bpf, run, skip)
 
 need_bpf()
 REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
@@ -74,33 +75,18 @@ def opens(text, d):
 
 
 def table(text, d):
-    """{(module, counter, record): value} of the reduced records (rank -1)
-    of d/ior.h5 and its datasets, named from ior.h5 on."""
-    base = os.path.join(d, "ior.h5")
-    return {(module, counter, name[len(d) + 1:]): value
-            for module, rank, counter, value, name in darshan_lines(text)
-            if module in MODULES and rank == "-1"
-            and (name == base or name.startswith(base + ":"))
-            and not counter.endswith(TIMING) and counter not in KNOWN}
+    """The reduced records of d/ior.h5 and its datasets."""
+    return darshan_reduced(text, d, "ior.h5", MODULES,
+                           lambda c: c.endswith(TIMING) or c in KNOWN)
 
 
 with tempfile.TemporaryDirectory() as tmp:
     dd, od = os.path.join(tmp, "darshan"), os.path.join(tmp, "ours")
     os.mkdir(dd)
     os.mkdir(od)
-    # Darshan's own log is written with MPI-IO; under OMPIO its ROMIO
-    # hints can leave it partly unreadable (DARSHAN_LOGHINTS empty).
-    theirs, their_opens = {}, 0
-    for attempt in range(3):
-        log = os.path.join(tmp, "run%d.darshan" % attempt)
-        r = run(LAUNCH + ["-x", "LD_PRELOAD=" + os.path.join(pre, "lib", "libdarshan.so"),
-                          "-x", "DARSHAN_LOGFILE=" + log, "-x", "DARSHAN_LOGHINTS="]
-                + IOR + ["-o", os.path.join(dd, "ior.h5")])
-        check(r.returncode == 0 and os.path.exists(log), "IOR under Darshan: " + r.stderr[-800:])
-        r = run([os.path.join(pre, "bin", "darshan-parser"), log])
-        theirs, their_opens = table(r.stdout, dd), opens(r.stdout, dd)
-        if r.returncode == 0 and {m for m, _, _ in theirs} == set(MODULES):
-            break
+    text = darshan_mpi_parse(pre, LAUNCH, IOR + ["-o", os.path.join(dd, "ior.h5")], tmp,
+                             lambda out: {m for m, _, _ in table(out, dd)} == set(MODULES))
+    theirs, their_opens = table(text, dd), opens(text, dd)
     check({m for m, _, _ in theirs} == set(MODULES),
           "Darshan logged every module: %s" % sorted({m for m, _, _ in theirs}))
 
