@@ -40,6 +40,12 @@ static void mark(struct dc_session *sess, __u64 ino, __u32 kdev)
 	bpf_map_update_elem(bpf_map__fd(sess->o.maps.libs), &k, &one, BPF_ANY);
 }
 
+/* ... a file as stat() gives it. */
+static void mark_file(struct dc_session *sess, const struct stat *st)
+{
+	mark(sess, st->st_ino, major(st->st_dev) << 20 | minor(st->st_dev));
+}
+
 int dc_latelib_attach(struct dc_session *sess)
 {
 	struct bpf_link *l;
@@ -57,12 +63,10 @@ int dc_latelib_attach(struct dc_session *sess)
 	for (size_t k = 0; (err = dc_uprobes_checked(sess, k, &st)) != -ENOENT;
 	     k++)
 		if (!err)
-			mark(sess, st.st_ino,
-			     major(st.st_dev) << 20 | minor(st.st_dev));
+			mark_file(sess, &st);
 	for (size_t k = 0; (err = dc_usdts_file(sess, k, &st)) != -ENOENT; k++)
 		if (!err)
-			mark(sess, st.st_ino,
-			     major(st.st_dev) << 20 | minor(st.st_dev));
+			mark_file(sess, &st);
 	l = bpf_program__attach(sess->o.progs.lib_mapped);
 	if (!l) {
 		dc_warn("cannot watch for libraries mapped later "
