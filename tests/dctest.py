@@ -213,14 +213,17 @@ def darshan_hdf5_114_prefix(hdf5):
                      "PREFIX", tarball])
 
 
-def darshan_phdf5_prefix():
+def darshan_phdf5_prefix(flavour="openmpi"):
     """Darshan 3.4.7 with MPI and its HDF5 module against Debian's
-    parallel HDF5 for OpenMPI: $DARSHAN_PHDF5_PREFIX, else
-    BUILD/darshan-phdf5-peer, built by scripts/build-darshan-hdf5."""
+    parallel HDF5 for @flavour (openmpi or mpich): $DARSHAN_PHDF5_PREFIX
+    (or $DARSHAN_PHDF5_MPICH_PREFIX), else BUILD/darshan-phdf5-peer (or
+    darshan-phdf5-mpich-peer), built by scripts/build-darshan-hdf5."""
     tarball = os.path.join(SRC, "..", "shared", "peers", "darshan-3.4.7.tar.gz")
-    return _darshan("DARSHAN_PHDF5_PREFIX", "darshan-phdf5-peer",
-                    "Darshan 3.4.7 with parallel HDF5", tarball,
-                    [os.path.join(SRC, "scripts", "build-darshan-hdf5"), "--flavour", "openmpi",
+    tail = "" if flavour == "openmpi" else "_" + flavour.upper()
+    return _darshan("DARSHAN_PHDF5%s_PREFIX" % tail,
+                    "darshan-phdf5%s-peer" % tail.lower().replace("_", "-"),
+                    "Darshan 3.4.7 with parallel HDF5 for %s" % flavour, tarball,
+                    [os.path.join(SRC, "scripts", "build-darshan-hdf5"), "--flavour", flavour,
                      "PREFIX", tarball])
 
 
@@ -295,16 +298,23 @@ def darshan_reduced(text, d, base, modules, skip):
             and (name == path or name.startswith(path + ":")) and not skip(counter)}
 
 
-def darshan_mpi_parse(pre, launch, cmd, logdir, complete):
-    """darshan-parser's output of @cmd, started by @launch (mpirun ...),
-    under the Darshan built at @pre. Darshan writes its own log with
-    MPI-IO, and under OMPIO its ROMIO hints can leave it partly unreadable
-    (so DARSHAN_LOGHINTS is empty): up to 3 runs, until @complete(output)."""
+def darshan_mpi_parse(pre, launch, cmd, logdir, complete, mpich=False):
+    """darshan-parser's output of @cmd, started by @launch (mpirun ...,
+    or MPICH's mpiexec when @mpich), under the Darshan built at @pre.
+    Darshan writes its own log with MPI-IO, and under OMPIO its ROMIO
+    hints can leave it partly unreadable (so DARSHAN_LOGHINTS is empty):
+    up to 3 runs, until @complete(output)."""
     out = ""
     for attempt in range(3):
         log = os.path.join(logdir, "run%d.darshan" % attempt)
-        r = run(launch + ["-x", "LD_PRELOAD=" + os.path.join(pre, "lib", "libdarshan.so"),
-                          "-x", "DARSHAN_LOGFILE=" + log, "-x", "DARSHAN_LOGHINTS="] + cmd)
+        env = {"LD_PRELOAD": os.path.join(pre, "lib", "libdarshan.so"),
+               "DARSHAN_LOGFILE": log, "DARSHAN_LOGHINTS": ""}
+        # OpenMPI's mpirun passes only what -x names; MPICH's mpiexec
+        # passes the whole environment.
+        if mpich:
+            r = run(launch + cmd, env=dict(os.environ, **env))
+        else:
+            r = run(launch + [a for k, v in env.items() for a in ("-x", "%s=%s" % (k, v))] + cmd)
         check(r.returncode == 0 and os.path.exists(log), "under Darshan: " + r.stderr[-800:])
         r = run([os.path.join(pre, "bin", "darshan-parser"), log])
         out = r.stdout

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """datacrumbs-report --darshan against Darshan 3.4.7 built with MPI and
 its HDF5 module against the same parallel HDF5 (Debian's OpenMPI flavour,
-scripts/build-darshan-hdf5 --flavour openmpi): the 4-rank parallel HDF5
+scripts/build-darshan-hdf5 --flavour openmpi; or, with the argument
+'mpich', the MPICH one, --flavour mpich): the 4-rank parallel HDF5
 workload (tests/workloads/phdf5_calls.c: collective and independent
 writes and reads of one shared dataset) runs once under Darshan and once
 under DataCrumbs with the shipped specs, and every counter of the shared
@@ -10,19 +11,27 @@ file's reduced records (rank -1) of the H5F, H5D, MPI-IO and POSIX
 modules must be equal, but for those that are timing."""
 import os
 import shutil
+import sys
 import tempfile
 
 from dctest import (BUILD, RUNTIME, SRC, check, darshan_mpi_parse, darshan_phdf5_prefix,
                     darshan_reduced, done, generate, need_bpf, run, skip)
 
 need_bpf()
-WORK = os.path.join(BUILD, "tests", "phdf5_calls")
 REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
-LAUNCH = ["mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe"]
-if not os.path.exists(WORK) or not shutil.which("mpirun"):
-    skip("parallel HDF5 for OpenMPI (libhdf5-openmpi-dev) was not found when building; "
-         "scripts/setup installs it")
-pre = darshan_phdf5_prefix()
+MPICH = sys.argv[1:] == ["mpich"]
+if MPICH:
+    WORK = os.path.join(BUILD, "tests", "phdf5_calls_mpich")
+    SPEC, LAUNCH = "mpiio-mpich.yaml", ["mpiexec.mpich", "-n", "4"]
+    WHAT = "parallel HDF5 for MPICH (libhdf5-mpich-dev, mpich)"
+else:
+    WORK = os.path.join(BUILD, "tests", "phdf5_calls")
+    SPEC = "mpiio.yaml"
+    LAUNCH = ["mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe"]
+    WHAT = "parallel HDF5 for OpenMPI (libhdf5-openmpi-dev, openmpi-bin)"
+if not os.path.exists(WORK) or not shutil.which(LAUNCH[0]):
+    skip("%s was not found when building; scripts/setup installs it" % WHAT)
+pre = darshan_phdf5_prefix("mpich" if MPICH else "openmpi")
 if not pre:
     skip("no Darshan with parallel HDF5: set DARSHAN_PHDF5_PREFIX or keep "
          "../shared/peers/darshan-3.4.7.tar.gz beside the checkout")
@@ -48,12 +57,12 @@ with tempfile.TemporaryDirectory() as tmp:
     os.mkdir(od)
     theirs = table(darshan_mpi_parse(
         pre, LAUNCH, [WORK, os.path.join(dd, "p.h5")], tmp,
-        lambda out: {m for m, _, _ in table(out, dd)} == set(MODULES)), dd)
+        lambda out: {m for m, _, _ in table(out, dd)} == set(MODULES), MPICH), dd)
     check({m for m, _, _ in theirs} == set(MODULES),
           "Darshan logged every module: %s" % sorted({m for m, _, _ in theirs}))
 
     obj = generate(tmp, [os.path.join(SRC, "probes.d", s) for s in
-                         ("sys.yaml", "posix.yaml", "mpiio.yaml", "hdf5.yaml")])
+                         ("sys.yaml", "posix.yaml", SPEC, "hdf5.yaml")])
     trace = os.path.join(tmp, "p.pfw.gz")
     r = run([RUNTIME, "-q", "-o", trace, obj, "--"] + LAUNCH + [WORK, os.path.join(od, "p.h5")])
     check(r.returncode == 0, "workload under DataCrumbs: " + r.stderr[-800:])
