@@ -70,9 +70,11 @@ static void place_group(const struct dc_spec *spec, size_t g, bool verbose,
 			pl->pp.skip ? t.moved++ : t.first++;
 			t.split += pl->pp.ret_at != 0;
 		} else {
-			if (verbose || shown++ < SLOW_SHOWN)
+			if (verbose || shown < SLOW_SHOWN) {
 				dc_info("  %s %s: single-stepped at %s",
 					grp->layer, p->name, pl->pp.why);
+				shown++;
+			}
 			t.slow++;
 		}
 	}

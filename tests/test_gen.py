@@ -4,6 +4,7 @@
 first line expects (file:line:col) and leaves no file behind; good specs
 compile to an object whose probe table and C are what the specs say."""
 import glob
+import json
 import os
 import re
 import tempfile
@@ -100,6 +101,23 @@ with tempfile.TemporaryDirectory() as tmp:
           "duplicates: %d shown, %s" % (len(shown), r.stderr.splitlines()[-1:]))
     check(large < 30 * small, "10x the probes took %.1fx the time" % (large / small))
     os.unlink(big)
+
+    # Every libc function by glob: of those left single-stepped (the
+    # placement JSON counts them), the first 8 are named and the rest
+    # counted; -v names each.
+    allc, pj = os.path.join(tmp, "allc.yaml"), os.path.join(tmp, "placed.json")
+    with open(allc, "w") as f:
+        f.write('layer: LIBC\nmechanism: uprobe\ntarget: libc.so.6\nprobes:\n- {name: "*"}\n')
+    r = run([GEN, "-n", "-P", pj, allc])
+    slow = sum(1 for p in json.load(open(pj)) if p["placement"] == "single-stepped")
+    named = [l for l in r.stderr.splitlines() if ": single-stepped at " in l]
+    check(r.returncode == 0 and slow > 8 and len(named) == 8
+          and ("... and %d more (-v lists them)" % (slow - 8)) in r.stderr
+          and ("%d single-stepped" % slow) in r.stderr,
+          "%d single-stepped: %d named, then %s" % (slow, len(named), r.stderr.splitlines()[-2:]))
+    r = run([GEN, "-n", "-v", "-P", pj, allc])
+    named = [l for l in r.stderr.splitlines() if ": single-stepped at " in l]
+    check(len(named) == slow and "more (-v" not in r.stderr, "-v names all %d: %d" % (slow, len(named)))
     r = run([GEN, "-n", os.path.join(tmp, "missing.yaml")])
     check(r.returncode == 1 and "missing.yaml: error: cannot open" in r.stderr, "missing file")
 done()
