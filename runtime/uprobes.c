@@ -516,6 +516,7 @@ int dc_uprobes_attach(struct dc_session *sess)
 	wait_prepared(u);
 	if (u->err)
 		return u->err;
+	dc_wrappers_prune(&u->wrappers);
 	if (u->wrappers.nsites) {
 		struct dc_wrap_libs libs;
 

@@ -143,6 +143,26 @@ int dc_wrappers_add(struct dc_wrappers *w, int lib, __u64 off, int nr,
 	return 0;
 }
 
+void dc_wrappers_prune(struct dc_wrappers *w)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->nsites; i++) {
+		const struct dc_wrap_cand *c = w->sites[i].cand;
+		bool wrapper = false;
+
+		for (int k = 0; k < DC_WRAP_CANDS && c[k].probe != DC_WRAP_NONE;
+		     k++)
+			wrapper |= !c[k].inside;
+		if (!wrapper)
+			continue;
+		w->keys[n] = w->keys[i];
+		w->byoff[n] = w->byoff[i];
+		w->sites[n++] = w->sites[i];
+	}
+	w->nsites = n;
+}
+
 /* Two sites with one dc_wrap_byoff key cannot be told apart there. */
 static int add_byoff(int fd, __u32 key, const struct dc_wrap_site *site)
 {

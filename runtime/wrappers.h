@@ -32,6 +32,10 @@ bool dc_wrappers_room(const struct dc_wrappers *w, int lib, __u64 off);
  * (dc_wrappers_room() first). */
 int dc_wrappers_add(struct dc_wrappers *w, int lib, __u64 off, int nr,
 		    const struct dc_wrap_cand *cand, const __u8 *code);
+/* Drop the sites that only inside candidates reach: with no wrapper's
+ * call to tell apart there they change nothing, and they alone would
+ * attach the syscall programs, which every syscall then pays for. */
+void dc_wrappers_prune(struct dc_wrappers *w);
 /* Fill the loaded object's site maps, and @libs with the libraries for
  * its dc_wraps. */
 int dc_wrappers_install(const struct dc_wrappers *w, struct dc_obj *o,
