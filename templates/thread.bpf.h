@@ -59,8 +59,8 @@ struct dc_thread {
 	__u32 gen[DC_GEN_CACHE];
 	struct dc_agg_slot agg[2][DC_AGG_SLOTS]; /* by epoch */
 	__u64 agg_used[2][DC_AGG_SLOTS];
-	/* Profile mode: the call being folded, from dc_aggregate_popped()
-	 * to dc_agg_commit(). */
+	/* Profile mode: the call being folded, from dc_agg_build() to
+	 * dc_agg_commit() (kept off the BPF stack: 512 bytes). */
 	struct dc_agg_slot call;
 	struct dc_frame f[DC_MAX_DEPTH];
 };
