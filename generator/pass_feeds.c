@@ -18,14 +18,16 @@ static bool has_passed(const struct dc_spec_probe *pr)
 }
 
 /* Give target @t the value @v a feeder passes it: one slot a role, read
- * the same way by every feeder. */
+ * the same way by every feeder at byte offsets; one reading fields by
+ * name is for other builds of the library (runtime/fields.c). */
 static void add_pass(struct dc_spec *spec, struct dc_spec_probe *pr,
 		     struct dc_spec_probe *t, const struct dc_spec_slot *v)
 {
 	for (int k = 0; k < t->npass; k++) {
 		if (t->pass[k].role != v->role)
 			continue;
-		if (memcmp(&t->pass[k].read, &v->read, sizeof(v->read)))
+		if (!t->pass[k].read.field[0] && !v->read.field[0] &&
+		    memcmp(&t->pass[k].read, &v->read, sizeof(v->read)))
 			spec_error(spec, &pr->loc,
 				   "'%s' gives '%s' %s read otherwise than "
 				   "another function feeding it",

@@ -49,13 +49,13 @@ void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s)
 		s->fed = s->n;
 		s->role[s->n++] = DC_ROLE_FED;
 	}
-	/* The call reads through what a late role passes it, not what a
-	 * given one does. */
+	/* A late role is passed as the address of its word, which the call
+	 * reads as it returns; a given one as its value. */
 	for (int i = 0; i < p->npass && s->n < DC_CAPTURE; i++) {
 		s->pass |= 1u << s->n;
 		s->role[s->n] = p->pass[i].role;
 		if (dc_role_is_late(p->pass[i].role))
-			s->read[s->n] = p->pass[i].read;
+			s->read[s->n].hops = 1;
 		s->n++;
 	}
 }
@@ -118,10 +118,12 @@ static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		bool given = dc_role_is_given(s->role[i]);
 		bool is_int = dc_role_is_int(s->role[i]);
 
-		/* A feeder passes a late role's pointer whole; the call it
-		 * feeds reads through it as it returns (its hops). A given
-		 * role the feeder reads as it enters. Either may end in a C
-		 * int. */
+		/* A feeder follows a late role's pointers as it enters (a
+		 * structure it is given may be gone when the call it feeds
+		 * returns) and passes the address of its word, which that
+		 * call reads as it returns: what HDF5 settles meanwhile (on
+		 * a feeder, deref_exit_mask). A given role the feeder reads
+		 * whole as it enters. Either may end in a C int. */
 		if (late && (s->pass & 1u << i)) {
 			pass |= 1 << i;
 			mask |= is_int << i;
@@ -130,7 +132,8 @@ static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 		} else if (late || given) {
 			pass |= 1 << i;
 			to[i] = pass_slot(ts, s->role[i]);
-			dentry |= given << i;
+			dentry |= 1 << i;
+			dexit |= late << i;
 			mask |= (given && is_int) << i;
 		} else if (s->read[i].hops) {
 			/* A word read through a pointer is whole, not a C

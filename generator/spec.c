@@ -309,30 +309,58 @@ static void free_probe(struct dc_spec_probe *pr)
 	free(pr->aliases);
 }
 
-/* A quantity at field @f, "TYPE.member[.member...]", of what the
- * argument points to: its offset is found in each copy's DWARF. */
+/* A value at field @f, "TYPE.member[.member...]" of what the argument
+ * points to, or through pointers, "...@TYPE.member...": each further
+ * field in the structure the one before points to. Their offsets are
+ * found in each copy's DWARF. */
 static int parse_field(struct parse *p, const struct dc_loc *loc, const char *v,
 		       const char *f, struct dc_spec_read *rd)
 {
 	size_t n = strlen(f);
+	int hops = 0;
 
-	if (!strchr(f, '.') || n >= sizeof(rd->field) ||
-	    strspn(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		      "0123456789_.") != n) {
+	for (const char *s = f;; s++) {
+		size_t len = strcspn(s, "@");
+		const char *dot = memchr(s, '.', len);
+
+		if (!dot || dot == s || s[len - 1] == '.' ||
+		    memmem(s, len, "..", 2) ||
+		    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+			      "VWXYZ0123456789_.") != len) {
+			spec_error(p->spec, loc,
+				   "'%s': a field is TYPE.member[.member...], "
+				   "and each pointer it is read through "
+				   "adds @TYPE.member...",
+				   v);
+			return -EINVAL;
+		}
+		if (++hops > DC_HOPS) {
+			spec_error(p->spec, loc,
+				   "'%s': too many '@': a field is read "
+				   "through up to %d pointers",
+				   v, DC_HOPS);
+			return -EINVAL;
+		}
+		s += len;
+		if (!*s)
+			break;
+	}
+	if (n >= sizeof(rd->field)) {
 		spec_error(p->spec, loc,
-			   "'%s': a field is TYPE.member[.member...], "
-			   "shorter than %d characters",
+			   "'%s': a field path must be shorter than %d "
+			   "characters",
 			   v, DC_FIELD_PATH_MAX);
 		return -EINVAL;
 	}
 	memcpy(rd->field, f, n + 1);
-	rd->hops = 1;
+	rd->hops = hops;
 	return 0;
 }
 
 /* "ROLE", "ROLE@N" (the word at byte N of what the argument points to),
- * "ROLE@N@M..." (through a pointer at each byte) or, for a quantity,
- * "ROLE@TYPE.member" (at that field, wherever a copy's DWARF puts it);
+ * "ROLE@N@M..." (through a pointer at each byte) or "ROLE@TYPE.member"
+ * and "ROLE@TYPE.member@TYPE.member..." (at those fields, wherever a
+ * copy's DWARF puts them);
  * returns the role, or -EINVAL after saying what is wrong. */
 static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 		      struct dc_spec_read *rd)
@@ -371,7 +399,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 			   v, known);
 		return -EINVAL;
 	}
-	if (dc_role_is_quantity(role) && (at[1] < '0' || at[1] > '9'))
+	if (at[1] < '0' || at[1] > '9')
 		return parse_field(p, loc, v, at + 1, rd) ?: role;
 	while (at) {
 		char *end;

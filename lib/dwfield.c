@@ -194,7 +194,40 @@ static bool member(Dwarf_Die *rec, const char *name, unsigned *off,
 	return false;
 }
 
-int dc_dwarf_offset(struct dc_dwarf *d, const char *field, unsigned *off)
+/* @t, a type, is named @type through its typedefs and qualifiers. */
+static bool named(Dwarf_Die *t, const char *type)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die cur = *t;
+
+	for (int i = 0; i < 16; i++) {
+		const char *n = dwarf_diename(&cur);
+		int tag = dwarf_tag(&cur);
+
+		if (n && !strcmp(n, type))
+			return true;
+		if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		     tag != DW_TAG_volatile_type) ||
+		    !dwarf_attr_integrate(&cur, DW_AT_type, &a) ||
+		    !dwarf_formref_die(&a, &cur))
+			return false;
+	}
+	return false;
+}
+
+/* @t, a bare type, is a pointer to @type. */
+static bool points_to(Dwarf_Die *t, const char *type)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die to;
+
+	return dwarf_tag(t) == DW_TAG_pointer_type &&
+	       dwarf_attr_integrate(t, DW_AT_type, &a) &&
+	       dwarf_formref_die(&a, &to) && named(&to, type);
+}
+
+int dc_dwarf_offset(struct dc_dwarf *d, const char *field, const char *to,
+		    unsigned *off)
 {
 	char buf[256], *name, *save = NULL;
 	Dwarf_Die rec, type;
@@ -214,6 +247,8 @@ int dc_dwarf_offset(struct dc_dwarf *d, const char *field, unsigned *off)
 		total += at;
 		rec = type;
 	}
+	if (to && !points_to(&rec, to))
+		return -EPROTO;
 	*off = total;
 	return 0;
 }
@@ -246,31 +281,10 @@ static bool find_func(Dwarf *dw, const char *name, Dwarf_Die *out)
 	return false;
 }
 
-/* @t, a type, is named @type through its typedefs and qualifiers. */
-static bool named(Dwarf_Die *t, const char *type)
-{
-	Dwarf_Attribute a;
-	Dwarf_Die cur = *t;
-
-	for (int i = 0; i < 16; i++) {
-		const char *n = dwarf_diename(&cur);
-		int tag = dwarf_tag(&cur);
-
-		if (n && !strcmp(n, type))
-			return true;
-		if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
-		     tag != DW_TAG_volatile_type) ||
-		    !dwarf_attr_integrate(&cur, DW_AT_type, &a) ||
-		    !dwarf_formref_die(&a, &cur))
-			return false;
-	}
-	return false;
-}
-
 int dc_dwarf_param_points_to(struct dc_dwarf *d, const char *func, int arg,
 			     const char *type)
 {
-	Dwarf_Die f, p, t, to;
+	Dwarf_Die f, p, t;
 	Dwarf_Attribute a;
 	int k = 0;
 
@@ -286,12 +300,7 @@ int dc_dwarf_param_points_to(struct dc_dwarf *d, const char *func, int arg,
 	do {
 		if (dwarf_tag(&p) != DW_TAG_formal_parameter || k++ != arg)
 			continue;
-		if (!bare_type(&p, &t) ||
-		    dwarf_tag(&t) != DW_TAG_pointer_type ||
-		    !dwarf_attr_integrate(&t, DW_AT_type, &a) ||
-		    !dwarf_formref_die(&a, &to))
-			return -EPROTO;
-		return named(&to, type) ? 0 : -EPROTO;
+		return bare_type(&p, &t) && points_to(&t, type) ? 0 : -EPROTO;
 	} while (!dwarf_siblingof(&p, &p));
 	return -ENOENT;
 }

@@ -15,8 +15,11 @@ int dc_dwarf_open(const char *path, struct dc_dwarf **out);
 
 /* The byte offset in its structure of @field, "TYPE.member[.member...]":
  * TYPE a struct or a typedef of one, each further member inside the
- * structure or union the previous one is. 0, or -ENOENT. */
-int dc_dwarf_offset(struct dc_dwarf *dw, const char *field, unsigned *off);
+ * structure or union the previous one is; with @to, the last member is
+ * a pointer to structure @to (a hop). 0, -ENOENT, or -EPROTO when the
+ * field is there but not such a pointer. */
+int dc_dwarf_offset(struct dc_dwarf *dw, const char *field, const char *to,
+		    unsigned *off);
 
 /* Parameter @arg (from 0) of function @func is a pointer to structure
  * @type (its tag or a typedef's name): 0, -ENOENT without such a

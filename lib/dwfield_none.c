@@ -12,10 +12,12 @@ int dc_dwarf_open(const char *path, struct dc_dwarf **out)
 	return -ENOTSUP;
 }
 
-int dc_dwarf_offset(struct dc_dwarf *dw, const char *field, unsigned *off)
+int dc_dwarf_offset(struct dc_dwarf *dw, const char *field, const char *to,
+		    unsigned *off)
 {
 	(void)dw;
 	(void)field;
+	(void)to;
 	(void)off;
 	return -ENOENT;
 }

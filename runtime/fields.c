@@ -14,35 +14,85 @@
 #include "dwfield.h"
 #include "fields.h"
 
-/* Probe @d's fields in @dw, as a layout entry: each in the structure
- * its argument points to in this copy (the same function may take
- * other arguments in another version); -ENOENT naming the first that is
- * not in @missing. */
-static int resolve(struct dc_dwarf *dw, const struct dc_probe_info *d,
-		   __u16 off[DC_CAPTURE], const char **missing)
+/* Field @f of a slot ("TYPE.member...", and "@TYPE.member..." for each
+ * pointer followed) in @dw: the offset of each hop, each structure
+ * checked against what the one before points to, the first against
+ * argument @arg of @func (the same function may take other arguments in
+ * another version). -ENOENT or -EPROTO, saying why in @why. */
+static int resolve_field(struct dc_dwarf *dw, const char *func, int arg,
+			 const char *f, __u16 off[DC_HOPS], char *why,
+			 size_t whysize)
 {
-	for (int i = 0; i < d->nslots && i < DC_CAPTURE; i++) {
-		const char *f = d->field[i];
-		char type[DC_FIELD_PATH_MAX];
-		unsigned at;
+	char seg[DC_FIELD_PATH_MAX], to[DC_FIELD_PATH_MAX];
+	const char *s = f;
 
-		off[i] = 0;
-		if (!f[0])
-			continue;
-		snprintf(type, sizeof(type), "%.*s", (int)strcspn(f, "."), f);
-		if (dc_dwarf_param_points_to(dw, d->symbol, d->slot_arg[i],
-					     type) ||
-		    dc_dwarf_offset(dw, f, &at) || at > UINT16_MAX) {
-			*missing = f;
+	for (int h = 0; h < DC_HOPS && *s; h++) {
+		size_t len = strcspn(s, "@");
+		const char *next = s[len] ? s + len + 1 : NULL;
+		unsigned at;
+		int err;
+
+		snprintf(seg, sizeof(seg), "%.*s", (int)len, s);
+		to[0] = '\0';
+		if (next)
+			snprintf(to, sizeof(to), "%.*s",
+				 (int)strcspn(next, "."), next);
+		if (!h) {
+			char type[DC_FIELD_PATH_MAX];
+
+			snprintf(type, sizeof(type), "%.*s",
+				 (int)strcspn(s, "."), s);
+			if (dc_dwarf_param_points_to(dw, func, arg, type)) {
+				snprintf(why, whysize,
+					 "its debug info has no %s where a "
+					 "probe reads it",
+					 seg);
+				return -ENOENT;
+			}
+		}
+		err = dc_dwarf_offset(dw, seg, next ? to : NULL, &at);
+		if (err == -EPROTO) {
+			snprintf(why, whysize,
+				 "in its debug info %s, where a probe reads "
+				 "it, is not a pointer to %s",
+				 seg, to);
+			return err;
+		}
+		if (err || at > UINT16_MAX) {
+			snprintf(why, whysize,
+				 "its debug info has no %s where a probe "
+				 "reads it",
+				 seg);
 			return -ENOENT;
 		}
-		off[i] = at;
+		off[h] = at;
+		s = next ? next : s + len;
+	}
+	if (*s) {
+		snprintf(why, whysize, "%s: more than %d pointers to follow", f,
+			 DC_HOPS);
+		return -ENOENT;
 	}
 	return 0;
 }
 
+/* Probe @d's fields in @dw, as a layout entry; -ENOENT or -EPROTO,
+ * saying why the first is not there in @why. */
+static int resolve(struct dc_dwarf *dw, const struct dc_probe_info *d,
+		   __u16 off[DC_CAPTURE][DC_HOPS], char *why, size_t whysize)
+{
+	int err = 0;
+
+	for (int i = 0; i < d->nslots && i < DC_CAPTURE && !err; i++)
+		if (d->field[i][0])
+			err = resolve_field(dw, d->symbol, d->slot_arg[i],
+					    d->field[i], off[i], why, whysize);
+	return err;
+}
+
 /* The entry of @lay holding @off, added if new; 0 when full. */
-static size_t entry(struct dc_field_layouts *lay, const __u16 off[DC_CAPTURE])
+static size_t entry(struct dc_field_layouts *lay,
+		    const __u16 off[DC_CAPTURE][DC_HOPS])
 {
 	size_t k;
 
@@ -63,20 +113,23 @@ int dc_fields_place(const char *path, struct dc_probe **probes,
 		    struct dc_field_layouts *lay, char *why, size_t whysize)
 {
 	struct dc_dwarf *dw = NULL;
-	const char *missing = NULL;
+	char missing[2 * DC_FIELD_PATH_MAX + 64] = "";
 	size_t kept = 0, dropped = 0;
 	int open_err = 1;
 
 	for (size_t j = 0; j < *n; j++) {
 		const struct dc_probe_info *d = probes[j]->d;
-		__u16 off[DC_CAPTURE] = { 0 };
+		__u16 off[DC_CAPTURE][DC_HOPS] = { { 0 } };
+		char now[sizeof(missing)];
 		size_t k = 0;
 
 		if (d->flags & DC_PROBE_FIELDS) {
 			if (open_err > 0)
 				open_err = dc_dwarf_open(path, &dw);
-			if (!open_err && !resolve(dw, d, off, &missing))
+			if (!open_err && !resolve(dw, d, off, now, sizeof(now)))
 				k = entry(lay, off);
+			else if (!open_err && !missing[0])
+				memcpy(missing, now, sizeof(missing));
 			if (!k) {
 				dropped++;
 				continue;
@@ -96,10 +149,8 @@ int dc_fields_place(const char *path, struct dc_probe **probes,
 	else if (dropped && open_err)
 		snprintf(why, whysize, "no debug info: %s",
 			 strerror(-open_err));
-	else if (dropped && missing)
-		snprintf(why, whysize,
-			 "its debug info has no %s where a probe reads it",
-			 missing);
+	else if (dropped && missing[0])
+		snprintf(why, whysize, "%s", missing);
 	else if (dropped)
 		snprintf(why, whysize, "more than %d layouts", DC_LAYOUTS - 1);
 	return 0;

@@ -496,7 +496,7 @@ static void mark_unfed(const struct dc_session *sess, struct group *g,
  * -ENOMEM. */
 static int group_ready(struct dc_session *sess, struct group *g)
 {
-	char why[DC_FIELD_PATH_MAX + 32] = "";
+	char why[2 * DC_FIELD_PATH_MAX + 64] = "";
 	int err = fields_place(g, &sess->uprobes->lay, why, sizeof(why));
 
 	if (g->other_build)

@@ -118,6 +118,23 @@ static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t, __u64 ip)
 /* Where each copy of a library keeps the fields probes read by name. */
 struct dc_layouts dc_layouts;
 
+/* Slot @i of @probe, @v, read through its pointers at the offsets of
+ * layout @lay (dc_layouts) or, for 0, the object's; a feeder's late
+ * role left at the address of its word. A global function: the
+ * verifier walks it once, not in every path of every program capturing
+ * a call. */
+__noinline __u64 dc_read_slot(__u32 probe, __u32 i, __u32 lay, __u64 v)
+{
+	const volatile struct dc_capture *c = dc_cap(probe);
+	bool addr;
+
+	i &= DC_CAPTURE - 1;
+	addr = c->feeds && (c->deref_exit_mask & (1 << i));
+	return dc_follow(lay ? dc_layouts.off[lay & (DC_LAYOUTS - 1)][i]
+			     : c->deref_off[i],
+			 c->deref_hops[i], v, addr);
+}
+
 /* The slots of @probe from its arguments @a, and the descriptor behind
  * its stream, if it has one. @ip: where the probe fired. @lay: its
  * fields' offsets in this copy (dc_layouts), or 0 for the object's. */
@@ -145,11 +162,8 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 			continue;
 		}
 		v[i] = dc_pick(a, c->slot_arg[i]);
-		if ((deref & bit) && lay)
-			v[i] = dc_read_u64(
-			    v[i] + dc_layouts.off[lay & (DC_LAYOUTS - 1)][i]);
-		else if (deref & bit)
-			v[i] = dc_read_hops(c, i, v[i]);
+		if (deref & bit)
+			v[i] = dc_read_slot(probe, i, lay, v[i]);
 		/* A C int read through pointers is cut to size after. */
 		if (ints & bit)
 			v[i] = (__u64)(__s64)(int)v[i];

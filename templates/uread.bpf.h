@@ -53,24 +53,34 @@ __noinline __u64 dc_user_strlen(__u64 p)
 	return len;
 }
 
-/* Slot @i's value @v read through its pointers: the word at the first
- * offset of what it points to, and so on, one hop if none is given. */
-static __always_inline __u64 dc_read_hops(const volatile struct dc_capture *c,
-					  int i, __u64 v)
+/* @v read through its pointers: the word at offset @off[0] of what it
+ * points to, and so on, @hops times (once if 0); with @addr, the address
+ * of the last word instead of the word (0 when a pointer on the way
+ * cannot be read). */
+static __always_inline __u64 dc_follow(const volatile __u16 *off, __u8 hops,
+				       __u64 v, bool addr)
 {
-	__u8 hops = c->deref_hops[i & (DC_CAPTURE - 1)];
-
 	for (int k = 0; k < DC_HOPS; k++) {
 		if (k && k >= hops)
 			break;
-		v = dc_read_u64(v + c->deref_off[i & (DC_CAPTURE - 1)][k]);
+		if (addr && (k + 1 >= hops || k == DC_HOPS - 1))
+			return v ? v + off[k] : 0;
+		v = dc_read_u64(v + off[k]);
 	}
 	return v;
 }
 
-/* The pointers the call's feeders passed it, read through as it returns:
- * it has settled what they point to. Only calls of a library (uprobes)
- * are fed. */
+/* Slot @i's value @v read through its pointers at the object's offsets. */
+static __always_inline __u64 dc_read_hops(const volatile struct dc_capture *c,
+					  int i, __u64 v)
+{
+	return dc_follow(c->deref_off[i & (DC_CAPTURE - 1)],
+			 c->deref_hops[i & (DC_CAPTURE - 1)], v, false);
+}
+
+/* The words whose addresses the call's feeders passed it, read as it
+ * returns: it has settled them. Only calls of a library (uprobes) are
+ * fed. */
 static __always_inline int dc_read_passed_on(__u32 probe, struct dc_frame *f)
 {
 	const volatile struct dc_capture *c;

@@ -74,6 +74,22 @@ with tempfile.TemporaryDirectory() as tmp:
           "name/symbol split: %s" % [(e["name"], e["symbol"]) for e in table])
     check([e["mech"] for e in table].count(2) == 1, "pwrite is pwrite64: one uprobe")
 
+    # Fields named through pointers: the path whole in the probe table,
+    # a hop each in deref_hops; a feeder's late role is passed as the
+    # address of its word (deref_exit_mask), which the fed call reads.
+    r = run([GEN, "-o", obj2, "-E", c1, os.path.join(SRC, "fuzz/corpus/spec/good_field_hops.yaml")])
+    check(r.returncode == 0, "fields through pointers compile: " + r.stderr)
+    c = open(c1).read()
+    table = {e["name"]: e for e in probe_table(obj2)[1]}
+    check(table["read"]["fields"][:2] == ["FILE._IO_read_ptr@FILE._flags",
+                                          "FILE._chain@FILE._chain@FILE._fileno"]
+          and table["read"]["flags"] & 2, "named hops in the table: %s" % table["read"])
+    check(re.search(r"\.deref_entry_mask = 0x3, \.deref_exit_mask = 0x2,.*"
+                    r"\.deref_hops = \{ 2, 3, 0, 0 \}.*/\* read \*/", c) and
+          re.search(r"\.deref_hops = \{ 0, 0, 1, 0 \}.*/\* fsync \*/", c),
+          "named hops rendered: %s" % [ln for ln in c.splitlines() if "/* read */" in ln
+                                       or "/* fsync */" in ln])
+
     # Usage errors.
     r = run([GEN])
     check(r.returncode == 2 and "Usage:" in r.stderr, "no spec: usage, exit 2")

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     20 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     21 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -45,11 +45,12 @@
 #define DC_COOKIE_UNFED	       (1u << 31)
 #define DC_SIZE_UNKNOWN	       (~0ULL) /* a fed slot's bytes cannot be told */
 
-/* In .bss, set by the runtime after load: the offset, in one copy of a
- * library, of each slot's field (what DWARF said); entry 0 unused. */
+/* In .bss, set by the runtime after load: the offsets, in one copy of a
+ * library, of each slot's fields (what DWARF said), one a hop (the
+ * slot's deref_hops); entry 0 unused. */
 #define DC_LAYOUTS 64
 struct dc_layouts {
-	__u16 off[DC_LAYOUTS][DC_CAPTURE];
+	__u16 off[DC_LAYOUTS][DC_CAPTURE][DC_HOPS];
 };
 
 /* How a probe is attached. */
@@ -326,7 +327,9 @@ struct dc_capture {
 	__u32 feeds;	    /* probe id + 1 of the call this one feeds its bytes
 			       to (no event of its own); 0: none */
 	/* Byte offsets of the reads through a pointer (deref_entry_mask,
-	 * deref_exit_mask), one a hop: deref_hops of them, or one at 0. */
+	 * deref_exit_mask), one a hop: deref_hops of them, or one at 0.
+	 * A feeder's slot in deref_exit_mask too is passed on as the
+	 * address of its last read, which the fed call makes at return. */
 	__u16 deref_off[DC_CAPTURE][DC_HOPS];
 	__u8 deref_hops[DC_CAPTURE];
 	/* A feeder: slots it passes to the call it feeds, into slot pass_to
