@@ -13,6 +13,7 @@
 
 #include "launch.h"
 #include "log.h"
+#include "sysenv.h"
 
 /*
  * The child stops itself before exec, so the runtime can register it as
@@ -86,6 +87,7 @@ pid_t dc_launch_stopped(char *const argv[], const struct dc_user *u, char *env,
 			_exit(126);
 		}
 		close(p[0]);
+		dc_restore_nofile();
 		if (env && putenv(env))
 			_exit(126);
 		raise(SIGSTOP);

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -82,14 +84,52 @@ int dc_sysenv_check(void)
 	return check_tracefs();
 }
 
+/* The limit the runtime was started with, for its commands. */
+static struct rlimit nofile_orig;
+static bool nofile_raised;
+
+/* The kernel's ceiling for the open-files limit (fs.nr_open), or 0. */
+static rlim_t nr_open(void)
+{
+	unsigned long long n = 0;
+	FILE *f = fopen("/proc/sys/fs/nr_open", "re");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &n) != 1)
+		n = 0;
+	fclose(f);
+	return n;
+}
+
 void dc_raise_nofile(void)
 {
 	struct rlimit rl;
+	rlim_t top = nr_open();
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == rl.rlim_max)
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	if (!nofile_raised)
+		nofile_orig = rl;
+	/* Root may lift the hard limit too: 4,096 is a common one, and
+	 * perf-event uprobes take two descriptors a function. */
+	if (top > rl.rlim_max &&
+	    !setrlimit(RLIMIT_NOFILE, &(struct rlimit){ top, top })) {
+		nofile_raised = true;
+		return;
+	}
+	if (rl.rlim_cur == rl.rlim_max)
 		return;
 	rl.rlim_cur = rl.rlim_max;
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		dc_warn("cannot raise the open-files limit to %llu: %s",
 			(unsigned long long)rl.rlim_max, strerror(errno));
+	else
+		nofile_raised = true;
+}
+
+void dc_restore_nofile(void)
+{
+	if (nofile_raised)
+		setrlimit(RLIMIT_NOFILE, &nofile_orig);
 }

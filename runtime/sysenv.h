@@ -9,9 +9,13 @@
  */
 int dc_sysenv_check(void);
 
-/* Raise the open-files soft limit to the hard one (often 1,024 against
- * a million), for runs that hold a descriptor per job or per probe; a
- * refusal is said, not fatal. */
+/* Raise the open-files limit for runs that hold a descriptor per job or
+ * per probe: with the privilege to, soft and hard to the kernel's
+ * ceiling (fs.nr_open), else the soft one to the hard one; a refusal is
+ * said, not fatal. */
 void dc_raise_nofile(void);
+/* In a command's child before exec: the limit the runtime started with,
+ * so that tracing does not change what the command sees. */
+void dc_restore_nofile(void);
 
 #endif
