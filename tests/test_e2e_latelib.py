@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 
 from dctest import (BUILD, RUNTIME, SRC, Trace, check, check_hdf5_calls, done, generate,
-                    hdf5_soname, loader_map, need_bpf, run, skip)
+                    hdf5_soname, loader_map, need_bpf, need_late_attach, run, skip)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_calls")
@@ -53,6 +53,7 @@ system, soname = hdf5_soname(WORK, env0)
 
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, [os.path.join(SRC, "probes.d", "hdf5.yaml")])
+    need_late_attach(tmp, obj, env0)
 
     # (a) A script starts a program whose RPATH is a private directory:
     # nothing COMMAND names leads to the copy before the exec.

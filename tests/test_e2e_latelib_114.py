@@ -10,7 +10,8 @@ import os
 import shutil
 import tempfile
 
-from dctest import BUILD, RUNTIME, SRC, Trace, check, done, generate, hdf5_114_prefix, need_bpf, run, skip
+from dctest import (BUILD, RUNTIME, SRC, Trace, check, done, generate, hdf5_114_prefix, need_bpf,
+                    need_late_attach, run, skip)
 
 need_bpf()
 DLOPEN = os.path.join(BUILD, "tests", "hdf5_dlopen")
@@ -22,6 +23,7 @@ if not pre:
 
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, [os.path.join(SRC, "probes.d", "hdf5.yaml")])
+    need_late_attach(tmp, obj)
     plugins = os.path.join(tmp, "plugins")
     os.makedirs(plugins)
     lib = os.path.join(plugins, "libhdf5.so.310")
