@@ -42,13 +42,8 @@ static int resolve_field(struct dc_dwarf *dw, const char *func, int arg,
 
 			snprintf(type, sizeof(type), "%.*s",
 				 (int)strcspn(s, "."), s);
-			if (dc_dwarf_param_points_to(dw, func, arg, type)) {
-				snprintf(why, whysize,
-					 "its debug info has no %s where a "
-					 "probe reads it",
-					 seg);
-				return -ENOENT;
-			}
+			if (dc_dwarf_param_points_to(dw, func, arg, type))
+				goto missing;
 		}
 		err = dc_dwarf_offset(dw, seg, next ? to : NULL, &at);
 		if (err == -EPROTO) {
@@ -58,13 +53,8 @@ static int resolve_field(struct dc_dwarf *dw, const char *func, int arg,
 				 seg, to);
 			return err;
 		}
-		if (err || at > UINT16_MAX) {
-			snprintf(why, whysize,
-				 "its debug info has no %s where a probe "
-				 "reads it",
-				 seg);
-			return -ENOENT;
-		}
+		if (err || at > UINT16_MAX)
+			goto missing;
 		off[h] = at;
 		s = next ? next : s + len;
 	}
@@ -74,6 +64,10 @@ static int resolve_field(struct dc_dwarf *dw, const char *func, int arg,
 		return -ENOENT;
 	}
 	return 0;
+missing:
+	snprintf(why, whysize,
+		 "its debug info has no %s where a probe reads it", seg);
+	return -ENOENT;
 }
 
 /* Probe @d's fields in @dw, as a layout entry; -ENOENT or -EPROTO,
