@@ -227,6 +227,25 @@ def darshan_phdf5_prefix(flavour="openmpi"):
                      "PREFIX", tarball])
 
 
+def phdf5_flavour(mpich, ranks=4):
+    """(workload, MPI-IO spec, launcher) of the 4-rank parallel HDF5
+    workload (tests/workloads/phdf5_calls.c) built for Debian's OpenMPI
+    flavour, or the MPICH one when @mpich; skips the test where that
+    flavour was not found when building."""
+    if mpich:
+        work = os.path.join(BUILD, "tests", "phdf5_calls_mpich")
+        spec, launch = "mpiio-mpich.yaml", ["mpiexec.mpich", "-n", str(ranks)]
+        what = "parallel HDF5 for MPICH (libhdf5-mpich-dev, mpich)"
+    else:
+        work = os.path.join(BUILD, "tests", "phdf5_calls")
+        spec = "mpiio.yaml"
+        launch = ["mpirun", "-np", str(ranks), "--allow-run-as-root", "--oversubscribe"]
+        what = "parallel HDF5 for OpenMPI (libhdf5-openmpi-dev, openmpi-bin)"
+    if not os.path.exists(work) or not shutil.which(launch[0]):
+        skip("%s was not found when building; scripts/setup installs it" % what)
+    return work, spec, launch
+
+
 PHDF5_OPENMPI = "/usr/lib/x86_64-linux-gnu/hdf5/openmpi"
 
 

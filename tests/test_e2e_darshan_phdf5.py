@@ -10,27 +10,16 @@ under DataCrumbs with the shipped specs, and every counter of the shared
 file's reduced records (rank -1) of the H5F, H5D, MPI-IO and POSIX
 modules must be equal, but for those that are timing."""
 import os
-import shutil
 import sys
 import tempfile
 
 from dctest import (BUILD, RUNTIME, SRC, check, darshan_mpi_parse, darshan_phdf5_prefix,
-                    darshan_reduced, done, generate, need_bpf, run, skip)
+                    darshan_reduced, done, generate, need_bpf, phdf5_flavour, run, skip)
 
 need_bpf()
 REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 MPICH = sys.argv[1:] == ["mpich"]
-if MPICH:
-    WORK = os.path.join(BUILD, "tests", "phdf5_calls_mpich")
-    SPEC, LAUNCH = "mpiio-mpich.yaml", ["mpiexec.mpich", "-n", "4"]
-    WHAT = "parallel HDF5 for MPICH (libhdf5-mpich-dev, mpich)"
-else:
-    WORK = os.path.join(BUILD, "tests", "phdf5_calls")
-    SPEC = "mpiio.yaml"
-    LAUNCH = ["mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe"]
-    WHAT = "parallel HDF5 for OpenMPI (libhdf5-openmpi-dev, openmpi-bin)"
-if not os.path.exists(WORK) or not shutil.which(LAUNCH[0]):
-    skip("%s was not found when building; scripts/setup installs it" % WHAT)
+WORK, SPEC, LAUNCH = phdf5_flavour(MPICH)
 pre = darshan_phdf5_prefix("mpich" if MPICH else "openmpi")
 if not pre:
     skip("no Darshan with parallel HDF5: set DARSHAN_PHDF5_PREFIX or keep "

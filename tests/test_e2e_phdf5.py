@@ -11,25 +11,14 @@ kernel's page-cache work under those: five layers in one stack."""
 import collections
 import json
 import os
-import shutil
 import sys
 import tempfile
 
-from dctest import BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, run, skip
+from dctest import RUNTIME, SRC, Trace, check, done, generate, need_bpf, phdf5_flavour, run
 
 need_bpf()
 NP = 4
-if sys.argv[1:] == ["mpich"]:
-    WORK = os.path.join(BUILD, "tests", "phdf5_calls_mpich")
-    SPEC, LAUNCH = "mpiio-mpich.yaml", ["mpiexec.mpich", "-n", str(NP)]
-    WHAT = "parallel HDF5 for MPICH (libhdf5-mpich-dev, mpich)"
-else:
-    WORK = os.path.join(BUILD, "tests", "phdf5_calls")
-    SPEC = "mpiio.yaml"
-    LAUNCH = ["mpirun", "-np", str(NP), "--allow-run-as-root", "--oversubscribe"]
-    WHAT = "parallel HDF5 for OpenMPI (libhdf5-openmpi-dev, openmpi-bin)"
-if not os.path.exists(WORK) or not shutil.which(LAUNCH[0]):
-    skip("%s was not found when building; scripts/setup installs it" % WHAT)
+WORK, SPEC, LAUNCH = phdf5_flavour(sys.argv[1:] == ["mpich"], NP)
 
 # Page-cache tracepoints fire for a file system with a page cache (not
 # tmpfs): /var/tmp is the root's.
