@@ -138,13 +138,11 @@ void dc_privs_record(struct dc_proc *p, const struct dc_proc_event *pe)
 	v->caps = pe->flags & DC_PROC_CAPS;
 	v->ngroups = pe->ngroups;
 	memcpy(v->groups, pe->groups, sizeof(v->groups));
-	/* An exec says whether the kernel gave the new image AT_SECURE; a
-	 * fork's child runs its parent's image (dc_proc_fork copied it); a
-	 * process that joins was exec'd before anyone looked. */
-	if (pe->kind == DC_EV_EXEC)
+	/* An exec says whether the kernel gave the new image AT_SECURE, a
+	 * join what its auxiliary vector holds; a fork's child runs its
+	 * parent's image (dc_proc_fork copied it). */
+	if (pe->kind == DC_EV_EXEC || pe->kind == DC_EV_JOIN)
 		v->secure = pe->flags & DC_PROC_SECURE;
-	else if (pe->kind == DC_EV_JOIN)
-		v->secure = auxv_secure(p->pid) != 0;
 	v->checked = false;
 }
 

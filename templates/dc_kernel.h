@@ -55,6 +55,13 @@ struct linux_binprm {
 	unsigned int secureexec : 1;
 } __attribute__((preserve_access_index));
 
+/* The auxiliary vector its image was exec'd with (AT_SECURE among it):
+ * pairs of words; its length differs by kernel, a reader stops at
+ * AT_NULL. */
+struct mm_struct {
+	unsigned long saved_auxv[2];
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;

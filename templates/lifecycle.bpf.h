@@ -29,7 +29,8 @@ int dc_client_join(struct pt_regs *ctx)
 		return 0;
 	if (!dc_traced(tgid))
 		dc_mark(tgid, tgid);
-	dc_proc_event(DC_EV_JOIN, tgid, bpf_get_current_pid_tgid(), 0, "", 0);
+	dc_proc_event(DC_EV_JOIN, tgid, bpf_get_current_pid_tgid(), 0, "",
+		      dc_exec_secure());
 	return 0;
 }
 

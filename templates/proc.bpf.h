@@ -50,7 +50,39 @@ static __always_inline void dc_proc_creds(struct dc_proc_event *e)
 		bpf_core_read(e->groups, n * sizeof(__u32), &gi->gid);
 }
 
-/* A process record; @flags: DC_PROC_SECURE for an exec that gave it. */
+/* From the kernel's uapi auxvec.h: macros, so in no BTF. */
+#define DC_AT_NULL   0
+#define DC_AT_SECURE 23
+#define DC_AUXV_MAX  32 /* pairs; AT_VECTOR_SIZE is 56 words at most */
+
+/* DC_PROC_SECURE if the current process's image was exec'd with
+ * AT_SECURE, from its mm's copy of the auxiliary vector. Read here, as
+ * it runs: a process that joins and exits at once is gone before the
+ * runtime could read its /proc/PID/auxv. Unknown counts as secure. */
+static __always_inline __u32 dc_exec_secure(void)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct mm_struct *mm = 0;
+	unsigned long *av;
+	unsigned long kv[2];
+
+	bpf_probe_read_kernel(&mm, sizeof(mm),
+			      __builtin_preserve_access_index(&task->mm));
+	if (!mm)
+		return DC_PROC_SECURE;
+	av = __builtin_preserve_access_index(&mm->saved_auxv[0]);
+	for (int i = 0; i < DC_AUXV_MAX; i++) {
+		if (bpf_probe_read_kernel(kv, sizeof(kv), av + 2 * i) ||
+		    kv[0] == DC_AT_NULL)
+			break;
+		if (kv[0] == DC_AT_SECURE)
+			return kv[1] ? DC_PROC_SECURE : 0;
+	}
+	return DC_PROC_SECURE;
+}
+
+/* A process record; @flags: DC_PROC_SECURE for an exec or a join whose
+ * image has AT_SECURE. */
 static __always_inline void dc_proc_event(__u16 kind, __u32 pid, __u32 tid,
 					  __u32 ppid, const char *comm,
 					  __u32 flags)

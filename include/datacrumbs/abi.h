@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     21 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     22 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -237,7 +237,8 @@ struct dc_event {
 };
 
 /* dc_proc_event.flags. SECURE: an exec the kernel gave AT_SECURE (setuid
- * or setgid bits, file capabilities, an LSM transition). CAPS: it holds
+ * or setgid bits, file capabilities, an LSM transition), or a join by
+ * an image exec'd so. CAPS: it holds
  * capabilities, permitted or effective, in the initial user namespace. */
 #define DC_PROC_SECURE 1
 #define DC_PROC_CAPS   2
