@@ -65,17 +65,26 @@ static int want_syscalls(struct dc_session *sess)
 			bits[nr / 64] |= 1ull << nr % 64;
 	for (size_t i = 0; i < sizeof(always) / sizeof(*always); i++)
 		bits[always[i] / 64] |= 1ull << always[i] % 64;
+	if (sess->libs_at_exit)
+		bits[SYS_mmap / 64] |= 1ull << SYS_mmap % 64;
 	dc_uprobes_sysnrs(sess, bits);
 	return dc_obj_set_sys_want(&sess->o, bits);
 }
 
+/* Whether the sys_enter/sys_exit pair is attached: for syscall probes,
+ * or for wrappers recognised by their syscall sites (uprobes.c). */
+static bool syscalls_wanted(struct dc_session *sess)
+{
+	return any_enabled(sess, DC_MECH_SYSCALL) || sess->nwrap_sites;
+}
+
 /* One raw sys_enter/sys_exit pair serves every syscall probe, and every
- * wrapper recognised by its syscall sites (uprobes.c). */
+ * wrapper recognised by its syscall sites. */
 static int attach_syscalls(struct dc_session *sess)
 {
 	int err;
 
-	if (!any_enabled(sess, DC_MECH_SYSCALL) && !sess->nwrap_sites)
+	if (!syscalls_wanted(sess))
 		return 0;
 	err = want_syscalls(sess);
 	if (err) {
@@ -450,7 +459,8 @@ int dc_attach_probes(struct dc_session *sess)
 
 	if (sess->probes_attached)
 		return 0;
-	err = dc_uprobes_attach(sess) ?: dc_latelib_attach(sess) ?:
+	err = dc_uprobes_attach(sess) ?:
+	      dc_latelib_attach(sess, syscalls_wanted(sess)) ?:
 	      attach_syscalls(sess) ?:
 	      attach_tracepoints(sess) ?: attach_kfuncs(sess) ?: dc_usdts_attach(sess) ?:
 	      attach_uring(sess) ?: attach_libaio(sess) ?:
@@ -477,7 +487,7 @@ int dc_attach_all(struct dc_session *sess)
 void dc_detach_probes(struct dc_session *sess)
 {
 	dc_links_detach(&sess->links, false);
-	sess->libs_watched = false;
+	sess->libs_watched = sess->libs_at_exit = false;
 	if (sess->probes_attached)
 		count_unreturned(sess);
 	for (size_t i = 0; i < sess->nprobes; i++)

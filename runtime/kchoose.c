@@ -264,8 +264,12 @@ static void choose_programs(struct dc_session *sess)
 	bpf_program__set_autoload(
 	    p->lib_mapped, (has[DC_MECH_UPROBE] || has[DC_MECH_USDT]) &&
 			       !(sess->o.cfg->fallbacks & DC_FB_FIND_VMA));
-	bpf_map__set_autocreate(sess->o.maps.libs,
-				bpf_program__autoload(p->lib_mapped));
+	/* ... and by the sys_exit program that has it, when it runs. */
+	bpf_map__set_autocreate(
+	    sess->o.maps.libs,
+	    bpf_program__autoload(p->lib_mapped) ||
+		(bpf_program__autoload(p->sys_exit) &&
+		 !(sess->o.cfg->fallbacks & DC_FB_FIND_VMA)));
 }
 
 /* Kernels without cookies: the program of each tracepoint side of an

@@ -46,7 +46,7 @@ static void mark_file(struct dc_session *sess, const struct stat *st)
 	mark(sess, st->st_ino, major(st->st_dev) << 20 | minor(st->st_dev));
 }
 
-int dc_latelib_attach(struct dc_session *sess)
+int dc_latelib_attach(struct dc_session *sess, bool at_sys_exit)
 {
 	struct bpf_link *l;
 	struct stat st;
@@ -67,6 +67,21 @@ int dc_latelib_attach(struct dc_session *sess)
 	for (size_t k = 0; (err = dc_usdts_file(sess, k, &st)) != -ENOENT; k++)
 		if (!err)
 			mark_file(sess, &st);
+	/* The sys_exit program, when it runs anyway, sees each mmap: a
+	 * second function on the kernel's sys_exit tracepoint would cost
+	 * every syscall on the machine (libmap.bpf.h). */
+	if (at_sys_exit) {
+		err = dc_obj_set_libs_at_exit(&sess->o, true);
+		if (err) {
+			dc_err("%s: cannot watch for libraries mapped later: "
+			       "%s",
+			       sess->path, strerror(-err));
+			return err;
+		}
+		sess->libs_watched = sess->libs_at_exit = true;
+		sess->libs_stopping = true;
+		return 0;
+	}
 	l = bpf_program__attach(sess->o.progs.lib_mapped);
 	if (!l) {
 		dc_warn("cannot watch for libraries mapped later "

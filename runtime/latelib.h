@@ -8,8 +8,9 @@
 
 /* Watch traced processes for libraries they map from now on, those
  * checked already known: 0, or -errno (said). Nothing where the object
- * has no such program. */
-int dc_latelib_attach(struct dc_session *sess);
+ * has no such program. @at_sys_exit: the sys_exit program is attached
+ * and sees the mappings itself. */
+int dc_latelib_attach(struct dc_session *sess, bool at_sys_exit);
 /* A DC_EV_LIB record: check the file, attach the probes of each spec it
  * is a copy of, continue the process. 0, or -ENOMEM; a bad record is
  * -EBADMSG. */

@@ -237,6 +237,11 @@ int dc_obj_set_sys_want(struct dc_obj *o, const __u64 *bits)
 			  DC_SYSNR_MAX / 8);
 }
 
+int dc_obj_set_libs_at_exit(struct dc_obj *o, bool on)
+{
+	return global_set(o->obj, ".bss", "dc_libs_at_exit", &on, sizeof(on));
+}
+
 int dc_obj_set_layouts(struct dc_obj *o, const struct dc_layouts *lay)
 {
 	return global_set(o->obj, ".bss", "dc_layouts", lay, sizeof(*lay));

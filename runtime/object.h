@@ -80,6 +80,7 @@ int dc_obj_set_wraps(struct dc_obj *o, const struct dc_wrap_libs *libs);
 /* The syscalls the sys_enter and sys_exit programs act on, a bit each
  * (DC_SYSNR_MAX of them): the others leave at once. */
 int dc_obj_set_sys_want(struct dc_obj *o, const __u64 *bits);
+int dc_obj_set_libs_at_exit(struct dc_obj *o, bool on);
 /* Each copy's offsets of the fields probes read by name. */
 int dc_obj_set_layouts(struct dc_obj *o, const struct dc_layouts *lay);
 void dc_obj_close(struct dc_obj *o);

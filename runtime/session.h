@@ -50,6 +50,7 @@ struct dc_session {
 	struct dc_links links;
 	bool probes_attached; /* server mode: only while a job runs */
 	bool libs_watched;    /* libraries mapped later (latelib.c) */
+	bool libs_at_exit;    /* ... seen by the sys_exit program */
 	bool uprobe_session;  /* uprobes as one uprobe.session link a batch */
 	bool uprobe_multi;    /* ... else uprobe_multi links, else one perf
 				 event a function (Linux < 6.6) */

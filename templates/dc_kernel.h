@@ -132,6 +132,7 @@ struct dc_sys_exit_rec {
 };
 
 /* Syscalls that change a process's working directory (x86_64). */
+#define DC_NR_MMAP   9
 #define DC_NR_CHDIR  80
 #define DC_NR_FCHDIR 81
 

@@ -2,7 +2,8 @@
 /*
  * System calls, from the raw sys_enter and sys_exit tracepoints: traced
  * syscalls, the calls of the thin wrappers around them (syswrap.bpf.h),
- * and the directory changes relative paths are named against.
+ * the directory changes relative paths are named against, and the
+ * libraries mapped later (libmap.bpf.h).
  */
 #ifndef DATACRUMBS_SYSCALL_BPF_H
 #define DATACRUMBS_SYSCALL_BPF_H
@@ -13,10 +14,12 @@
 #include "emit.bpf.h"
 #include "capture.bpf.h"
 #include "syswrap.bpf.h"
+#include "libmap.bpf.h"
 
 /* The syscalls sys_enter and sys_exit act on, a bit each, set by the
- * runtime after load: traced ones, the wrappers' and chdir's. Every
- * other syscall of every process leaves at once. */
+ * runtime after load: traced ones, the wrappers', chdir's and, with
+ * dc_libs_at_exit, mmap's. Every other syscall of every process leaves
+ * at once. */
 __u64 dc_sys_want[DC_SYSNR_MAX / 64];
 
 static __always_inline bool dc_sys_wanted(__u64 nr)
@@ -136,13 +139,15 @@ static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 	probe = dc_sys_probe(nr);
 	cd = nr == DC_NR_CHDIR || nr == DC_NR_FCHDIR;
 
-	if (probe >= DC_NPROBES && !dc_wraps.n && !cd)
+	if (probe >= DC_NPROBES && !dc_wraps.n && !cd && nr != DC_NR_MMAP)
 		return 0;
 	id = bpf_get_current_pid_tgid();
 	if (!dc_traced(id >> 32))
 		return 0;
 	if (cd && !ret)
 		dc_cwd_event(regs, nr, id >> 32);
+	if (vma && nr == DC_NR_MMAP && dc_libs_at_exit)
+		dc_lib_check(id >> 32, ret);
 	t = dc_thread_get();
 	if (!t)
 		return 0;

@@ -9,7 +9,8 @@ directory on no search path. Each H5Dwrite and H5Dread the workload
 reports making is in the trace, with its bytes; the loader's own answer
 (LD_TRACE_LOADED_OBJECTS, dlinfo) proves the copy is what was mapped.
 (c) A copy past the 8 probed of one library is named and counted, and
-none of its calls is invented."""
+none of its calls is invented. (d) With syscalls traced, the sys_exit
+program watches the mappings, not a tracepoint of its own."""
 import json
 import os
 import shutil
@@ -85,6 +86,29 @@ with tempfile.TemporaryDirectory() as tmp:
     h5 = os.path.join(tmp, "dlopen.h5")
     truth = traced(tmp, obj, "dlopen", [DLOPEN, dlib, h5], h5, dlib)
     check(truth is None or truth["lib"] == dlib, "dlopen mapped the copy: %s" % truth)
+
+    # (d) With syscalls traced too, the sys_exit program sees each mmap:
+    # the syscalls/sys_exit_mmap tracepoint, a second function on the
+    # kernel's sys_exit tracepoint that every syscall on the node would
+    # pay for, is not attached; with HDF5 alone it is. bpftool, run as
+    # the traced command, lists the links; the copy is traced either way.
+    def mmap_tp_linked(o, name):
+        links, progs = os.path.join(tmp, name + "-links.json"), os.path.join(tmp, name + "-progs.json")
+        r = run([RUNTIME, "-q", "-o", os.path.join(tmp, name + "-b.pfw.gz"), o, "--", "sh", "-c",
+                 "bpftool -j link show > %s && bpftool -j prog show > %s" % (links, progs)])
+        check(r.returncode == 0, "%s: bpftool under the runtime: %s" % (name, r.stderr[-800:]))
+        if r.returncode:
+            return None
+        ids = {p["id"] for p in json.load(open(progs)) if p.get("name") == "dc_lib_mapped"}
+        return any(ln.get("prog_id") in ids for ln in json.load(open(links)))
+    check(shutil.which("bpftool"), "bpftool is installed (scripts/setup)")
+    sysobj = generate(tmp, [os.path.join(SRC, "probes.d", "hdf5.yaml"),
+                            os.path.join(SRC, "probes.d", "sys.yaml")], "hdf5sys.bpf.o")
+    check(mmap_tp_linked(obj, "hdf5") is True, "HDF5 alone: the mmap tracepoint is attached")
+    check(mmap_tp_linked(sysobj, "hdf5sys") is False, "HDF5 and sys: the mmap tracepoint is not attached")
+    h5 = os.path.join(tmp, "dlopen-sys.h5")
+    truth = traced(tmp, sysobj, "dlopen_sys", [DLOPEN, dlib, h5], h5, dlib)
+    check(truth is None or truth["lib"] == dlib, "dlopen with sys: mapped the copy: %s" % truth)
 
     # (c) More copies than the runtime probes of one library (8, the
     # system's among them): each run of the workload dlopen()s a copy of
