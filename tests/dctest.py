@@ -357,6 +357,43 @@ def need_late_attach(tmp, obj, env=None):
          "probed, and the run said so")
 
 
+_ATTACHED = r"""
+import json, os, subprocess, sys
+rt = os.getppid()
+ids = set()
+for fd in os.listdir("/proc/%d/fdinfo" % rt):
+    try:
+        info = open("/proc/%d/fdinfo/%s" % (rt, fd)).read()
+    except OSError:
+        continue
+    if "link_type:" in info:
+        ids |= {int(l.split()[1]) for l in info.splitlines() if l.startswith("prog_id:")}
+perf = json.loads(subprocess.run(["bpftool", "-j", "perf", "show"], capture_output=True,
+                                 text=True).stdout or "[]")
+ids |= {p["prog_id"] for p in perf if p.get("pid") == rt}
+progs = json.loads(subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True,
+                                  text=True).stdout or "[]")
+json.dump(sorted(p.get("name", "") for p in progs if p["id"] in ids), open(sys.argv[1], "w"))
+"""
+
+
+def attached_programs(tmp, obj, name, extra=()):
+    """The names of the programs a runtime with @obj attaches, as the
+    kernel has them: its links (/proc/PID/fdinfo) and its perf-event
+    attachments (bpftool perf show: uprobes and tracepoints before Linux
+    5.15 are no links), asked from the traced command; None after a
+    failure (checked)."""
+    if not check(shutil.which("bpftool"), "bpftool is installed (scripts/setup)"):
+        return None
+    out = os.path.join(tmp, name + "-attached.json")
+    r = run([RUNTIME, "-q", "-o", os.path.join(tmp, name + "-attached.pfw.gz")] + list(extra)
+            + [obj, "--", sys.executable, "-c", _ATTACHED, out])
+    if not check(r.returncode == 0 and os.path.exists(out),
+                 "%s: the attached programs, listed under the runtime: %s" % (name, r.stderr[-800:])):
+        return None
+    return json.load(open(out))
+
+
 def loader_map(exe, env):
     """{soname: path} as the dynamic loader resolves them for @exe run
     with @env (LD_TRACE_LOADED_OBJECTS, as ldd does)."""
