@@ -183,6 +183,9 @@ static void drop_unsupported(struct dc_session *sess)
 	if (fb & (DC_FB_COOKIES | DC_FB_SYSCALL_PROG))
 		drop_mech(sess, DC_MECH_POSIXAIO, "posixaio",
 			  "POSIX AIO requests", "BPF cookies", "5.15");
+	if (dc_has_mech(sess, DC_MECH_KFUNC) && dc_kernel_kprobe_multi() == 0)
+		drop_mech(sess, DC_MECH_KFUNC, "kfunc", "kernel functions",
+			  "kprobe.multi links", "5.18");
 }
 
 /* The submission program attaches to this kernel's name for its event,
