@@ -14,45 +14,11 @@
 
 #include "kfeatures.h"
 #include "log.h"
-
-/*
- * Asks for a uprobe_multi link of @type on "/": a kernel that has the
- * link type refuses the directory with EBADF, one that does not refuses
- * the attach type with EINVAL. libbpf probes uprobe_multi the same way.
- * Returns 1, 0, or -EPERM.
- */
-static int has_uprobe_link(int type)
-{
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type);
-	unsigned long offset = 0;
-	union bpf_attr attr;
-	int prog, link, err;
-
-	prog =
-	    bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &opts);
-	if (prog < 0)
-		return errno == EPERM ? -EPERM : 0;
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.prog_fd = prog;
-	attr.link_create.attach_type = type;
-	attr.link_create.uprobe_multi.path = (uintptr_t) "/";
-	attr.link_create.uprobe_multi.offsets = (uintptr_t)&offset;
-	attr.link_create.uprobe_multi.cnt = 1;
-	link = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
-	err = link < 0 ? errno : 0;
-	if (link >= 0)
-		close(link);
-	close(prog);
-	return link >= 0 || err == EBADF;
-}
+#include "uprobelink.h"
 
 bool dc_kernel_has_uprobe_session(void)
 {
-	return has_uprobe_link(DC_TRACE_UPROBE_SESSION) == 1;
+	return dc_uprobe_link_supported(DC_TRACE_UPROBE_SESSION) == 1;
 }
 
 /* Asked by dc_kernel_check() and the loader: probed once (a program
@@ -62,7 +28,7 @@ static int uprobe_multi(void)
 	static int has = -ENODATA;
 
 	if (has == -ENODATA)
-		has = has_uprobe_link(BPF_TRACE_UPROBE_MULTI);
+		has = dc_uprobe_link_supported(BPF_TRACE_UPROBE_MULTI);
 	return has;
 }
 

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "uprobelink.h"
+
+/*
+ * Asks for a link of @type on "/": a kernel that has the link type
+ * refuses the directory with EBADF, one that does not refuses the attach
+ * type with EINVAL. libbpf probes uprobe_multi the same way.
+ */
+int dc_uprobe_link_supported(int type)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type);
+	unsigned long offset = 0;
+	union bpf_attr attr;
+	int prog, link, err;
+
+	prog =
+	    bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &opts);
+	if (prog < 0)
+		return errno == EPERM ? -EPERM : 0;
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog;
+	attr.link_create.attach_type = type;
+	attr.link_create.uprobe_multi.path = (uintptr_t) "/";
+	attr.link_create.uprobe_multi.offsets = (uintptr_t)&offset;
+	attr.link_create.uprobe_multi.cnt = 1;
+	link = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	err = link < 0 ? errno : 0;
+	if (link >= 0)
+		close(link);
+	close(prog);
+	return link >= 0 || err == EBADF;
+}
+
+/* The perf PMU type of uprobes, from sysfs: > 0, or -errno. */
+static int uprobe_pmu(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "re");
+	int type = -ENOENT;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -EINVAL;
+	fclose(f);
+	return type;
+}
+
+int dc_uprobe_perf_attach(const char *path, unsigned long offset, int prog)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	int type = uprobe_pmu(), fd;
+
+	if (type < 0)
+		return type;
+	attr.type = type;
+	attr.config1 = (uintptr_t)path;
+	attr.config2 = offset;
+	/* Every process that maps @path: any pid, one CPU. */
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
