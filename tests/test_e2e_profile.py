@@ -52,7 +52,13 @@ with tempfile.TemporaryDirectory() as tmp:
     ivals = {e["ts"] for e in recs}
     check(len(ivals) >= 2, "several intervals: %d" % len(ivals))
     for k in sorted(set(want) | set(got), key=str):
-        check(want.get(k) == got.get(k), "%s: trace %s, profile %s" % (k, want.get(k), got.get(k)))
+        w, g = want.get(k), got.get(k)
+        if k[2] == "/dev/null" and w and g:
+            # The workloads print their pids and tids there: a run whose
+            # pids have a digit more writes a few bytes more.
+            check(w[0] == g[0] and abs(w[1] - g[1]) <= 16, "%s: trace %s, profile %s" % (k, w, g))
+        else:
+            check(w == g, "%s: trace %s, profile %s" % (k, w, g))
     check(all("id" not in e and e["dur"] == 0 and isinstance(e["ph"], str) for e in recs),
           "counters carry no id, dur 0")
     check(all(e["args"]["dur_min"] <= e["args"]["dur_max"] and
