@@ -12,6 +12,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -104,7 +105,12 @@ PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
             if run(["sinfo", "-h", "-o", "%t"], env=env).stdout.strip() == "idle":
                 break
             time.sleep(0.2)
-        check(run(["sinfo", "-h", "-o", "%t"], env=env).stdout.strip() == "idle", "the node is idle")
+        state = run(["sinfo", "-h", "-o", "%t"], env=env).stdout.strip()
+        if not check(state == "idle", "the node is idle: %s" % state):
+            for log in ("slurmctld.log", "slurmd.log"):
+                path = os.path.join(tmp, log)
+                print("%s:\n%s" % (log, open(path).read()[-1500:] if os.path.exists(path) else "(none)"),
+                      file=sys.stderr)
         data, jobout = os.path.join(tmp, "shared.dat"), os.path.join(tmp, "job.out")
         r = run(["timeout", "900", "sbatch", "--wait", "-n1", "-o", jobout, "--wrap",
                  "mpirun --allow-run-as-root --oversubscribe -np %d %s %s" % (NP, WORK, data)],
