@@ -11,7 +11,7 @@
 
 #include "bisect.h"
 #include "explore.h"
-#include "uprobelink.h"
+#include "bpflinks.h"
 
 struct check_ctx {
 	struct xp_target *t;

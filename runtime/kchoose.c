@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpflinks.h"
 #include "buf.h"
 #include "kchoose.h"
 #include "kfeatures.h"
@@ -183,7 +184,8 @@ static void drop_unsupported(struct dc_session *sess)
 	if (fb & (DC_FB_COOKIES | DC_FB_SYSCALL_PROG))
 		drop_mech(sess, DC_MECH_POSIXAIO, "posixaio",
 			  "POSIX AIO requests", "BPF cookies", "5.15");
-	if (dc_has_mech(sess, DC_MECH_KFUNC) && dc_kernel_kprobe_multi() == 0)
+	if (dc_has_mech(sess, DC_MECH_KFUNC) &&
+	    dc_kprobe_multi_supported() == 0)
 		drop_mech(sess, DC_MECH_KFUNC, "kfunc", "kernel functions",
 			  "kprobe.multi links", "5.18");
 }

@@ -4,17 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <datacrumbs/abi.h>
 
+#include "bpflinks.h"
 #include "kfeatures.h"
 #include "log.h"
-#include "uprobelink.h"
 
 bool dc_kernel_has_uprobe_session(void)
 {
@@ -35,39 +33,6 @@ static int uprobe_multi(void)
 bool dc_kernel_has_uprobe_multi(void)
 {
 	return uprobe_multi() == 1;
-}
-
-int dc_kernel_kprobe_multi(void)
-{
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
-	union bpf_attr attr;
-	int prog, link, err;
-
-	prog =
-	    bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &opts);
-	if (prog < 0)
-		return 0;
-	/* An address array the kernel cannot read: one that has the link
-	 * type faults copying it; an older one refuses the attach type
-	 * (EINVAL) first. */
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.prog_fd = prog;
-	attr.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
-	attr.link_create.kprobe_multi.addrs = 1;
-	attr.link_create.kprobe_multi.cnt = 1;
-	link = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
-	err = link < 0 ? errno : 0;
-	if (link >= 0)
-		close(link);
-	close(prog);
-	if (err == EOPNOTSUPP)
-		return -EOPNOTSUPP;
-	return link >= 0 || err == EFAULT;
 }
 
 /* A feature and its fallback: DC_FB_* of abi.h. */

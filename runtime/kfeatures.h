@@ -20,10 +20,6 @@
 int dc_kernel_check(void);
 bool dc_kernel_has_uprobe_session(void);
 bool dc_kernel_has_uprobe_multi(void);
-/* Whether kprobe_multi links can be made: 1, 0 where the kernel lacks
- * the link type (before Linux 5.18), -EOPNOTSUPP where it was built
- * without fprobes (the attach then says so, per probe). */
-int dc_kernel_kprobe_multi(void);
 /* DC_FB_*: the features this kernel lacks, or that DATACRUMBS_FALLBACKS
  * asks to do without, each replaced by a slower way. Probed once. */
 __u32 dc_kernel_fallbacks(void);
