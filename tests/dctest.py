@@ -227,23 +227,28 @@ def darshan_phdf5_prefix(flavour="openmpi"):
                      "PREFIX", tarball])
 
 
-def phdf5_flavour(mpich, ranks=4):
-    """(workload, MPI-IO spec, launcher) of the 4-rank parallel HDF5
-    workload (tests/workloads/phdf5_calls.c) built for Debian's OpenMPI
-    flavour, or the MPICH one when @mpich; skips the test where that
-    flavour was not found when building."""
+def mpi_flavour(workload, mpich, ranks, needs):
+    """(path, MPI-IO spec in probes.d, launcher) of tests/workloads'
+    @workload built for Debian's OpenMPI flavour, or the MPICH one when
+    @mpich; skips the test where that flavour was not found when
+    building, naming what it needs (@needs: OpenMPI's, MPICH's)."""
     if mpich:
-        work = os.path.join(BUILD, "tests", "phdf5_calls_mpich")
+        work = os.path.join(BUILD, "tests", workload + "_mpich")
         spec, launch = "mpiio-mpich.yaml", ["mpiexec.mpich", "-n", str(ranks)]
-        what = "parallel HDF5 for MPICH (libhdf5-mpich-dev, mpich)"
     else:
-        work = os.path.join(BUILD, "tests", "phdf5_calls")
+        work = os.path.join(BUILD, "tests", workload)
         spec = "mpiio.yaml"
         launch = ["mpirun", "-np", str(ranks), "--allow-run-as-root", "--oversubscribe"]
-        what = "parallel HDF5 for OpenMPI (libhdf5-openmpi-dev, openmpi-bin)"
     if not os.path.exists(work) or not shutil.which(launch[0]):
-        skip("%s was not found when building; scripts/setup installs it" % what)
+        skip("%s was not found when building; scripts/setup installs it" % needs[bool(mpich)])
     return work, spec, launch
+
+
+def phdf5_flavour(mpich, ranks=4):
+    """mpi_flavour() of the parallel HDF5 workload (phdf5_calls.c)."""
+    return mpi_flavour("phdf5_calls", mpich, ranks,
+                       ("parallel HDF5 for OpenMPI (libhdf5-openmpi-dev, openmpi-bin)",
+                        "parallel HDF5 for MPICH (libhdf5-mpich-dev, mpich)"))
 
 
 PHDF5_OPENMPI = "/usr/lib/x86_64-linux-gnu/hdf5/openmpi"

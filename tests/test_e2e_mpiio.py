@@ -8,27 +8,17 @@ its MPI_File handle, offsets and item counts right, and the data reaching
 the file through POSIX/sys calls nested under the MPI calls."""
 import json
 import os
-import shutil
 import sys
 import tempfile
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, skip
+from dctest import BUILD, RUNTIME, Trace, check, done, generate, mpi_flavour, need_bpf, run
 
 need_bpf()
 NP = 4
-if sys.argv[1:] == ["mpich"]:
-    WORK = os.path.join(BUILD, "tests", "mpiio_calls_mpich")
-    SPEC, LAUNCH = "probes.d/mpiio-mpich.yaml", ["mpiexec.mpich", "-n", str(NP)]
-    WHAT = "MPICH (libmpich-dev, mpich)"
-else:
-    WORK = os.path.join(BUILD, "tests", "mpiio_calls")
-    SPEC = "probes.d/mpiio.yaml"
-    LAUNCH = ["mpirun", "-np", str(NP), "--allow-run-as-root", "--oversubscribe"]
-    WHAT = "OpenMPI (libopenmpi-dev, openmpi-bin)"
-if not os.path.exists(WORK) or not shutil.which(LAUNCH[0]):
-    skip("%s was not found; scripts/setup installs it" % WHAT)
+WORK, SPEC, LAUNCH = mpi_flavour("mpiio_calls", sys.argv[1:] == ["mpich"], NP,
+                                 ("OpenMPI (libopenmpi-dev, openmpi-bin)", "MPICH (libmpich-dev, mpich)"))
 with tempfile.TemporaryDirectory() as tmp:
-    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", SPEC])
+    obj = generate(tmp, ["probes.d/sys.yaml", "probes.d/posix.yaml", "probes.d/" + SPEC])
     path = os.path.join(tmp, "shared.dat")
     trace = os.path.join(tmp, "mpi.pfw.gz")
     r = run([RUNTIME, "-o", trace, obj, "--"] + LAUNCH + [WORK, path])
