@@ -78,15 +78,18 @@ int dc_kprobe_multi_supported(void)
 	return !err || err == -EFAULT;
 }
 
-/* The perf PMU type of uprobes, from sysfs: > 0, or -errno. */
+/* The perf PMU type of uprobes, from sysfs, read once: > 0, or -errno. */
 static int uprobe_pmu(void)
 {
-	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "re");
-	int type = -ENOENT;
+	static int type;
+	FILE *f;
 
+	if (type)
+		return type;
+	f = fopen("/sys/bus/event_source/devices/uprobe/type", "re");
 	if (!f)
-		return -errno;
-	if (fscanf(f, "%d", &type) != 1)
+		return type = -errno;
+	if (fscanf(f, "%d", &type) != 1 || type <= 0)
 		type = -EINVAL;
 	fclose(f);
 	return type;

@@ -9,6 +9,7 @@
 
 #include "bisect.h"
 #include "elfsym.h"
+#include "kchoose.h"
 #include "latelib.h"
 #include "log.h"
 #include "paio.h"
@@ -29,16 +30,6 @@ static int attach_prog(struct dc_session *sess, struct bpf_program *p)
 		return err;
 	}
 	return dc_links_add(&sess->links, l, false);
-}
-
-/* Whether a probe of @mech is left in by --layers. */
-static bool any_enabled(const struct dc_session *sess, int mech)
-{
-	for (size_t i = 0; i < sess->nprobes; i++)
-		if (sess->probes[i].d->mech == mech &&
-		    !sess->probes[i].disabled)
-			return true;
-	return false;
 }
 
 /* The probes of @mech one shared program serves are attached with it. */
@@ -75,7 +66,7 @@ static int want_syscalls(struct dc_session *sess)
  * or for wrappers recognised by their syscall sites (uprobes.c). */
 static bool syscalls_wanted(struct dc_session *sess)
 {
-	return any_enabled(sess, DC_MECH_SYSCALL) || sess->nwrap_sites;
+	return dc_has_mech(sess, DC_MECH_SYSCALL) || sess->nwrap_sites;
 }
 
 /* One raw sys_enter/sys_exit pair serves every syscall probe, and every
@@ -106,7 +97,7 @@ static int attach_uring(struct dc_session *sess)
 {
 	int err;
 
-	if (!any_enabled(sess, DC_MECH_IO_URING))
+	if (!dc_has_mech(sess, DC_MECH_IO_URING))
 		return 0;
 	/* Completion first: a request caught submitted is caught done. */
 	err = sess->uring_shape == DC_URING_NONE ? -ENOTSUP
@@ -129,7 +120,7 @@ static int attach_libaio(struct dc_session *sess)
 {
 	int err = 0;
 
-	if (!any_enabled(sess, DC_MECH_LIBAIO))
+	if (!dc_has_mech(sess, DC_MECH_LIBAIO))
 		return 0;
 	for (size_t i = 0; i < DC_AIO_PROGS && !err; i++)
 		err = attach_prog(sess, sess->o.progs.aio[i]);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "elfsym.h"
+#include "kchoose.h"
 #include "latelib.h"
 #include "libpath.h"
 #include "log.h"
@@ -46,17 +47,6 @@ static void mark_file(struct dc_session *sess, const struct stat *st)
 	mark(sess, st->st_ino, major(st->st_dev) << 20 | minor(st->st_dev));
 }
 
-/* Whether a probe left in sits in a library file (uprobes, USDT). */
-static bool in_files(const struct dc_session *sess)
-{
-	for (size_t i = 0; i < sess->nprobes; i++)
-		if (!sess->probes[i].disabled &&
-		    (sess->probes[i].d->mech == DC_MECH_UPROBE ||
-		     sess->probes[i].d->mech == DC_MECH_USDT))
-			return true;
-	return false;
-}
-
 int dc_latelib_attach(struct dc_session *sess, bool at_sys_exit)
 {
 	struct bpf_link *l;
@@ -64,7 +54,9 @@ int dc_latelib_attach(struct dc_session *sess, bool at_sys_exit)
 	int err;
 
 	if (!watching(sess)) {
-		if ((sess->o.cfg->fallbacks & DC_FB_FIND_VMA) && in_files(sess))
+		if ((sess->o.cfg->fallbacks & DC_FB_FIND_VMA) &&
+		    (dc_has_mech(sess, DC_MECH_UPROBE) ||
+		     dc_has_mech(sess, DC_MECH_USDT)))
 			dc_warn("libraries a traced program maps after it "
 				"starts are not probed: this kernel has no "
 				"bpf_find_vma (Linux 5.17 or newer has it)");
