@@ -70,10 +70,40 @@ static int check_tracefs(void)
 	return 0;
 }
 
+/*
+ * Kernels before memory-cgroup accounting of BPF (Linux 5.11, probed by
+ * the helper that came with it, as libbpf does) charge every map to
+ * RLIMIT_MEMLOCK. libbpf lifts that limit, which only works up to the
+ * hard limit without CAP_SYS_RESOURCE; the maps would then fail with a
+ * bare EPERM.
+ */
+static int check_memlock(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_max == RLIM_INFINITY)
+		return 0;
+	if (syscall(SYS_capget, &h, d) || has_cap(d, CAP_SYS_RESOURCE))
+		return 0;
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_SOCKET_FILTER,
+				    BPF_FUNC_ktime_get_coarse_ns, NULL) > 0)
+		return 0;
+	dc_err("missing capability CAP_SYS_RESOURCE: this kernel charges BPF "
+	       "maps to the locked-memory limit (Linux 5.11 and later do "
+	       "not), whose hard limit is %llu KiB; grant it too, or raise "
+	       "the limit to unlimited (ulimit -l, limits.conf)",
+	       (unsigned long long)rl.rlim_max / 1024);
+	return -EPERM;
+}
+
 int dc_sysenv_check(void)
 {
 	int err = check_caps();
 
+	if (!err)
+		err = check_memlock();
 	if (err)
 		return err;
 	if (faccessat(AT_FDCWD, "/sys/kernel/btf/vmlinux", R_OK, AT_EACCESS)) {

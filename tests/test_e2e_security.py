@@ -6,6 +6,7 @@ root it traces; it never writes through a symbolic or hard link; and the
 trace belongs to the user it traces (--user, or the owner of -p); a job
 cannot steer where the server writes its trace by naming itself."""
 import os
+import resource
 import shutil
 import signal
 import stat
@@ -44,9 +45,18 @@ with tempfile.TemporaryDirectory() as tmp:
         rt = os.path.join(tmp, "datacrumbs-runtime")
         shutil.copy(RUNTIME, rt)
         os.chmod(rt, 0o755)
-        subprocess.run(["setcap", "cap_bpf,cap_perfmon,cap_dac_read_search+ep", rt], check=True)
-        r = run(NOBODY + [rt, "-q", "-o", trace, obj, "--", "sh", "-c",
-                          "echo hi > %s/f" % out])
+        caps = "cap_bpf,cap_perfmon,cap_dac_read_search"
+        subprocess.run(["setcap", caps + "+ep", rt], check=True)
+        cmd = NOBODY + [rt, "-q", "-o", trace, obj, "--", "sh", "-c", "echo hi > %s/f" % out]
+        r = run(cmd)
+        # Before 5.11 the kernel charges maps to RLIMIT_MEMLOCK, which
+        # only CAP_SYS_RESOURCE lifts past its hard limit (docs/cli.md).
+        release = tuple(int(x) for x in os.uname().release.split(".")[:2])
+        if release < (5, 11) and resource.getrlimit(resource.RLIMIT_MEMLOCK)[1] != resource.RLIM_INFINITY:
+            check(r.returncode == 1 and "missing capability CAP_SYS_RESOURCE" in r.stderr and
+                  not os.path.exists(trace), "file capabilities before 5.11: %d %s" % (r.returncode, r.stderr))
+            subprocess.run(["setcap", caps + ",cap_sys_resource+ep", rt], check=True)
+            r = run(cmd)
         check(r.returncode == 0, "nobody with file capabilities: %d %s" % (r.returncode, r.stderr))
         if r.returncode == 0:
             t = Trace(trace)
