@@ -10,6 +10,7 @@
 #include "bisect.h"
 #include "elfsym.h"
 #include "kchoose.h"
+#include "kprobe_links.h"
 #include "latelib.h"
 #include "log.h"
 #include "paio.h"
@@ -234,6 +235,13 @@ static int kmulti_attach(void *arg, size_t from, size_t n)
 	struct bpf_link *lx, *le;
 	int err;
 
+	if (k->sess->o.cfg->fallbacks & DC_FB_KPROBE_MULTI) {
+		err = dc_kprobes_attach(k->sess, k->entry, k->exit,
+					k->syms + from, k->cookies + from, n);
+		for (size_t i = from; i < from + n && !err; i++)
+			k->probes[i]->attached = true;
+		return err;
+	}
 	lx = kmulti(k, k->exit, from, n, true);
 	if (!lx)
 		return -errno;
@@ -262,7 +270,38 @@ static void kmulti_refused(void *arg, size_t i, int err)
 		    : "");
 }
 
-/* Kernel functions: one kprobe.multi pair over all of them, by name. */
+/* Kernels without cookies: only functions whose address is known can be
+ * told apart by the entry program; the others are left out, said. */
+static int kprobes_by_addr(struct kmulti_ctx *k, size_t *n)
+{
+	bool *placed = calloc(*n ? *n : 1, sizeof(*placed));
+	size_t kept = 0;
+	int err;
+
+	if (!placed)
+		return -ENOMEM;
+	err = dc_kprobes_place(k->sess, k->syms, k->cookies, *n, placed);
+	for (size_t i = 0; i < *n && !err; i++) {
+		const struct dc_probe_info *d = k->probes[i]->d;
+
+		if (!placed[i]) {
+			dc_warn("%s %s: no address for %s in /proc/kallsyms, "
+				"which this kernel without BPF cookies needs; "
+				"not traced",
+				d->layer, d->name, d->symbol);
+			continue;
+		}
+		k->probes[kept] = k->probes[i];
+		k->syms[kept] = k->syms[i];
+		k->cookies[kept++] = k->cookies[i];
+	}
+	*n = kept;
+	free(placed);
+	return err;
+}
+
+/* Kernel functions: one kprobe.multi pair over all of them, by name, or a
+ * perf-event pair each where the kernel has no such links. */
 static int attach_kfuncs(struct dc_session *sess)
 {
 	static const struct dc_bisect_ops ops = { kmulti_attach,
@@ -294,7 +333,11 @@ static int attach_kfuncs(struct dc_session *sess)
 		k.syms[n] = sess->probes[i].d->symbol;
 		k.cookies[n++] = sess->probes[i].d->id;
 	}
-	err = dc_attach_bisect(&ops, &k, 0, n);
+	if ((sess->o.cfg->fallbacks & DC_FB_KPROBE_MULTI) &&
+	    (sess->o.cfg->fallbacks & DC_FB_COOKIES))
+		err = kprobes_by_addr(&k, &n);
+	if (!err)
+		err = dc_attach_bisect(&ops, &k, 0, n);
 cleanup:
 	free(k.probes);
 	free(k.syms);

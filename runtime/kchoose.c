@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpflinks.h"
 #include "buf.h"
 #include "kchoose.h"
 #include "kfeatures.h"
@@ -184,10 +183,6 @@ static void drop_unsupported(struct dc_session *sess)
 	if (fb & (DC_FB_COOKIES | DC_FB_SYSCALL_PROG))
 		drop_mech(sess, DC_MECH_POSIXAIO, "posixaio",
 			  "POSIX AIO requests", "BPF cookies", "5.15");
-	if (dc_has_mech(sess, DC_MECH_KFUNC) &&
-	    dc_kprobe_multi_supported() == 0)
-		drop_mech(sess, DC_MECH_KFUNC, "kfunc", "kernel functions",
-			  "kprobe.multi links", "5.18");
 }
 
 /* The submission program attaches to this kernel's name for its event,
@@ -250,6 +245,11 @@ static void choose_programs(struct dc_session *sess)
 	bpf_program__set_autoload(
 	    p->sys_exit, has[DC_MECH_SYSCALL] ||
 			     (has[DC_MECH_UPROBE] && sess->opt.wrappers));
+	/* Perf-event kprobes take the programs of the multi links. */
+	if (sess->o.cfg->fallbacks & DC_FB_KPROBE_MULTI) {
+		bpf_program__set_expected_attach_type(p->kprobe_entry, 0);
+		bpf_program__set_expected_attach_type(p->kprobe_exit, 0);
+	}
 	bpf_program__set_autoload(p->kprobe_entry, has[DC_MECH_KFUNC]);
 	bpf_program__set_autoload(p->kprobe_exit, has[DC_MECH_KFUNC]);
 	bpf_program__set_autoload(
@@ -323,11 +323,13 @@ static void choose_fallbacks(struct dc_session *sess)
 		swap_progs(&p->sys_exit, &p->sys_exit_compat);
 		swap_progs(&p->uprobe_entry, &p->uprobe_entry_compat);
 		swap_progs(&p->uprobe_exit, &p->uprobe_exit_compat);
+		swap_progs(&p->kprobe_exit, &p->kprobe_exit_compat);
 	}
 	bpf_program__set_autoload(p->sys_enter_compat, false);
 	bpf_program__set_autoload(p->sys_exit_compat, false);
 	bpf_program__set_autoload(p->uprobe_entry_compat, false);
 	bpf_program__set_autoload(p->uprobe_exit_compat, false);
+	bpf_program__set_autoload(p->kprobe_exit_compat, false);
 	bpf_program__set_autoload(p->set_traced, !(fb & DC_FB_SYSCALL_PROG));
 	tracepoints_by_side(sess, !cookies);
 	bpf_map__set_autocreate(m->threads, !tid);
@@ -335,6 +337,8 @@ static void choose_fallbacks(struct dc_session *sess)
 	bpf_map__set_autocreate(m->thread_zero, tid);
 	bpf_map__set_autocreate(m->uprobe_ids, !cookies);
 	bpf_map__set_autocreate(m->uprobe_ips, !cookies);
+	bpf_map__set_autocreate(m->kprobe_ids,
+				!cookies && dc_has_mech(sess, DC_MECH_KFUNC));
 }
 
 /* State by tid has room for a thread of each process --max-procs
@@ -343,17 +347,21 @@ int dc_size_fallback_maps(struct dc_session *sess)
 {
 	const struct dc_obj_maps *m = &sess->o.maps;
 	__u32 fb = sess->o.cfg->fallbacks;
-	size_t n = 0;
+	size_t n = 0, nk = 0;
 	int err = 0;
 
-	for (size_t i = 0; i < sess->nprobes; i++)
+	for (size_t i = 0; i < sess->nprobes; i++) {
 		n += sess->probes[i].d->mech == DC_MECH_UPROBE;
+		nk += sess->probes[i].d->mech == DC_MECH_KFUNC;
+	}
 	if (fb & DC_FB_THREADS)
 		err = bpf_map__set_max_entries(m->threads_tid,
 					       bpf_map__max_entries(m->pids));
 	if (!err && fb & DC_FB_COOKIES)
 		err = bpf_map__set_max_entries(m->uprobe_ids,
 					       n ? n * DC_COPIES_MAX : 1);
+	if (!err && fb & DC_FB_COOKIES)
+		err = bpf_map__set_max_entries(m->kprobe_ids, nk ? nk : 1);
 	return err;
 }
 

@@ -44,6 +44,7 @@ static const struct fallback {
 	{ DC_FB_SYSCALL_PROG, "syscall_prog" },
 	{ DC_FB_COOKIES, "cookies" },
 	{ DC_FB_FIND_VMA, "find_vma" },
+	{ DC_FB_KPROBE_MULTI, "kprobe_multi" },
 };
 
 /* Does the kernel lack @bit's feature? Asked of the kernel: a helper
@@ -64,6 +65,8 @@ static bool lacks(__u32 bit)
 	case DC_FB_FIND_VMA:
 		return libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
 					       BPF_FUNC_find_vma, NULL) == 0;
+	case DC_FB_KPROBE_MULTI: /* 5.18, and only with CONFIG_FPROBE */
+		return dc_kprobe_multi_supported() <= 0;
 	}
 	return false;
 }
@@ -106,7 +109,7 @@ static void check_forced(void)
 			dc_warn(
 			    "DATACRUMBS_FALLBACKS: no fallback named '%.*s' "
 			    "(threads, syscall_prog, cookies, find_vma, "
-			    "all)",
+			    "kprobe_multi, all)",
 			    (int)n, p);
 	}
 }

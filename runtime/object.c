@@ -32,6 +32,7 @@ static const struct part {
 	PROG(uprobe_session, "dc_uprobe_session"),
 	PROG(kprobe_entry, "dc_kprobe_entry"),
 	PROG(kprobe_exit, "dc_kprobe_exit"),
+	PROG(kprobe_exit_compat, "dc_kprobe_exit_compat"),
 	PROG(tracepoint, "dc_tracepoint"),
 	PROG(usdt, "dc_usdt"),
 	PROG(uring_submit, "dc_uring_submit"),
@@ -80,6 +81,7 @@ static const struct part {
 	MAP(thread_zero, "dc_thread_zero"),
 	MAP(uprobe_ids, "dc_uprobe_ids"),
 	MAP(uprobe_ips, "dc_uprobe_ips"),
+	MAP(kprobe_ids, "dc_kprobe_ids"),
 	MAP(libs, "dc_libs"),
 };
 

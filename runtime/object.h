@@ -37,7 +37,8 @@ struct dc_obj {
 		 * and global functions taking pointers (5.12): the loader
 		 * swaps them in above and loads only the ones there. */
 		struct bpf_program *sys_enter_compat, *sys_exit_compat,
-		    *uprobe_entry_compat, *uprobe_exit_compat;
+		    *uprobe_entry_compat, *uprobe_exit_compat,
+		    *kprobe_exit_compat;
 	} progs;
 	struct dc_obj_maps {
 		struct bpf_map *events; /* the ring buffer */
@@ -54,7 +55,8 @@ struct dc_obj {
 		struct bpf_map *threads, *threads_tid,
 		    *thread_zero; /* per-thread state, one of two ways */
 		struct bpf_map *uprobe_ids, *uprobe_ips; /* no cookies */
-		struct bpf_map *libs; /* files checked for libraries */
+		struct bpf_map *kprobe_ids; /* nor kprobe.multi links */
+		struct bpf_map *libs;	    /* files checked for libraries */
 	} maps;
 	/* .rodata tables, written before load: what the programs see. */
 	struct dc_config *cfg;

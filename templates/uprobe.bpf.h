@@ -22,6 +22,15 @@ struct {
 	__type(value, __u32);
 } dc_uprobe_ids SEC(".maps");
 
+/* Kernels without kprobe.multi links nor cookies: kprobes by their
+ * function's address, filled by the runtime. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, __u32);
+} dc_kprobe_ids SEC(".maps");
+
 /* An exec keeps the tgid but makes a new memory map. */
 struct dc_uprobe_ip {
 	__u64 tgid;
@@ -113,20 +122,31 @@ static __always_inline void dc_arg_moved(__u64 *a, __u64 moved)
 			a[i] = v;
 }
 
-/* @vma: this program may call bpf_find_vma (Linux 5.17), which it may
- * only contain where the kernel has it. */
-static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
-					 bool vma)
+/* The probe of a kprobe without a cookie: a kprobe at a function's
+ * start sees the instruction pointer just past the int3 that it is, or
+ * that an ftrace-based one emulates; past an endbr64 where the kernel
+ * has indirect-branch tracking. DC_NPROBES when not found. */
+static __always_inline __u32 dc_kprobe_by_addr(struct pt_regs *ctx)
+{
+	__u64 addr = ctx->ip - 1;
+	__u32 *p = bpf_map_lookup_elem(&dc_kprobe_ids, &addr);
+
+	if (!p) {
+		addr -= 4;
+		p = bpf_map_lookup_elem(&dc_kprobe_ids, &addr);
+	}
+	return p ? *p : DC_NPROBES;
+}
+
+/* @cookie: the probe's, found by the caller. @vma: this program may call
+ * bpf_find_vma (Linux 5.17), which it may only contain where the kernel
+ * has it. */
+static __always_inline int dc_regs_entry(struct pt_regs *ctx, __u64 cookie,
+					 bool traced, bool vma)
 {
 	__u64 a[6] = { ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9 };
-	__u64 cookie;
-	__u32 probe;
+	__u32 probe = cookie & DC_COOKIE_PROBE;
 
-	if (dc_cfg.fallbacks & DC_FB_COOKIES)
-		cookie = dc_uprobe_by_place(ctx);
-	else
-		cookie = bpf_get_attach_cookie(ctx);
-	probe = cookie & DC_COOKIE_PROBE;
 	if (probe >= DC_NPROBES)
 		return 0;
 	if (cookie >> DC_UCOOKIE_MOVED)
@@ -135,8 +155,15 @@ static __always_inline int dc_regs_entry(struct pt_regs *ctx, bool traced,
 				(__u32)cookie);
 }
 
-/* A uretprobe, or a plain uprobe at a return site (DC_UCOOKIE_RET): both
- * see the call return. */
+static __always_inline __u64 dc_uprobe_cookie(struct pt_regs *ctx)
+{
+	if (dc_cfg.fallbacks & DC_FB_COOKIES)
+		return dc_uprobe_by_place(ctx);
+	return bpf_get_attach_cookie(ctx);
+}
+
+/* A uretprobe or kretprobe, or a plain uprobe at a return site
+ * (DC_UCOOKIE_RET): each sees the call return. */
 static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
 {
 	__u32 probe;
@@ -154,7 +181,7 @@ static __always_inline int dc_regs_exit(struct pt_regs *ctx, bool modern)
 SEC("uprobe.multi")
 int dc_uprobe_entry(struct pt_regs *ctx)
 {
-	dc_regs_entry(ctx, false, true);
+	dc_regs_entry(ctx, dc_uprobe_cookie(ctx), false, true);
 	return 0;
 }
 
@@ -162,7 +189,7 @@ int dc_uprobe_entry(struct pt_regs *ctx)
 SEC("uprobe.multi")
 int dc_uprobe_entry_compat(struct pt_regs *ctx)
 {
-	dc_regs_entry(ctx, false, false);
+	dc_regs_entry(ctx, dc_uprobe_cookie(ctx), false, false);
 	return 0;
 }
 
@@ -200,19 +227,35 @@ int dc_uprobe_session(struct pt_regs *ctx)
 	}
 	if (!dc_traced(bpf_get_current_pid_tgid() >> 32))
 		return 1;
-	return dc_regs_entry(ctx, true, true) || (cookie & DC_UCOOKIE_NORET);
+	return dc_regs_entry(ctx, cookie, true, true) ||
+	       (cookie & DC_UCOOKIE_NORET);
 }
 
+/* kprobe.multi links, or perf-event kprobes where the kernel has none
+ * (DC_FB_KPROBE_MULTI): the runtime makes both kinds take it. No user
+ * address to resolve: never bpf_find_vma. */
 SEC("kprobe.multi")
 int dc_kprobe_entry(struct pt_regs *ctx)
 {
-	return dc_regs_entry(ctx, false, true);
+	__u64 cookie = dc_cfg.fallbacks & DC_FB_COOKIES
+			   ? dc_kprobe_by_addr(ctx)
+			   : bpf_get_attach_cookie(ctx);
+
+	return dc_regs_entry(ctx, cookie, false, false);
 }
 
 SEC("kretprobe.multi")
 int dc_kprobe_exit(struct pt_regs *ctx)
 {
 	return dc_regs_exit(ctx, true);
+}
+
+/* Kernels without bpf_find_vma, whose verifier may not take the global
+ * functions of the modern exit (5.12). */
+SEC("kretprobe.multi")
+int dc_kprobe_exit_compat(struct pt_regs *ctx)
+{
+	return dc_regs_exit(ctx, false);
 }
 
 #endif /* DATACRUMBS_UPROBE_BPF_H */

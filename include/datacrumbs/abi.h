@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     22 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     23 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -563,6 +563,7 @@ struct dc_config {
 #define DC_FB_SYSCALL_PROG (1u << 1) /* no syscall programs (5.14) */
 #define DC_FB_COOKIES	   (1u << 2) /* no BPF cookies (5.15): by place */
 #define DC_FB_FIND_VMA	   (1u << 3) /* no bpf_find_vma (5.17) */
+#define DC_FB_KPROBE_MULTI (1u << 4) /* no kprobe.multi links: perf events */
 
 /* Kernels without BPF cookies: a uprobe's probe id is found by the place
  * it fired, the build id of its file and the offset in it (dc_uprobe_ids,
