@@ -317,6 +317,9 @@ static void choose_fallbacks(struct dc_session *sess)
 	__u32 fb = dc_kernel_fallbacks();
 	bool tid = fb & DC_FB_THREADS, cookies = !(fb & DC_FB_COOKIES);
 
+	/* Used, and so named in the start record, only for kernel functions. */
+	if (!dc_has_mech(sess, DC_MECH_KFUNC))
+		fb &= ~DC_FB_KPROBE_MULTI;
 	sess->o.cfg->fallbacks = fb;
 	if (fb & DC_FB_FIND_VMA) {
 		swap_progs(&p->sys_enter, &p->sys_enter_compat);

@@ -67,7 +67,7 @@ void dc_rec_start(struct dc_buf *b, const struct dc_session *sess,
 		    sess->uprobe_session ? "session"
 		    : sess->uprobe_multi ? "pairs"
 					 : "perf");
-	dc_kernel_fallback_names(dc_kernel_fallbacks(), fb, sizeof(fb));
+	dc_kernel_fallback_names(sess->o.cfg->fallbacks, fb, sizeof(fb));
 	/* Tracepoint names come from the object: escaped. */
 	dc_buf_addf(b, ",\"fallbacks\":\"%s\",\"unsupported\":", fb);
 	dc_json_str(b, sess->unsupported, strlen(sess->unsupported));
