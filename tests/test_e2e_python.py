@@ -39,8 +39,15 @@ def killed(tmp, obj):
     path = os.path.join(tmp, "killed.pfw.gz")
     work = ["sh", "-c", "while :; do dd if=/dev/zero of=%s/f bs=4k count=200 2>/dev/null; done"
             % tmp]
-    p = subprocess.Popen([RUNTIME, "-q", "-o", path, obj, "--"] + work, start_new_session=True)
-    time.sleep(2.5)
+    p = subprocess.Popen([RUNTIME, "-o", path, obj, "--"] + work, start_new_session=True,
+                         stderr=subprocess.PIPE, text=True)
+    # Killed a while after it started tracing, which takes seconds in a
+    # TCG guest (scripts/kernel-test).
+    while True:
+        line = p.stderr.readline()
+        if not line or "tracing" in line:
+            break
+    time.sleep(1.5)
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
     os.killpg(p.pid, signal.SIGKILL)
