@@ -110,14 +110,7 @@ int dc_kprobes_attach(struct dc_session *sess, struct bpf_program *entry,
 		if (!made[i])
 			err = -errno;
 	}
-	/* dc_links_add() destroys the link it cannot hold. */
-	for (size_t i = 0; i < 2 * n; i++)
-		if (!made[i])
-			continue;
-		else if (err)
-			bpf_link__destroy(made[i]);
-		else
-			err = dc_links_add(&sess->links, made[i], false);
+	err = dc_links_add_all(&sess->links, made, 2 * n, err);
 	free(made);
 	return err;
 }

@@ -20,6 +20,20 @@ int dc_links_add(struct dc_links *k, struct bpf_link *l, bool usdt)
 	return 0;
 }
 
+int dc_links_add_all(struct dc_links *k, struct bpf_link **made, size_t n,
+		     int err)
+{
+	/* dc_links_add() destroys the link it cannot hold. */
+	for (size_t i = 0; i < n; i++)
+		if (!made[i])
+			continue;
+		else if (err)
+			bpf_link__destroy(made[i]);
+		else
+			err = dc_links_add(k, made[i], false);
+	return err;
+}
+
 int dc_links_add_fd(struct dc_links *k, int fd)
 {
 	if (dc_grow((void **)&k->fds, k->nfds, sizeof(*k->fds), 64)) {

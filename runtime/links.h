@@ -25,6 +25,11 @@ struct dc_links {
 /* Keep @l (a USDT link: @usdt) to destroy at detach; on failure it is
  * destroyed. 0 or -ENOMEM. */
 int dc_links_add(struct dc_links *k, struct bpf_link *l, bool usdt);
+/* A batch made link by link, all or none: with @err 0, keep the
+ * @n links of @made (NULL ones skipped), else destroy them. @err, or
+ * -ENOMEM when one could not be kept. */
+int dc_links_add_all(struct dc_links *k, struct bpf_link **made, size_t n,
+		     int err);
 /* The same for a link's fd; on failure it is closed. */
 int dc_links_add_fd(struct dc_links *k, int fd);
 /* Destroy the links added after the first @n (not USDT's). */

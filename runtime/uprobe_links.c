@@ -84,14 +84,7 @@ static int attach_perf(struct dc_session *sess, struct bpf_program *p,
 		if (!made[i])
 			err = -errno;
 	}
-	/* dc_links_add() destroys the link it cannot hold. */
-	for (size_t j = 0; j < n; j++)
-		if (!made[j])
-			continue;
-		else if (err)
-			bpf_link__destroy(made[j]);
-		else
-			err = dc_links_add(&sess->links, made[j], false);
+	err = dc_links_add_all(&sess->links, made, n, err);
 	free(made);
 	return err;
 }
