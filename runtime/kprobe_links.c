@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "kprobe_links.h"
-#include "log.h"
 
 struct named {
 	const char *name;

@@ -122,15 +122,19 @@ static __always_inline void dc_arg_moved(__u64 *a, __u64 moved)
 			a[i] = v;
 }
 
-/* The probe of a kprobe without a cookie: a kprobe at a function's
- * start sees the instruction pointer just past the int3 that it is, or
- * that an ftrace-based one emulates; past an endbr64 where the kernel
- * has indirect-branch tracking. DC_NPROBES when not found. */
-static __always_inline __u32 dc_kprobe_by_addr(struct pt_regs *ctx)
+/* The probe of a kprobe: its cookie, or without cookies its function's
+ * address. A kprobe at a function's start sees the instruction pointer
+ * just past the int3 that it is, or that an ftrace-based one emulates;
+ * past an endbr64 where the kernel has indirect-branch tracking.
+ * DC_NPROBES when not found. */
+static __always_inline __u64 dc_kprobe_cookie(struct pt_regs *ctx)
 {
 	__u64 addr = ctx->ip - 1;
-	__u32 *p = bpf_map_lookup_elem(&dc_kprobe_ids, &addr);
+	__u32 *p;
 
+	if (!(dc_cfg.fallbacks & DC_FB_COOKIES))
+		return bpf_get_attach_cookie(ctx);
+	p = bpf_map_lookup_elem(&dc_kprobe_ids, &addr);
 	if (!p) {
 		addr -= 4;
 		p = bpf_map_lookup_elem(&dc_kprobe_ids, &addr);
@@ -237,11 +241,7 @@ int dc_uprobe_session(struct pt_regs *ctx)
 SEC("kprobe.multi")
 int dc_kprobe_entry(struct pt_regs *ctx)
 {
-	__u64 cookie = dc_cfg.fallbacks & DC_FB_COOKIES
-			   ? dc_kprobe_by_addr(ctx)
-			   : bpf_get_attach_cookie(ctx);
-
-	return dc_regs_entry(ctx, cookie, false, false);
+	return dc_regs_entry(ctx, dc_kprobe_cookie(ctx), false, false);
 }
 
 SEC("kretprobe.multi")
