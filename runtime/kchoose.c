@@ -265,16 +265,13 @@ static void choose_programs(struct dc_session *sess)
 	bpf_program__set_autoload(p->client_join, sess->opt.server);
 	bpf_program__set_autoload(p->cgroup_attach, sess->opt.server);
 	bpf_program__set_autoload(p->agg_iter, sess->opt.profile);
-	/* Libraries mapped later are found with bpf_find_vma (5.17). */
-	bpf_program__set_autoload(
-	    p->lib_mapped, (has[DC_MECH_UPROBE] || has[DC_MECH_USDT]) &&
-			       !(sess->o.cfg->fallbacks & DC_FB_FIND_VMA));
-	/* ... and by the sys_exit program that has it, when it runs. */
-	bpf_map__set_autocreate(
-	    sess->o.maps.libs,
-	    bpf_program__autoload(p->lib_mapped) ||
-		(bpf_program__autoload(p->sys_exit) &&
-		 !(sess->o.cfg->fallbacks & DC_FB_FIND_VMA)));
+	/* Libraries mapped later: seen by the sys_exit program when it runs,
+	 * else by a program of their own (libmap.bpf.h). */
+	bpf_program__set_autoload(p->lib_mapped,
+				  has[DC_MECH_UPROBE] || has[DC_MECH_USDT]);
+	bpf_map__set_autocreate(sess->o.maps.libs,
+				bpf_program__autoload(p->lib_mapped) ||
+				    bpf_program__autoload(p->sys_exit));
 }
 
 /* Kernels without cookies: the program of each tracepoint side of an

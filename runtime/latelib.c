@@ -53,15 +53,8 @@ int dc_latelib_attach(struct dc_session *sess, bool at_sys_exit)
 	struct stat st;
 	int err;
 
-	if (!watching(sess)) {
-		if ((sess->o.cfg->fallbacks & DC_FB_FIND_VMA) &&
-		    (dc_has_mech(sess, DC_MECH_UPROBE) ||
-		     dc_has_mech(sess, DC_MECH_USDT)))
-			dc_warn("libraries a traced program maps after it "
-				"starts are not probed: this kernel has no "
-				"bpf_find_vma (Linux 5.17 or newer has it)");
+	if (!watching(sess))
 		return 0;
-	}
 	/* A process mapping one of those is not stopped to check it. */
 	for (size_t k = 0; (err = dc_uprobes_checked(sess, k, &st)) != -ENOENT;
 	     k++)
@@ -113,18 +106,49 @@ static void mapped_name(const char *link, char *name, size_t size)
 			*c = '?';
 }
 
+/* The bounds of @pid's mapping that holds @addr, from its maps: 0 or
+ * -ENOENT. */
+static int mapping_at(__u32 pid, unsigned long long addr,
+		      unsigned long long *lo, unsigned long long *hi)
+{
+	char path[32], line[512];
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ENOENT;
+	while (err && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx", lo, hi) == 2 && *lo <= addr &&
+		    addr < *hi)
+			err = 0;
+	fclose(f);
+	return err;
+}
+
 /* The regular file @e names, opened for reading through the mapping, its
  * status in @st and its path in @name: a descriptor or -errno. */
 static int open_mapped(const struct dc_lib_event *e, struct stat *st,
 		       char *name, size_t size)
 {
+	unsigned long long lo = e->start, hi = e->end;
 	char link[96];
 	int fd, rfd;
 
-	snprintf(link, sizeof(link), "/proc/%u/map_files/%llx-%llx", e->pid,
-		 (unsigned long long)e->start, (unsigned long long)e->end);
+	snprintf(link, sizeof(link), "/proc/%u/map_files/%llx-%llx", e->pid, lo,
+		 hi);
 	/* O_PATH opens nothing: a device or FIFO is never opened. */
 	fd = open(link, O_PATH | O_CLOEXEC);
+	/* The program knows the mapping as mmap made it; the kernel may
+	 * have merged it with a neighbour of the same file. */
+	if (fd < 0 && errno == ENOENT &&
+	    !mapping_at(e->pid, e->start, &lo, &hi) &&
+	    (lo != e->start || hi != e->end)) {
+		snprintf(link, sizeof(link), "/proc/%u/map_files/%llx-%llx",
+			 e->pid, lo, hi);
+		fd = open(link, O_PATH | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, st)) {

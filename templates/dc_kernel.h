@@ -62,6 +62,18 @@ struct mm_struct {
 	unsigned long saved_auxv[2];
 } __attribute__((preserve_access_index));
 
+/* A task's open files: the table mmap took its file from. */
+struct file;
+
+struct fdtable {
+	unsigned int max_fds;
+	struct file **fd;
+} __attribute__((preserve_access_index));
+
+struct files_struct {
+	struct fdtable *fdt;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
@@ -69,6 +81,7 @@ struct task_struct {
 	struct signal_struct *signal;
 	const struct cred *cred;
 	struct mm_struct *mm;
+	struct files_struct *files;
 } __attribute__((preserve_access_index));
 
 /* A task iterator's context (profile mode's dc_agg_iter). */
@@ -92,8 +105,8 @@ struct cgroup {
 	struct kernfs_node *kn;
 } __attribute__((preserve_access_index));
 
-/* What a wrapper's syscall site and a library mapped later are resolved
- * through (bpf_find_vma). */
+/* What a wrapper's syscall site is resolved through (bpf_find_vma), and
+ * the file a library is mapped from. */
 struct super_block {
 	unsigned int s_dev;
 } __attribute__((preserve_access_index));

@@ -12,7 +12,6 @@
 
 #include "datacrumbs.bpf.h"
 
-#define DC_VM_EXEC   0x4
 #define DC_S_IFMT    0170000
 #define DC_S_IFREG   0100000
 #define DC_SIGSTOP   19
@@ -27,38 +26,32 @@ struct {
 	__type(value, __u8);
 } dc_libs SEC(".maps");
 
-struct dc_lib_vma {
-	__u64 start, end, ino;
-	__u32 dev;
-	bool exec; /* a regular file, mapped executable */
-};
+/* mmap's prot and flags (uapi asm-generic/mman*.h). */
+#define DC_PROT_EXEC 0x4
+#define DC_MAP_ANON  0x20
+#define DC_PAGE_SIZE 4096UL
 
-static long dc_lib_vma_found(struct task_struct *task,
-			     struct vm_area_struct *vma, struct dc_lib_vma *v)
+/* The file mmap was handed, as the kernel took it: @fd in the current
+ * task's table, read (not walked) as in vma.bpf.h. NULL if gone. */
+static __always_inline struct file *dc_fd_file(unsigned int fd)
 {
-	struct file *file = NULL;
-	struct inode *inode = NULL;
-	struct super_block *sb = NULL;
-	unsigned short mode = 0;
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct files_struct *files = NULL;
+	struct fdtable *fdt = NULL;
+	struct file **fds = NULL, *file = NULL;
+	unsigned int max = 0;
 
-	(void)task;
-	v->start = vma->vm_start;
-	v->end = vma->vm_end;
-	if (!(vma->vm_flags & DC_VM_EXEC))
-		return 0;
-	/* Read, not walked, as in vma.bpf.h. */
-	bpf_probe_read_kernel(&file, sizeof(file), &vma->vm_file);
-	if (file)
-		bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
-	if (!inode)
-		return 0;
-	bpf_probe_read_kernel(&mode, sizeof(mode), &inode->i_mode);
-	bpf_probe_read_kernel(&v->ino, sizeof(v->ino), &inode->i_ino);
-	bpf_probe_read_kernel(&sb, sizeof(sb), &inode->i_sb);
-	if (sb)
-		bpf_probe_read_kernel(&v->dev, sizeof(v->dev), &sb->s_dev);
-	v->exec = (mode & DC_S_IFMT) == DC_S_IFREG;
-	return 0;
+	bpf_probe_read_kernel(&files, sizeof(files), &task->files);
+	if (files)
+		bpf_probe_read_kernel(&fdt, sizeof(fdt), &files->fdt);
+	if (!fdt)
+		return NULL;
+	bpf_probe_read_kernel(&max, sizeof(max), &fdt->max_fds);
+	bpf_probe_read_kernel(&fds, sizeof(fds), &fdt->fd);
+	if (fd >= max || !fds)
+		return NULL;
+	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
+	return file;
 }
 
 static __always_inline void dc_lib_unchecked(void)
@@ -74,26 +67,40 @@ static __always_inline void dc_lib_unchecked(void)
  * checks each mmap of a traced process, and dc_lib_mapped is left out. */
 bool dc_libs_at_exit;
 
-/* Traced process @tgid's mmap returned @addr: a file there not checked
- * yet stops it until the runtime has seen to it. */
-static __always_inline void dc_lib_check(__u32 tgid, unsigned long addr)
+/* Traced process @tgid's mmap (@regs, its saved arguments) returned
+ * @addr: a regular file mapped executable there, not checked yet, stops
+ * the process until the runtime has seen to it. The mapping is read off
+ * the call, not looked up (bpf_find_vma, 5.17, only tries the memory
+ * map's lock): the same on every kernel. */
+static __always_inline void dc_lib_check(__u32 tgid, unsigned long addr,
+					 struct pt_regs *regs)
 {
-	struct dc_lib_vma v = {};
+	struct inode *inode = NULL;
+	struct super_block *sb = NULL;
 	struct dc_lib_event *e;
-	struct dc_lib_key k;
+	struct dc_lib_key k = {};
+	struct file *file;
+	unsigned short mode = 0;
+	unsigned long len;
 
-	if (addr >= -(unsigned long)DC_MAX_ERRNO)
+	if (addr >= -(unsigned long)DC_MAX_ERRNO ||
+	    !(regs->dx & DC_PROT_EXEC) || (regs->r10 & DC_MAP_ANON))
 		return;
-	/* Only tries the memory map's lock: another thread may hold it. */
-	if (bpf_find_vma(bpf_get_current_task_btf(), addr, dc_lib_vma_found, &v,
-			 0) ||
-	    !v.end) {
+	file = dc_fd_file(regs->r8);
+	if (file)
+		bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
+	if (!inode) {
+		/* Closed by another thread meanwhile. */
 		dc_lib_unchecked();
 		return;
 	}
-	if (!v.exec)
+	bpf_probe_read_kernel(&mode, sizeof(mode), &inode->i_mode);
+	if ((mode & DC_S_IFMT) != DC_S_IFREG)
 		return;
-	k = (struct dc_lib_key){ .ino = v.ino, .dev = v.dev };
+	bpf_probe_read_kernel(&k.ino, sizeof(k.ino), &inode->i_ino);
+	bpf_probe_read_kernel(&sb, sizeof(sb), &inode->i_sb);
+	if (sb)
+		bpf_probe_read_kernel(&k.dev, sizeof(k.dev), &sb->s_dev);
 	if (bpf_map_lookup_elem(&dc_libs, &k))
 		return;
 	/* Stopped only when the runtime is sure to hear of it. */
@@ -102,27 +109,32 @@ static __always_inline void dc_lib_check(__u32 tgid, unsigned long addr)
 		dc_lib_unchecked();
 		return;
 	}
+	len = (regs->si + DC_PAGE_SIZE - 1) & ~(DC_PAGE_SIZE - 1);
 	*e = (struct dc_lib_event){ .kind = DC_EV_LIB,
 				    .pid = tgid,
-				    .start = v.start,
-				    .end = v.end,
-				    .ino = v.ino,
-				    .dev = v.dev };
+				    .start = addr,
+				    .end = addr + len,
+				    .ino = k.ino,
+				    .dev = k.dev };
 	bpf_send_signal(DC_SIGSTOP);
 	bpf_ringbuf_submit(e, 0);
 }
 
-/* Used only where no sys_exit program runs: this tracepoint is one more
- * function on the kernel's sys_exit tracepoint, and with two there every
- * syscall of every process calls them in a loop of indirect calls
- * instead of one direct call (about 45 ns a syscall on Linux 6.18). */
-SEC("tracepoint/syscalls/sys_exit_mmap")
-int dc_lib_mapped(struct dc_sys_exit_rec *rec)
+/* Used only where no sys_exit program runs: a second function on the
+ * kernel's sys_exit tracepoint makes every syscall of every process call
+ * both in a loop of indirect calls instead of one direct call (about
+ * 45 ns a syscall on Linux 6.18). */
+SEC("tp_btf/sys_exit")
+int dc_lib_mapped(unsigned long long *ctx)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct pt_regs *regs = (void *)ctx[0];
+	__u32 tgid;
 
+	if (regs->orig_ax != DC_NR_MMAP)
+		return 0;
+	tgid = bpf_get_current_pid_tgid() >> 32;
 	if (dc_traced(tgid))
-		dc_lib_check(tgid, rec->ret);
+		dc_lib_check(tgid, ctx[1], regs);
 	return 0;
 }
 

@@ -347,21 +347,6 @@ def darshan_mpi_parse(pre, launch, cmd, logdir, complete, mpich=False):
     return out
 
 
-def need_late_attach(tmp, obj, env=None):
-    """Skip the test where the kernel has no bpf_find_vma (before 5.17):
-    libraries mapped after start are not probed there, which a run of
-    @obj says once (a failure if it says it more often)."""
-    r = run([RUNTIME, "-o", os.path.join(tmp, "late-probe.pfw.gz"), obj, "--", "true"], env=env)
-    said = r.stderr.count("libraries a traced program maps after it starts are not "
-                          "probed: this kernel has no bpf_find_vma")
-    if said == 0:
-        return
-    if not check(said == 1, "no bpf_find_vma: said once: " + r.stderr[-1500:]):
-        done()
-    skip("this kernel has no bpf_find_vma (Linux 5.17): libraries mapped later are not "
-         "probed, and the run said so")
-
-
 _ATTACHED = r"""
 import json, os, subprocess, sys
 rt = os.getppid()

@@ -10,7 +10,8 @@ reports making is in the trace, with its bytes; the loader's own answer
 (LD_TRACE_LOADED_OBJECTS, dlinfo) proves the copy is what was mapped.
 (c) A copy past the 8 probed of one library is named and counted, and
 none of its calls is invented. (d) With syscalls traced, the sys_exit
-program watches the mappings, not a tracepoint of its own."""
+program watches the mappings, not a program of its own; (e) the same
+with every fallback a kernel may take."""
 import json
 import os
 import shutil
@@ -18,7 +19,7 @@ import subprocess
 import tempfile
 
 from dctest import (BUILD, RUNTIME, SRC, Trace, attached_programs, check, check_hdf5_calls, done, generate,
-                    hdf5_soname, loader_map, need_bpf, need_late_attach, run, skip)
+                    hdf5_soname, loader_map, need_bpf, run, skip)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_calls")
@@ -30,10 +31,10 @@ if not CC:
     skip("no C compiler to link the workload against the copy")
 
 
-def traced(tmp, obj, name, cmd, h5, copy):
+def traced(tmp, obj, name, cmd, h5, copy, env=None):
     """Run cmd traced; check its HDF5 calls on h5 against its own count."""
     trace = os.path.join(tmp, name + ".pfw.gz")
-    r = run([RUNTIME, "-o", trace, obj, "--"] + cmd, env=env0)
+    r = run([RUNTIME, "-o", trace, obj, "--"] + cmd, env=env or env0)
     check(r.returncode == 0, "%s: runtime: %s" % (name, r.stderr[-1500:]))
     if r.returncode:
         return
@@ -54,7 +55,6 @@ system, soname = hdf5_soname(WORK, env0)
 
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, [os.path.join(SRC, "probes.d", "hdf5.yaml")])
-    need_late_attach(tmp, obj, env0)
 
     # (a) A script starts a program whose RPATH is a private directory:
     # nothing COMMAND names leads to the copy before the exec.
@@ -102,6 +102,14 @@ with tempfile.TemporaryDirectory() as tmp:
     h5 = os.path.join(tmp, "dlopen-sys.h5")
     truth = traced(tmp, sysobj, "dlopen_sys", [DLOPEN, dlib, h5], h5, dlib)
     check(truth is None or truth["lib"] == dlib, "dlopen with sys: mapped the copy: %s" % truth)
+
+    # (e) The same with every fallback (what Linux 5.10 takes): the
+    # mappings are read off the mmap call on every kernel.
+    envfb = dict(env0, DATACRUMBS_FALLBACKS="all")
+    for o, name in ((obj, "dlopen_fb"), (sysobj, "dlopen_sys_fb")):
+        h5 = os.path.join(tmp, name + ".h5")
+        truth = traced(tmp, o, name, [DLOPEN, dlib, h5], h5, dlib, envfb)
+        check(truth is None or truth["lib"] == dlib, "%s: mapped the copy: %s" % (name, truth))
 
     # (c) More copies than the runtime probes of one library (8, the
     # system's among them): each run of the workload dlopen()s a copy of

@@ -11,7 +11,7 @@ import shutil
 import tempfile
 
 from dctest import (BUILD, RUNTIME, SRC, Trace, check, done, generate, hdf5_114_prefix, need_bpf,
-                    need_late_attach, run, skip)
+                    run, skip)
 
 need_bpf()
 DLOPEN = os.path.join(BUILD, "tests", "hdf5_dlopen")
@@ -23,7 +23,6 @@ if not pre:
 
 with tempfile.TemporaryDirectory() as tmp:
     obj = generate(tmp, [os.path.join(SRC, "probes.d", "hdf5.yaml")])
-    need_late_attach(tmp, obj)
     plugins = os.path.join(tmp, "plugins")
     os.makedirs(plugins)
     lib = os.path.join(plugins, "libhdf5.so.310")

@@ -10,7 +10,7 @@ import os
 import shutil
 import tempfile
 
-from dctest import (BUILD, RUNTIME, Trace, check, done, generate, need_bpf, need_late_attach, run)
+from dctest import (BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run)
 
 need_bpf()
 LIB = os.path.join(BUILD, "tests", "libdcusdt.so")
@@ -36,7 +36,6 @@ with tempfile.TemporaryDirectory() as tmp:
     open(spec, "w").write("layer: usdt\nmechanism: usdt\ntarget: %s\nprobes:\n"
                           "  - {name: 'dclate:step', args: [items, count]}\n" % named)
     obj = generate(tmp, [spec])
-    need_late_attach(tmp, obj)
     want = [(i, i * 3) for i in range(N)]
     for name, lib in (("late", late), ("named", named)):
         trace = os.path.join(tmp, name + ".pfw.gz")

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     23 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     24 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -286,7 +286,7 @@ struct dc_lib_event {
 	__u16 kind;
 	__u16 pad;
 	__u32 pid;
-	__u64 start, end; /* the mapping, as /proc/PID/map_files names it */
+	__u64 start, end; /* the mapping as mmap made it */
 	__u64 ino;
 	__u32 dev; /* the kernel's encoding: major << 20 | minor */
 	__u32 pad2;
