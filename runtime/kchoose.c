@@ -19,6 +19,9 @@
 #include "session.h"
 #include "tpformat.h"
 
+/* Threads with state by tid where that map is preallocated. */
+#define DC_THREADS_PREALLOC 4096
+
 /* DATACRUMBS_UPROBE_PAIRS=1 asks for entry and return links even where
  * the kernel has uprobe.session links. */
 static bool uprobe_session_supported(void)
@@ -302,6 +305,18 @@ static void swap_progs(struct bpf_program **a, struct bpf_program **b)
 	*b = t;
 }
 
+/* Kernels without the BPF allocator (DC_FB_PREALLOC): every hash map
+ * is preallocated. Task storage is allocated on every kernel. */
+static void preallocate(struct dc_session *sess)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map (map, sess->o.obj)
+		if (bpf_map__type(map) == BPF_MAP_TYPE_HASH)
+			bpf_map__set_map_flags(map, bpf_map__map_flags(map) &
+							~BPF_F_NO_PREALLOC);
+}
+
 /*
  * What the kernel lacks takes its fallback (kfeatures.c): the programs
  * read the choice from dc_cfg, only the maps it uses are created, and
@@ -332,6 +347,8 @@ static void choose_fallbacks(struct dc_session *sess)
 	bpf_program__set_autoload(p->kprobe_exit_compat, false);
 	bpf_program__set_autoload(p->set_traced, !(fb & DC_FB_SYSCALL_PROG));
 	tracepoints_by_side(sess, !cookies);
+	if (fb & DC_FB_PREALLOC)
+		preallocate(sess);
 	bpf_map__set_autocreate(m->threads, !tid);
 	bpf_map__set_autocreate(m->threads_tid, tid);
 	bpf_map__set_autocreate(m->thread_zero, tid);
@@ -342,7 +359,8 @@ static void choose_fallbacks(struct dc_session *sess)
 }
 
 /* State by tid has room for a thread of each process --max-procs
- * allows; places of uprobes for every uprobe. */
+ * allows, preallocated for at most DC_THREADS_PREALLOC (its 3.7 KB each
+ * would be 240 MB for 64K); places of uprobes for every uprobe. */
 int dc_size_fallback_maps(struct dc_session *sess)
 {
 	const struct dc_obj_maps *m = &sess->o.maps;
@@ -354,9 +372,13 @@ int dc_size_fallback_maps(struct dc_session *sess)
 		n += sess->probes[i].d->mech == DC_MECH_UPROBE;
 		nk += sess->probes[i].d->mech == DC_MECH_KFUNC;
 	}
-	if (fb & DC_FB_THREADS)
-		err = bpf_map__set_max_entries(m->threads_tid,
-					       bpf_map__max_entries(m->pids));
+	if (fb & DC_FB_THREADS) {
+		__u32 nt = bpf_map__max_entries(m->pids);
+
+		if (fb & DC_FB_PREALLOC && nt > DC_THREADS_PREALLOC)
+			nt = DC_THREADS_PREALLOC;
+		err = bpf_map__set_max_entries(m->threads_tid, nt);
+	}
 	if (!err && fb & DC_FB_COOKIES)
 		err = bpf_map__set_max_entries(m->uprobe_ids,
 					       n ? n * DC_COPIES_MAX : 1);

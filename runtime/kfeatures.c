@@ -45,6 +45,7 @@ static const struct fallback {
 	{ DC_FB_COOKIES, "cookies" },
 	{ DC_FB_FIND_VMA, "find_vma" },
 	{ DC_FB_KPROBE_MULTI, "kprobe_multi" },
+	{ DC_FB_PREALLOC, "prealloc" },
 };
 
 /* Does the kernel lack @bit's feature? Asked of the kernel: a helper
@@ -67,6 +68,14 @@ static bool lacks(__u32 bit)
 					       BPF_FUNC_find_vma, NULL) == 0;
 	case DC_FB_KPROBE_MULTI: /* 5.18, and only with CONFIG_FPROBE */
 		return dc_kprobe_multi_supported() <= 0;
+	case DC_FB_PREALLOC:
+		/* Before the BPF memory allocator (6.1) a tracing program
+		 * using a hash map allocated at run time makes the kernel
+		 * WARN (tainting it) or, with PREEMPT_RT, refuse it. Asking
+		 * would be that warning: user ring buffers came in the same
+		 * release. */
+		return libbpf_probe_bpf_map_type(BPF_MAP_TYPE_USER_RINGBUF,
+						 NULL) == 0;
 	}
 	return false;
 }
@@ -109,7 +118,7 @@ static void check_forced(void)
 			dc_warn(
 			    "DATACRUMBS_FALLBACKS: no fallback named '%.*s' "
 			    "(threads, syscall_prog, cookies, find_vma, "
-			    "kprobe_multi, all)",
+			    "kprobe_multi, prealloc, all)",
 			    (int)n, p);
 	}
 }

@@ -7,9 +7,11 @@ without BPF cookies, wrappers recognised by code without bpf_find_vma.
 dd, run by a shell so a fork is followed, with N blocks gives exactly N
 sys and N POSIX writes, and every traced syscall's count equals strace's;
 the STDIO workload's calls, uprobes found without cookies, equal its own
-counts; the start record names the fallbacks."""
+counts; the start record names the fallbacks; every hash map is
+preallocated and the kernel never warned of one allocated at run time."""
 import json
 import os
+import sys
 import tempfile
 
 from dctest import (BUILD, RUNTIME, Trace, check, check_against_strace, done, generate,
@@ -18,7 +20,21 @@ from dctest import (BUILD, RUNTIME, Trace, check, check_against_strace, done, ge
 need_bpf()
 need_tool("strace")
 N, BS = 2000, 4096
-ALL = ["threads", "syscall_prog", "cookies", "find_vma"]
+ALL = ["threads", "syscall_prog", "cookies", "find_vma", "prealloc"]
+# The runtime's maps, from the traced command: [type, flags] each.
+MAPS = r"""
+import json, os, sys
+rt, maps = os.getppid(), []
+for fd in os.listdir("/proc/%d/fdinfo" % rt):
+    try:
+        info = dict(l.split(":", 1) for l in open("/proc/%d/fdinfo/%s" % (rt, fd)) if ":" in l)
+    except OSError:
+        continue
+    if "map_type" in info:
+        maps.append([int(info["map_type"]), int(info["map_flags"], 16)])
+json.dump(maps, open(sys.argv[1], "w"))
+"""
+HASH, NO_PREALLOC = 1, 1
 ENV = dict(os.environ, DATACRUMBS_FALLBACKS="all")
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -59,4 +75,17 @@ with tempfile.TemporaryDirectory() as tmp:
         check(len(got) == truth[name], "%s: %d calls, want %d" % (name, len(got), truth[name]))
     fw = t.select(cat="STDIO", name="fwrite", path=truth["file"])
     check(all(e["args"]["size"] == truth["fwrite_size"] for e in fw), "fwrite sizes")
+
+    # Preallocated hash maps only: before Linux 6.1 a tracing program
+    # using one allocated at run time makes the kernel WARN.
+    listed = os.path.join(tmp, "maps.json")
+    r = run([RUNTIME, "-q", "-o", os.path.join(tmp, "maps.pfw.gz"), obj, "--",
+             sys.executable, "-c", MAPS, listed], env=ENV)
+    maps = json.load(open(listed)) if r.returncode == 0 and os.path.exists(listed) else []
+    hashes = [m for m in maps if m[0] == HASH]
+    check(hashes and not [m for m in hashes if m[1] & NO_PREALLOC],
+          "every hash map preallocated: %s %s" % (maps, r.stderr[-800:]))
+    r = run(["dmesg"])
+    check(r.returncode != 0 or "uses run-time allocation" not in r.stdout,
+          "the kernel did not warn of run-time allocation: " + r.stdout[-800:])
 done()

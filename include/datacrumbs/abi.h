@@ -564,6 +564,7 @@ struct dc_config {
 #define DC_FB_COOKIES	   (1u << 2) /* no BPF cookies (5.15): by place */
 #define DC_FB_FIND_VMA	   (1u << 3) /* no bpf_find_vma (5.17) */
 #define DC_FB_KPROBE_MULTI (1u << 4) /* no kprobe.multi links: perf events */
+#define DC_FB_PREALLOC	   (1u << 5) /* no BPF allocator (6.1): preallocate */
 
 /* Kernels without BPF cookies: a uprobe's probe id is found by the place
  * it fired, the build id of its file and the offset in it (dc_uprobe_ids,
