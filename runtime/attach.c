@@ -30,7 +30,7 @@ static int attach_prog(struct dc_session *sess, struct bpf_program *p)
 		       strerror(errno));
 		return err;
 	}
-	return dc_links_add(&sess->links, l, false);
+	return dc_links_add(&sess->links, l);
 }
 
 /* The probes of @mech one shared program serves are attached with it. */
@@ -253,8 +253,8 @@ static int kmulti_attach(void *arg, size_t from, size_t n)
 	}
 	for (size_t i = from; i < from + n; i++)
 		k->probes[i]->attached = true;
-	return dc_links_add(&k->sess->links, lx, false)
-		   ?: dc_links_add(&k->sess->links, le, false);
+	return dc_links_add(&k->sess->links, lx)
+		   ?: dc_links_add(&k->sess->links, le);
 }
 
 static void kmulti_refused(void *arg, size_t i, int err)
@@ -466,7 +466,7 @@ static int attach_tracepoints(struct dc_session *sess)
 				bpf_link__destroy(links[side]);
 				continue;
 			}
-			err = dc_links_add(&sess->links, links[side], false);
+			err = dc_links_add(&sess->links, links[side]);
 			if (err)
 				return err;
 		}

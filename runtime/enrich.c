@@ -349,6 +349,9 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 				       : NULL;
 		if (p)
 			p->exited_ns = pe->ts;
+		/* USDT links made for it alone (usdts.c) go with it. */
+		if (pe->tid == pe->pid)
+			dc_links_drop_pid(&rt->sess.links, pe->pid);
 		break;
 	default: rt->bad_records++;
 	}

@@ -86,7 +86,7 @@ int dc_latelib_attach(struct dc_session *sess, bool at_sys_exit)
 			strerror(errno));
 		return 0;
 	}
-	err = dc_links_add(&sess->links, l, false);
+	err = dc_links_add(&sess->links, l);
 	sess->libs_watched = !err;
 	sess->libs_stopping |= !err;
 	return err;
@@ -136,13 +136,17 @@ static int open_mapped(const struct dc_lib_event *e, struct stat *st,
 	char link[96];
 	int fd, rfd;
 
-	snprintf(link, sizeof(link), "/proc/%u/map_files/%llx-%llx", e->pid, lo,
-		 hi);
+	/* No mapping: the executable it has just exec'd. */
+	if (!hi)
+		snprintf(link, sizeof(link), "/proc/%u/exe", e->pid);
+	else
+		snprintf(link, sizeof(link), "/proc/%u/map_files/%llx-%llx",
+			 e->pid, lo, hi);
 	/* O_PATH opens nothing: a device or FIFO is never opened. */
 	fd = open(link, O_PATH | O_CLOEXEC);
 	/* The program knows the mapping as mmap made it; the kernel may
 	 * have merged it with a neighbour of the same file. */
-	if (fd < 0 && errno == ENOENT &&
+	if (fd < 0 && errno == ENOENT && e->end &&
 	    !mapping_at(e->pid, e->start, &lo, &hi) &&
 	    (lo != e->start || hi != e->end)) {
 		snprintf(link, sizeof(link), "/proc/%u/map_files/%llx-%llx",
@@ -186,6 +190,7 @@ static int check(struct dc_session *sess, const struct dc_lib_event *e)
 {
 	char name[PATH_MAX], soname[DC_TARGET_MAX] = "", path[32];
 	const char *base, *last = NULL;
+	bool exec = !e->end, per_process;
 	struct stat st;
 	int fd, err = 0;
 
@@ -206,9 +211,11 @@ static int check(struct dc_session *sess, const struct dc_lib_event *e)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (dc_elf_soname(path, soname, sizeof(soname)))
 		soname[0] = '\0';
+	per_process = dc_usdt_per_process(sess, path);
 	/* A target's probes are listed together: each run of them once (a
-	 * target that comes back is probed by then). */
-	for (size_t i = 0; i < sess->nprobes && err != -ENOMEM; i++) {
+	 * target that comes back is probed by then). An executable stops
+	 * only for its USDT probes. */
+	for (size_t i = 0; i < sess->nprobes && err != -ENOMEM && !exec; i++) {
 		const struct dc_probe_info *d = sess->probes[i].d;
 
 		if (d->mech != DC_MECH_UPROBE || sess->probes[i].disabled ||
@@ -219,19 +226,24 @@ static int check(struct dc_session *sess, const struct dc_lib_event *e)
 		    !dc_uprobes_probed(sess, d->target, &st))
 			err = dc_uprobes_late(sess, i, fd, name, &st, e->pid);
 	}
-	/* USDT probes go into each file once, whoever maps it. */
+	/* USDT probes go into each file once, whoever maps it, or into each
+	 * process that runs or maps it. */
 	for (size_t i = 0, first = 1; i < sess->nprobes && err != -ENOMEM;
 	     i++) {
 		if (!dc_usdt_probe(sess, i) ||
-		    !is_copy(sess->probes[i].d, base, soname))
+		    !(exec ? dc_usdt_target_is(sess, i, &st)
+			   : is_copy(sess->probes[i].d, base, soname)))
 			continue;
-		if (first && (err = dc_usdts_seen(sess, &st)))
+		if (!per_process && first && (err = dc_usdts_seen(sess, &st)))
 			break;
 		first = 0;
-		err = dc_usdt_attach(sess, i, path, name);
+		err = dc_usdt_attach(sess, i, path, name,
+				     per_process ? e->pid : 0);
 	}
 	close(fd);
-	mark(sess, e->ino, e->dev);
+	/* Such a file stops each process that maps it. */
+	if (!per_process)
+		mark(sess, e->ino, e->dev);
 	return err == -ENOMEM ? err : 0;
 }
 

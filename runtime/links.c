@@ -7,17 +7,36 @@
 #include "buf.h"
 #include "links.h"
 
-int dc_links_add(struct dc_links *k, struct bpf_link *l, bool usdt)
+int dc_links_add(struct dc_links *k, struct bpf_link *l)
 {
-	struct bpf_link ***v = usdt ? &k->usdt : &k->l;
-	size_t *n = usdt ? &k->nusdt : &k->n;
-
-	if (dc_grow((void **)v, *n, sizeof(**v), 64)) {
+	if (dc_grow((void **)&k->l, k->n, sizeof(*k->l), 64)) {
 		bpf_link__destroy(l);
 		return -ENOMEM;
 	}
-	(*v)[(*n)++] = l;
+	k->l[k->n++] = l;
 	return 0;
+}
+
+int dc_links_add_usdt(struct dc_links *k, struct bpf_link *l, __u32 pid)
+{
+	if (dc_grow((void **)&k->usdt, k->nusdt, sizeof(*k->usdt), 64)) {
+		bpf_link__destroy(l);
+		return -ENOMEM;
+	}
+	k->usdt[k->nusdt++] = (struct dc_usdt_link){ l, pid };
+	return 0;
+}
+
+void dc_links_drop_pid(struct dc_links *k, __u32 pid)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < k->nusdt; i++)
+		if (pid && k->usdt[i].pid == pid)
+			bpf_link__destroy(k->usdt[i].l);
+		else
+			k->usdt[kept++] = k->usdt[i];
+	k->nusdt = kept;
 }
 
 int dc_links_add_all(struct dc_links *k, struct bpf_link **made, size_t n,
@@ -30,7 +49,7 @@ int dc_links_add_all(struct dc_links *k, struct bpf_link **made, size_t n,
 		else if (err)
 			bpf_link__destroy(made[i]);
 		else
-			err = dc_links_add(k, made[i], false);
+			err = dc_links_add(k, made[i]);
 	return err;
 }
 
@@ -90,7 +109,7 @@ void dc_links_detach(struct dc_links *k, bool all)
 	size_t n = nall < MAX_THREADS ? nall : MAX_THREADS;
 
 	for (size_t i = 0; i < k->nusdt; i++)
-		bpf_link__destroy(k->usdt[i]);
+		bpf_link__destroy(k->usdt[i].l);
 	free(k->usdt);
 	k->usdt = NULL;
 	k->nusdt = 0;

@@ -3,6 +3,7 @@
 #define DC_LINKS_H
 
 #include <bpf/libbpf.h>
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -12,19 +13,28 @@
  * cannot make (uprobe.session). The first ones track processes and stay
  * while the probes come and go (a server with no job).
  */
+struct dc_usdt_link {
+	struct bpf_link *l;
+	__u32 pid; /* the one process it is for (no BPF cookies), or 0 */
+};
+
 struct dc_links {
 	struct bpf_link **l;
 	size_t n;
 	size_t ntracking; /* l[0..ntracking) track processes */
-	struct bpf_link **usdt;
+	struct dc_usdt_link *usdt;
 	size_t nusdt;
 	int *fds;
 	size_t nfds;
 };
 
-/* Keep @l (a USDT link: @usdt) to destroy at detach; on failure it is
- * destroyed. 0 or -ENOMEM. */
-int dc_links_add(struct dc_links *k, struct bpf_link *l, bool usdt);
+/* Keep @l to destroy at detach; on failure it is destroyed. 0 or
+ * -ENOMEM. */
+int dc_links_add(struct dc_links *k, struct bpf_link *l);
+/* The same for a USDT link, for process @pid only or 0 for all. */
+int dc_links_add_usdt(struct dc_links *k, struct bpf_link *l, __u32 pid);
+/* Process @pid is gone: destroy the USDT links made for it alone. */
+void dc_links_drop_pid(struct dc_links *k, __u32 pid);
 /* A batch made link by link, all or none: with @err 0, keep the
  * @n links of @made (NULL ones skipped), else destroy them. @err, or
  * -ENOMEM when one could not be kept. */

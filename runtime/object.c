@@ -83,6 +83,7 @@ static const struct part {
 	MAP(uprobe_ips, "dc_uprobe_ips"),
 	MAP(kprobe_ids, "dc_kprobe_ids"),
 	MAP(libs, "dc_libs"),
+	MAP(usdt_procs, "dc_usdt_procs"),
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -57,6 +57,7 @@ struct dc_obj {
 		struct bpf_map *uprobe_ids, *uprobe_ips; /* no cookies */
 		struct bpf_map *kprobe_ids; /* nor kprobe.multi links */
 		struct bpf_map *libs;	    /* files checked for libraries */
+		struct bpf_map *usdt_procs; /* USDT by process (no cookies) */
 	} maps;
 	/* .rodata tables, written before load: what the programs see. */
 	struct dc_config *cfg;

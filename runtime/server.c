@@ -381,7 +381,7 @@ int dc_server_attach_client(struct dc_session *sess, const char *lib)
 		dc_err("cannot attach to %s: %s", lib, strerror(errno));
 		return err;
 	}
-	err = dc_links_add(&sess->links, l, false);
+	err = dc_links_add(&sess->links, l);
 	/* It stays while the probes come and go. */
 	dc_links_tracking(&sess->links);
 	return err;

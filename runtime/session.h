@@ -150,14 +150,23 @@ int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
 /* usdts.c */
 /* Whether probe @i is a USDT probe to attach. */
 bool dc_usdt_probe(const struct dc_session *sess, size_t i);
-/* Attach probe @i's sites in the file @path (@name in messages). 0, or
- * -ENOMEM; a probe that cannot be attached is said and left out. */
+/* Attach probe @i's sites in the file @path (@name in messages), for
+ * process @pid only or 0 for all. 0, or -ENOMEM; a probe that cannot be
+ * attached is said and left out. */
 int dc_usdt_attach(struct dc_session *sess, size_t i, const char *path,
-		   const char *name);
-/* Attach every USDT probe in the file its target names now. */
+		   const char *name, __u32 pid);
+/* Whether the USDT probes in @path attach to one process at a time: a
+ * PIE or a shared library on a kernel without BPF cookies. */
+bool dc_usdt_per_process(const struct dc_session *sess, const char *path);
+/* Whether probe @i's target is the file @st. */
+bool dc_usdt_target_is(const struct dc_session *sess, size_t i,
+		       const struct stat *st);
+/* Attach every USDT probe in the file its target names now (or, one
+ * process at a time, once each runs or maps it). */
 int dc_usdts_attach(struct dc_session *sess);
 /* The file of the @k-th USDT probe's target, in @st: 0, -EINVAL when
- * it has none, -ENOENT past the last. */
+ * it has none, -EAGAIN when it is attached one process at a time,
+ * -ENOENT past the last. */
 int dc_usdts_file(const struct dc_session *sess, size_t k, struct stat *st);
 /* Whether @st's file was given to dc_usdts_seen() before (1), else 0,
  * remembering it; -ENOMEM. */

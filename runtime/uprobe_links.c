@@ -102,7 +102,7 @@ int dc_attach_uprobes(struct dc_session *sess, struct bpf_program *p,
 	l = bpf_program__attach_uprobe_multi(p, -1, path, NULL, &opts);
 	if (!l)
 		return -errno;
-	return dc_links_add(&sess->links, l, false);
+	return dc_links_add(&sess->links, l);
 }
 
 /* Which of a batch's uprobes a link takes. */

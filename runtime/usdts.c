@@ -2,12 +2,22 @@
 /*
  * USDT probes: libbpf decodes each site's argument specs; the cookie is
  * the probe's id. Attached at start to the file each target names, and
- * to each copy of it a traced process maps later (latelib.c).
+ * to each copy of it a traced process maps later (latelib.c). Without
+ * BPF cookies libbpf finds a probe by its address, which in a PIE or a
+ * shared library differs by process: such a file is attached to each
+ * traced process that execs or maps it, stopped until then (libmap.bpf.h,
+ * dc_usdt_procs), and its links go when the process does.
  */
+#include <bpf/bpf.h>
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "session.h"
@@ -20,8 +30,24 @@ bool dc_usdt_probe(const struct dc_session *sess, size_t i)
 	       strchr(d->symbol, ':');
 }
 
+bool dc_usdt_per_process(const struct dc_session *sess, const char *path)
+{
+	Elf64_Ehdr h;
+	ssize_t n = -1;
+	int fd;
+
+	if (!(sess->o.cfg->fallbacks & DC_FB_COOKIES))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = pread(fd, &h, sizeof(h), 0);
+		close(fd);
+	}
+	return n == sizeof(h) && h.e_type == ET_DYN;
+}
+
 int dc_usdt_attach(struct dc_session *sess, size_t i, const char *path,
-		   const char *name)
+		   const char *name, __u32 pid)
 {
 	const struct dc_probe_info *d = sess->probes[i].d;
 	LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = d->id);
@@ -31,17 +57,51 @@ int dc_usdt_attach(struct dc_session *sess, size_t i, const char *path,
 
 	snprintf(provider, sizeof(provider), "%.*s", (int)(colon - d->symbol),
 		 d->symbol);
-	l = bpf_program__attach_usdt(sess->o.progs.usdt, -1, path, provider,
-				     colon + 1, &opts);
+	l = bpf_program__attach_usdt(sess->o.progs.usdt, pid ? (int)pid : -1,
+				     path, provider, colon + 1, &opts);
 	if (!l) {
-		dc_warn("%s %s: cannot attach USDT %s in %s: %s; not traced",
-			d->layer, d->name, d->symbol, name, strerror(errno));
+		if (pid)
+			dc_warn("%s %s: cannot attach USDT %s in %s to pid "
+				"%u: %s; not traced there",
+				d->layer, d->name, d->symbol, name, pid,
+				strerror(errno));
+		else
+			dc_warn("%s %s: cannot attach USDT %s in %s: %s; not "
+				"traced",
+				d->layer, d->name, d->symbol, name,
+				strerror(errno));
 		return 0;
 	}
-	if (dc_links_add(&sess->links, l, true)) {
-		bpf_link__destroy(l);
+	if (dc_links_add_usdt(&sess->links, l, pid))
 		return -ENOMEM;
+	sess->probes[i].attached = true;
+	return 0;
+}
+
+/* Attach @path's USDT probes to each process that runs or maps it. */
+static int per_process(struct dc_session *sess, size_t i, const char *path)
+{
+	const struct dc_probe_info *d = sess->probes[i].d;
+	struct dc_lib_key k = { 0 };
+	struct stat st;
+	__u8 one = 1;
+
+	if (stat(path, &st))
+		return 0;
+	k.ino = st.st_ino;
+	k.dev = major(st.st_dev) << 20 | minor(st.st_dev);
+	if (!bpf_map_update_elem(bpf_map__fd(sess->o.maps.usdt_procs), &k, &one,
+				 BPF_NOEXIST))
+		dc_info("USDT probes in %s attach to each process that runs "
+			"or maps it (this kernel has no BPF cookies)",
+			path);
+	else if (errno != EEXIST) {
+		dc_warn("%s %s: USDT %s in %s: cannot watch for processes "
+			"running it: %s; not traced",
+			d->layer, d->name, d->symbol, path, strerror(errno));
+		return 0;
 	}
+	/* Waits for its processes, as a spec's library not loaded yet. */
 	sess->probes[i].attached = true;
 	return 0;
 }
@@ -61,9 +121,22 @@ int dc_usdts_attach(struct dc_session *sess)
 				d->layer, d->name, d->target);
 			continue;
 		}
-		err = dc_usdt_attach(sess, i, path, path);
+		err = dc_usdt_per_process(sess, path)
+			  ? per_process(sess, i, path)
+			  : dc_usdt_attach(sess, i, path, path, 0);
 	}
 	return err;
+}
+
+bool dc_usdt_target_is(const struct dc_session *sess, size_t i,
+		       const struct stat *st)
+{
+	char path[DC_TARGET_MAX];
+	struct stat t;
+
+	return !dc_probe_binary(sess->probes[i].d, path, sizeof(path)) &&
+	       !stat(path, &t) && t.st_dev == st->st_dev &&
+	       t.st_ino == st->st_ino;
 }
 
 int dc_usdts_file(const struct dc_session *sess, size_t k, struct stat *st)
@@ -76,7 +149,8 @@ int dc_usdts_file(const struct dc_session *sess, size_t k, struct stat *st)
 		if (dc_probe_binary(sess->probes[i].d, path, sizeof(path)) ||
 		    stat(path, st))
 			return -EINVAL;
-		return 0;
+		/* Stops each process that maps it. */
+		return dc_usdt_per_process(sess, path) ? -EAGAIN : 0;
 	}
 	return -ENOENT;
 }

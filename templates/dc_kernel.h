@@ -52,6 +52,7 @@ struct cred {
 /* Set by the exec when the new image must not trust its caller
  * (AT_SECURE). */
 struct linux_binprm {
+	struct file *file;
 	unsigned int secureexec : 1;
 } __attribute__((preserve_access_index));
 

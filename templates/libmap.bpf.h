@@ -67,6 +67,50 @@ static __always_inline void dc_lib_unchecked(void)
  * checks each mmap of a traced process, and dc_lib_mapped is left out. */
 bool dc_libs_at_exit;
 
+/* Whether @file is a regular file; its inode as dc_libs keys it in @k. */
+static __always_inline bool dc_file_key(struct file *file, struct dc_lib_key *k)
+{
+	struct inode *inode = NULL;
+	struct super_block *sb = NULL;
+	unsigned short mode = 0;
+
+	if (file)
+		bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
+	if (!inode)
+		return false;
+	bpf_probe_read_kernel(&mode, sizeof(mode), &inode->i_mode);
+	if ((mode & DC_S_IFMT) != DC_S_IFREG)
+		return false;
+	bpf_probe_read_kernel(&k->ino, sizeof(k->ino), &inode->i_ino);
+	bpf_probe_read_kernel(&sb, sizeof(sb), &inode->i_sb);
+	if (sb)
+		bpf_probe_read_kernel(&k->dev, sizeof(k->dev), &sb->s_dev);
+	return true;
+}
+
+/* Stop the current process @tgid until the runtime has seen to file @k,
+ * mapped at [@start, @end) (0, 0: its executable). Stopped only when the
+ * runtime is sure to hear of it. */
+static __always_inline void dc_lib_stop(__u32 tgid, __u64 start, __u64 end,
+					const struct dc_lib_key *k)
+{
+	struct dc_lib_event *e;
+
+	e = bpf_ringbuf_reserve(&dc_events, sizeof(*e), 0);
+	if (!e) {
+		dc_lib_unchecked();
+		return;
+	}
+	*e = (struct dc_lib_event){ .kind = DC_EV_LIB,
+				    .pid = tgid,
+				    .start = start,
+				    .end = end,
+				    .ino = k->ino,
+				    .dev = k->dev };
+	bpf_send_signal(DC_SIGSTOP);
+	bpf_ringbuf_submit(e, 0);
+}
+
 /* Traced process @tgid's mmap (@regs, its saved arguments) returned
  * @addr: a regular file mapped executable there, not checked yet, stops
  * the process until the runtime has seen to it. The mapping is read off
@@ -75,49 +119,47 @@ bool dc_libs_at_exit;
 static __always_inline void dc_lib_check(__u32 tgid, unsigned long addr,
 					 struct pt_regs *regs)
 {
-	struct inode *inode = NULL;
-	struct super_block *sb = NULL;
-	struct dc_lib_event *e;
 	struct dc_lib_key k = {};
 	struct file *file;
-	unsigned short mode = 0;
 	unsigned long len;
 
 	if (addr >= -(unsigned long)DC_MAX_ERRNO ||
 	    !(regs->dx & DC_PROT_EXEC) || (regs->r10 & DC_MAP_ANON))
 		return;
 	file = dc_fd_file(regs->r8);
-	if (file)
-		bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
-	if (!inode) {
+	if (!file) {
 		/* Closed by another thread meanwhile. */
 		dc_lib_unchecked();
 		return;
 	}
-	bpf_probe_read_kernel(&mode, sizeof(mode), &inode->i_mode);
-	if ((mode & DC_S_IFMT) != DC_S_IFREG)
+	if (!dc_file_key(file, &k) || bpf_map_lookup_elem(&dc_libs, &k))
 		return;
-	bpf_probe_read_kernel(&k.ino, sizeof(k.ino), &inode->i_ino);
-	bpf_probe_read_kernel(&sb, sizeof(sb), &inode->i_sb);
-	if (sb)
-		bpf_probe_read_kernel(&k.dev, sizeof(k.dev), &sb->s_dev);
-	if (bpf_map_lookup_elem(&dc_libs, &k))
-		return;
-	/* Stopped only when the runtime is sure to hear of it. */
-	e = bpf_ringbuf_reserve(&dc_events, sizeof(*e), 0);
-	if (!e) {
-		dc_lib_unchecked();
-		return;
-	}
 	len = (regs->si + DC_PAGE_SIZE - 1) & ~(DC_PAGE_SIZE - 1);
-	*e = (struct dc_lib_event){ .kind = DC_EV_LIB,
-				    .pid = tgid,
-				    .start = addr,
-				    .end = addr + len,
-				    .ino = k.ino,
-				    .dev = k.dev };
-	bpf_send_signal(DC_SIGSTOP);
-	bpf_ringbuf_submit(e, 0);
+	dc_lib_stop(tgid, addr, addr + len, &k);
+}
+
+/* Kernels without BPF cookies attach USDT probes in a PIE or a shared
+ * library one process at a time (libbpf finds a probe by its address
+ * there): files the runtime attaches so, by inode. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, struct dc_lib_key);
+	__type(value, __u8);
+} dc_usdt_procs SEC(".maps");
+
+/* Traced process @tgid exec'd @bprm: if its executable is such a file,
+ * it is stopped before its first instruction until its probes are in. */
+static __always_inline void dc_exec_check(__u32 tgid, struct linux_binprm *bprm)
+{
+	struct dc_lib_key k = {};
+	struct file *file = NULL;
+
+	if (!(dc_cfg.fallbacks & DC_FB_COOKIES))
+		return;
+	bpf_probe_read_kernel(&file, sizeof(file), &bprm->file);
+	if (dc_file_key(file, &k) && bpf_map_lookup_elem(&dc_usdt_procs, &k))
+		dc_lib_stop(tgid, 0, 0, &k);
 }
 
 /* Used only where no sys_exit program runs: a second function on the

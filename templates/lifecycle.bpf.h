@@ -14,6 +14,7 @@
 #include "proc.bpf.h"
 #include "vma.bpf.h"
 #include "posixaio.bpf.h"
+#include "libmap.bpf.h"
 
 /* Server mode: a process that loads libdatacrumbs-client.so calls its
  * datacrumbs_client_join() once; from then on it and its children are
@@ -121,6 +122,7 @@ int dc_exec(unsigned long long *ctx)
 		      BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec)
 			  ? DC_PROC_SECURE
 			  : 0);
+	dc_exec_check(tgid, bprm);
 	return 0;
 }
 
