@@ -4,12 +4,14 @@
 user, keeps connections to its socket open without saying anything (and
 opens new ones as the server closes them), root's --status is answered
 within seconds, a process joining through the client library is answered
-within seconds, and a job writing flat out meanwhile loses (almost)
-nothing: the ring buffer is consumed whatever callers do. A process
+within seconds, and a job writing flat out meanwhile loses no more than
+the same job with nobody at the socket (5 points of slack): the ring
+buffer is consumed whatever callers do. A process
 loading the client library while a server's backlog is full (a stopped
 or hung server; here alice's own listener) runs on after the client's
 5 s. A server started with a low open-files soft limit raises it to the
-hard one, and 40 jobs at once each get their own trace."""
+hard one (or past it, with CAP_SYS_RESOURCE), and 40 jobs at once each
+get their own trace."""
 import glob
 import json
 import os
@@ -24,6 +26,8 @@ from dctest import (BUILD, RUNTIME, check, done, generate, gzip_members, hostile
 need_bpf()
 CLIENT = os.path.join(BUILD, "client", "libdatacrumbs-client.so")
 PY = "/usr/bin/python3"  # alice's: not root's pyenv build
+# The job: 300,000 reads and writes of one byte, flat out.
+DD = "dd if=/dev/zero of=/dev/null bs=1 count=300000 2>/dev/null"
 
 # Alice holds N idle connections for D seconds, reopening those the
 # server closes; her connects never block her (a full backlog: retry).
@@ -107,12 +111,23 @@ with tempfile.TemporaryDirectory() as tmp:
     srv = start_server(obj, sock, os.path.join(tmp, "ready"), os.path.join(tmp, "server.pfw.gz"),
                        ["--ringbuf-size", "1M"])
     joined = dict(os.environ, LD_PRELOAD=CLIENT, DATACRUMBS_SOCKET=sock)
+    jobs = os.path.join(tmp, "sh-*-job*.pfw.gz")
+
+    # The same job with nobody at the socket: what it loses anyway (on a
+    # slow machine, or under emulation, a 1 MiB ring buffer overflows).
+    subprocess.run(["sh", "-c", DD], env=joined)
+    time.sleep(3)  # its last events are read, its trace ended
+    control = [end_args(p) for p in glob.glob(jobs)]
+    check(len(control) == 1, "the control job's trace: %s" % control)
+    base = control[0] if control else {}
+    base_n, base_lost = base.get("num_events", 0), base.get("dropped", 0)
+    base_frac = base_lost / max(base_n + base_lost, 1)
+    done_before = set(glob.glob(jobs))
 
     # A job joins, then waits to write until alice is at it.
     fifo = os.path.join(tmp, "go")
     os.mkfifo(fifo)
-    job = subprocess.Popen(["sh", "-c", "read x < %s; dd if=/dev/zero of=/dev/null bs=1 "
-                            "count=300000 2>/dev/null" % fifo], env=joined)
+    job = subprocess.Popen(["sh", "-c", "read x < %s; %s" % (fifo, DD)], env=joined)
     time.sleep(1)
     idler = subprocess.Popen(alice.prefix + [PY, script(tmp, "idle.py", IDLER), sock, "32", "25"],
                              stdout=subprocess.PIPE, text=True)
@@ -140,15 +155,17 @@ with tempfile.TemporaryDirectory() as tmp:
     time.sleep(3)  # the job's last events are read, its trace ended
     srv.send_signal(signal.SIGTERM)
     err = srv.communicate(timeout=60)[1]
-    ends = sorted((end_args(p) for p in glob.glob(os.path.join(tmp, "sh-*-job*.pfw.gz"))),
-                  key=lambda a: a.get("num_events", 0))
-    check(ends and ends[-1].get("num_events", 0) >= 500000,
+    ends = sorted((end_args(p) for p in set(glob.glob(jobs)) - done_before),
+                  key=lambda a: a.get("num_events", 0) + a.get("dropped", 0))
+    # dd's 300,000 reads and writes, each an event or counted as lost.
+    check(ends and ends[-1].get("num_events", 0) + ends[-1].get("dropped", 0) >= 600000,
           "the writing job's trace, ended: %s" % ends[-1:])
     if ends:
         n, lost = ends[-1].get("num_events", 0), ends[-1].get("dropped", 0)
-        check(lost * 20 < n + lost,
-              "the job wrote on while alice held connections: %d events, %d lost (< 5%%)"
-              % (n, lost))
+        check(lost / (n + lost) <= base_frac + 0.05,
+              "the job wrote on while alice held connections: %d events, %d lost; "
+              "%.1f%% against %.1f%% with nobody at the socket (at most 5 points more)"
+              % (n, lost, 100 * lost / (n + lost), 100 * base_frac))
     check("\x1b" not in err, "no escape byte in the server's log")
 
     # A full backlog (a server that is stopped or hung): the client
@@ -180,7 +197,9 @@ with tempfile.TemporaryDirectory() as tmp:
     wait_ready(ready2, srv2)
     limits = open("/proc/%d/limits" % srv2.pid).read()
     nofile = [l.split()[3:5] for l in limits.splitlines() if l.startswith("Max open files")]
-    check(nofile == [["4096", "4096"]], "the server's open-files limit: %s" % nofile)
+    # Raised to the hard limit, or past it where root may (fs.nr_open).
+    check(len(nofile) == 1 and nofile[0][0] == nofile[0][1] and int(nofile[0][0]) >= 4096,
+          "the server's open-files limit: %s" % nofile)
     env2 = dict(os.environ, LD_PRELOAD=CLIENT, DATACRUMBS_SOCKET=sock2)
     jobs = [subprocess.Popen(["sh", "-c", "echo x > /dev/null; sleep 4"], env=env2)
             for _ in range(40)]
