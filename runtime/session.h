@@ -62,7 +62,8 @@ struct dc_session {
 				  ("io_uring,ext4/ext4_sync_file_enter") */
 	struct dc_uprobes *uprobes; /* uprobes.c: prepared batches */
 	/* A traced process may be stopped at a mapping until the runtime
-	 * continues it (latelib.c): set once watching began, never unset. */
+	 * or exec until the runtime continues it (latelib.c, usdts.c): set
+	 * once watching began, never unset. */
 	bool libs_stopping;
 	struct {
 		struct dc_usdt_file *v;

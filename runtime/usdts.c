@@ -101,8 +101,10 @@ static int per_process(struct dc_session *sess, size_t i, const char *path)
 			d->layer, d->name, d->symbol, path, strerror(errno));
 		return 0;
 	}
-	/* Waits for its processes, as a spec's library not loaded yet. */
+	/* Waits for its processes, as a spec's library not loaded yet;
+	 * each is stopped at its exec until then. */
 	sess->probes[i].attached = true;
+	sess->libs_stopping = true;
 	return 0;
 }
 
