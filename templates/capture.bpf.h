@@ -58,8 +58,10 @@ struct dc_mpich_type {
 
 /* MPICH handle @h's size: a built-in type's handle holds it; another's
  * object is in one of the library's tables, found from where its code
- * is mapped (@ip lies in it), and is taken only if it names @h. */
-static __always_inline __u64 dc_mpich_size(__u64 ip, __u32 h)
+ * is mapped (@ip lies in it), and is taken only if it names @h. @vma:
+ * the mapping may be looked up (bpf_find_vma), else only the one the
+ * thread keeps for @ip (dc_vma_prime) is used. */
+static __always_inline __u64 dc_mpich_size(__u64 ip, __u32 h, bool vma)
 {
 	struct dc_mpich_type o;
 	__u64 at, blocks;
@@ -72,7 +74,7 @@ static __always_inline __u64 dc_mpich_size(__u64 ip, __u32 h)
 	if (h >> 30 < 2 || !dc_cfg.mpich_objsize)
 		return 0;
 	t = dc_thread_get();
-	v = t ? dc_vma_of(t, ip) : 0;
+	v = !t ? 0 : vma ? dc_vma_of(t, ip) : dc_vma_cached(t, ip);
 	if (!v)
 		return 0;
 	if (h >> 30 == 2) {
@@ -102,7 +104,8 @@ static __always_inline __u64 dc_mpich_size(__u64 ip, __u32 h)
 /* The size in bytes of MPI datatype @t, or 0 when it cannot be told (an
  * MPI library whose layout the runtime did not find): the call's bytes
  * are then unknown, never wrong. @ip: where the probe fired. */
-static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t, __u64 ip)
+static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t, __u64 ip,
+					   bool vma)
 {
 	__u64 size = 0;
 
@@ -111,7 +114,7 @@ static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t, __u64 ip)
 				(const void *)(t + dc_cfg.ompi_size_off)))
 		size = 0;
 	if (kind == DC_DTYPE_MPICH)
-		size = dc_mpich_size(ip, (__u32)t);
+		size = dc_mpich_size(ip, (__u32)t, vma);
 	return size;
 }
 
@@ -136,10 +139,11 @@ __noinline __u64 dc_read_slot(__u32 probe, __u32 i, __u32 lay, __u64 v)
 }
 
 /* The slots of @probe from its arguments @a, and the descriptor behind
- * its stream, if it has one. @ip: where the probe fired. @lay: its
- * fields' offsets in this copy (dc_layouts), or 0 for the object's. */
+ * its stream, if it has one. @ip: where the probe fired, @vma: whether
+ * its mapping may be looked up (dc_mpich_size). @lay: its fields'
+ * offsets in this copy (dc_layouts), or 0 for the object's. */
 static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
-					__u64 ip, __u32 lay)
+					__u64 ip, __u32 lay, bool vma)
 {
 	const volatile struct dc_capture *c = dc_cap(probe);
 	/* Each field of the table is a load (it is volatile): read once. */
@@ -168,7 +172,7 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 		if (ints & bit)
 			v[i] = (__u64)(__s64)(int)v[i];
 		if (dtype & bit)
-			v[i] = dc_dtype_size(c->dtype_kind, v[i], ip);
+			v[i] = dc_dtype_size(c->dtype_kind, v[i], ip, vma);
 		if (str & bit)
 			v[i] = dc_user_strlen(v[i]);
 		if (stream == i)
@@ -185,7 +189,7 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
  * frame and makes no event.
  */
 static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
-				    __u64 ip, __u32 lay)
+				    __u64 ip, __u32 lay, bool vma)
 {
 	const volatile struct dc_capture *tc, *c = dc_cap(probe);
 	struct dc_thread *t = dc_thread_get();
@@ -203,7 +207,7 @@ static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
 	if (f->probe != target)
 		return;
 	tc = dc_cap(target);
-	dc_capture(probe, a, v, ip, lay);
+	dc_capture(probe, a, v, ip, lay, vma);
 	for (int i = 0; i < DC_CAPTURE; i++) {
 		if (i >= c->nslots)
 			break;
@@ -227,7 +231,8 @@ static __always_inline void dc_feed(__u32 probe, __u32 target, const __u64 *a,
  * @cookie: the uprobe's (DC_COOKIE_*), past the probe id.
  * Returns 1 for a feeder, which has no return to see. */
 static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
-					    __u64 ip, bool traced, __u32 cookie)
+					    __u64 ip, bool traced, __u32 cookie,
+					    bool vma)
 {
 	__u32 feeds = dc_cap(probe)->feeds;
 	__s8 fed = dc_cap(probe)->fed_slot;
@@ -238,10 +243,11 @@ static __always_inline int dc_capture_enter(__u32 probe, const __u64 *a,
 		if (traced || dc_traced(bpf_get_current_pid_tgid() >> 32))
 			dc_feed(probe, feeds - 1, a, ip,
 				cookie >> DC_COOKIE_LAYOUT_SHIFT &
-				    (DC_LAYOUTS - 1));
+				    (DC_LAYOUTS - 1),
+				vma);
 		return 1;
 	}
-	sfd = dc_capture(probe, a, v, ip, 0);
+	sfd = dc_capture(probe, a, v, ip, 0, vma);
 	if ((cookie & DC_COOKIE_UNFED) && fed >= 0)
 		v[fed & (DC_CAPTURE - 1)] = DC_SIZE_UNKNOWN;
 	return traced ? dc_push(probe, v, sfd) : dc_enter(probe, v, sfd);

@@ -75,7 +75,7 @@ static __always_inline int dc_sys_enter_on(unsigned long long *ctx, bool vma)
 	}
 	if (probe < DC_NPROBES) {
 		__u64 v[DC_CAPTURE] = {};
-		__s32 sfd = dc_capture(probe, a, v, vma ? regs->ip : 0, 0);
+		__s32 sfd = dc_capture(probe, a, v, regs->ip, 0, vma);
 
 		dc_push_on(t, probe, v, sfd, 0, now);
 	}

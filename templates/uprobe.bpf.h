@@ -77,6 +77,25 @@ static __always_inline __u32 dc_uprobe_by_place(struct pt_regs *ctx)
 	return *p;
 }
 
+/* Kernels without bpf_find_vma: where the file the probe fired in is
+ * mapped (its bias, dc_mpich_size), from the user frame's offset in it,
+ * kept by the thread for the probe's address. */
+static __always_inline void dc_vma_prime(struct pt_regs *ctx)
+{
+	struct dc_thread *t = dc_thread_get();
+	struct bpf_stack_build_id s;
+	__u64 ip = ctx->ip;
+
+	if (!t || dc_vma_cached(t, ip) ||
+	    bpf_get_stack(ctx, &s, sizeof(s),
+			  BPF_F_USER_STACK | BPF_F_USER_BUILD_ID) !=
+		sizeof(s) ||
+	    s.status != BPF_STACK_BUILD_ID_VALID)
+		return;
+	t->vma[t->vma_next++ & (DC_VMAS - 1)] =
+	    (struct dc_vma){ ip, ip + 1, ip - s.offset, -1, 0 };
+}
+
 /* The probe of the innermost call of the thread: a uretprobe without a
  * cookie returns from it, as the runtime attaches no return probes to
  * feeders (which push no frame). */
@@ -155,8 +174,9 @@ static __always_inline int dc_regs_entry(struct pt_regs *ctx, __u64 cookie,
 		return 0;
 	if (cookie >> DC_UCOOKIE_MOVED)
 		dc_arg_moved(a, cookie >> DC_UCOOKIE_MOVED);
-	return dc_capture_enter(probe, a, vma ? ctx->ip : 0, traced,
-				(__u32)cookie);
+	if (!vma && dc_cap(probe)->dtype_kind == DC_DTYPE_MPICH)
+		dc_vma_prime(ctx);
+	return dc_capture_enter(probe, a, ctx->ip, traced, (__u32)cookie, vma);
 }
 
 static __always_inline __u64 dc_uprobe_cookie(struct pt_regs *ctx)

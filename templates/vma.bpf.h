@@ -49,6 +49,18 @@ static long dc_vma_found(struct task_struct *task, struct vm_area_struct *vma,
 	return 0;
 }
 
+/* The mapping of @ip the thread keeps, or NULL. */
+static __always_inline struct dc_vma *dc_vma_cached(struct dc_thread *t,
+						    __u64 ip)
+{
+	struct dc_vma *v = 0;
+
+	for (int i = 0; i < DC_VMAS; i++)
+		if (ip >= t->vma[i].start && ip < t->vma[i].end)
+			v = &t->vma[i];
+	return v;
+}
+
 /* The mapping @ip lies in, or NULL when it cannot be resolved now
  * (bpf_find_vma only tries the memory map's lock, which a thread
  * changing the map holds). The programs for kernels without
@@ -59,10 +71,7 @@ static __always_inline struct dc_vma *dc_vma_of(struct dc_thread *t, __u64 ip)
 
 	if (!ip)
 		return 0;
-
-	for (int i = 0; i < DC_VMAS; i++)
-		if (ip >= t->vma[i].start && ip < t->vma[i].end)
-			v = &t->vma[i];
+	v = dc_vma_cached(t, ip);
 	if (v)
 		return v;
 	if (bpf_find_vma(bpf_get_current_task_btf(), ip, dc_vma_found, &found,
