@@ -67,6 +67,13 @@ def skip(why):
     sys.exit(SKIP)
 
 
+def slack(seconds):
+    """@seconds scaled for an emulated machine (DC_TIME_SCALE, which
+    scripts/kernel-test sets for its TCG guests): a bound on how long
+    something may take is about responsiveness, not speed."""
+    return seconds * float(os.environ.get("DC_TIME_SCALE", "1"))
+
+
 def need_bpf():
     """End-to-end tests need root, kernel BTF and bpf(); say why not."""
     if os.geteuid() != 0:
@@ -93,6 +100,21 @@ class User:
 
     def run(self, cmd, **kw):
         return run(self.prefix + list(cmd), **kw)
+
+    def start(self, cmd, **kw):
+        """@cmd started as this user, returned once it runs as the user
+        (setpriv switches after it starts: its pid is root's a moment)."""
+        p = subprocess.Popen(self.prefix + list(cmd), **kw)
+        for _ in range(400):
+            try:
+                with open("/proc/%d/status" % p.pid) as f:
+                    uids = next(l for l in f if l.startswith("Uid:")).split()[1:]
+                if all(int(u) == self.uid for u in uids):
+                    break
+            except (OSError, StopIteration):
+                break
+            time.sleep(0.025)
+        return p
 
 
 def hostile_user(name):

@@ -38,7 +38,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     procs = {}
     for u in (alice, bob):
-        procs[u.name] = subprocess.Popen(u.prefix + ["sleep", "60"])
+        procs[u.name] = u.start(["sleep", "60"])
         r = u.run([RUNTIME, "--socket", sock, "--track", str(procs[u.name].pid)])
         check(r.returncode == 0, "%s tracks her own process: %s" % (u.name, r.stdout + r.stderr))
     a, b = str(procs["dc-alice"].pid), str(procs["dc-bob"].pid)
