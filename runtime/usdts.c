@@ -12,11 +12,11 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -82,14 +82,17 @@ int dc_usdt_attach(struct dc_session *sess, size_t i, const char *path,
 static int per_process(struct dc_session *sess, size_t i, const char *path)
 {
 	const struct dc_probe_info *d = sess->probes[i].d;
-	struct dc_lib_key k = { 0 };
-	struct stat st;
+	struct dc_usdt_exe k = { 0 };
+	char real[PATH_MAX];
+	const char *base;
 	__u8 one = 1;
 
-	if (stat(path, &st))
+	/* As the kernel names the file it execs: past a symlink. */
+	if (!realpath(path, real))
 		return 0;
-	k.ino = st.st_ino;
-	k.dev = major(st.st_dev) << 20 | minor(st.st_dev);
+	base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	/* Cut as the program reads it: 31 bytes and a NUL. */
+	memcpy(k.name, base, strnlen(base, sizeof(k.name) - 1));
 	if (!bpf_map_update_elem(bpf_map__fd(sess->o.maps.usdt_procs), &k, &one,
 				 BPF_NOEXIST))
 		dc_info("USDT probes in %s attach to each process that runs "

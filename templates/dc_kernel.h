@@ -118,7 +118,21 @@ struct inode {
 	struct super_block *i_sb;
 } __attribute__((preserve_access_index));
 
+/* A name in the dentry cache: its bytes, NUL-terminated. */
+struct qstr {
+	const unsigned char *name;
+} __attribute__((preserve_access_index));
+
+struct dentry {
+	struct qstr d_name;
+} __attribute__((preserve_access_index));
+
+struct path {
+	struct dentry *dentry;
+} __attribute__((preserve_access_index));
+
 struct file {
+	struct path f_path;
 	struct inode *f_inode;
 } __attribute__((preserve_access_index));
 

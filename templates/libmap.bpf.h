@@ -138,28 +138,39 @@ static __always_inline void dc_lib_check(__u32 tgid, unsigned long addr,
 	dc_lib_stop(tgid, addr, addr + len, &k);
 }
 
-/* Kernels without BPF cookies attach USDT probes in a PIE or a shared
- * library one process at a time (libbpf finds a probe by its address
- * there): files the runtime attaches so, by inode. */
+/* Kernels without BPF cookies attach USDT probes in a PIE one process
+ * at a time (libbpf finds a probe by its address there): the names of
+ * the executables the runtime attaches so. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 64);
-	__type(key, struct dc_lib_key);
+	__type(key, struct dc_usdt_exe);
 	__type(value, __u8);
 } dc_usdt_procs SEC(".maps");
 
-/* Traced process @tgid exec'd @bprm: if its executable is such a file,
- * it is stopped before its first instruction until its probes are in. */
+/* Traced process @tgid exec'd @bprm: if its executable is named as such
+ * a file, it is stopped before its first instruction until the runtime
+ * has attached its probes (if it is that file). */
 static __always_inline void dc_exec_check(__u32 tgid, struct linux_binprm *bprm)
 {
+	const unsigned char *name = NULL;
+	struct dc_usdt_exe n = {};
 	struct dc_lib_key k = {};
+	struct dentry *d = NULL;
 	struct file *file = NULL;
 
 	if (!(dc_cfg.fallbacks & DC_FB_COOKIES))
 		return;
 	bpf_probe_read_kernel(&file, sizeof(file), &bprm->file);
-	if (dc_file_key(file, &k) && bpf_map_lookup_elem(&dc_usdt_procs, &k))
-		dc_lib_stop(tgid, 0, 0, &k);
+	if (file)
+		bpf_probe_read_kernel(&d, sizeof(d), &file->f_path.dentry);
+	if (d)
+		bpf_probe_read_kernel(&name, sizeof(name), &d->d_name.name);
+	if (!name ||
+	    bpf_probe_read_kernel_str(n.name, sizeof(n.name), name) <= 0 ||
+	    !bpf_map_lookup_elem(&dc_usdt_procs, &n) || !dc_file_key(file, &k))
+		return;
+	dc_lib_stop(tgid, 0, 0, &k);
 }
 
 /* Used only where no sys_exit program runs: a second function on the

@@ -299,6 +299,14 @@ struct dc_lib_key {
 	__u32 pad;
 };
 
+/* dc_usdt_procs' key: the file name (past its last '/', cut to 31
+ * bytes) of an executable whose USDT probes attach to each process that
+ * runs it. By name, not inode: a stacking filesystem (overlayfs) shows
+ * user space another inode number than the one the exec opens. */
+struct dc_usdt_exe {
+	char name[32];
+};
+
 /* How the programs capture one probe's arguments; an array of these,
  * indexed by probe id, is generated into the object's .rodata. */
 struct dc_capture {
