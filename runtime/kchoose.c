@@ -269,9 +269,11 @@ static void choose_programs(struct dc_session *sess)
 	bpf_program__set_autoload(p->cgroup_attach, sess->opt.server);
 	bpf_program__set_autoload(p->agg_iter, sess->opt.profile);
 	/* Libraries mapped later: seen by the sys_exit program when it runs,
-	 * else by a program of their own (libmap.bpf.h). */
+	 * else by programs of their own (libmap.bpf.h). */
 	bpf_program__set_autoload(p->lib_mapped,
 				  has[DC_MECH_UPROBE] || has[DC_MECH_USDT]);
+	bpf_program__set_autoload(p->lib_mapping,
+				  bpf_program__autoload(p->lib_mapped));
 	bpf_map__set_autocreate(sess->o.maps.libs,
 				bpf_program__autoload(p->lib_mapped) ||
 				    bpf_program__autoload(p->sys_exit));

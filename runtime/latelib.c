@@ -78,18 +78,26 @@ int dc_latelib_attach(struct dc_session *sess, bool at_sys_exit)
 		sess->libs_stopping = true;
 		return 0;
 	}
-	l = bpf_program__attach(sess->o.progs.lib_mapped);
-	if (!l) {
-		dc_warn("cannot watch for libraries mapped later "
-			"(syscalls/sys_exit_mmap): %s; only those found at "
-			"start are probed",
-			strerror(errno));
-		return 0;
+	/* Its return first: an mmap between the two is not watched, never
+	 * half watched. */
+	for (int i = 0; i < 2; i++) {
+		struct bpf_program *p =
+		    i ? sess->o.progs.lib_mapping : sess->o.progs.lib_mapped;
+
+		l = bpf_program__attach(p);
+		if (!l) {
+			dc_warn("cannot watch for libraries mapped later "
+				"(%s): %s; only those found at start are "
+				"probed",
+				bpf_program__section_name(p), strerror(errno));
+			return 0;
+		}
+		err = dc_links_add(&sess->links, l);
+		if (err)
+			return err;
 	}
-	err = dc_links_add(&sess->links, l);
-	sess->libs_watched = !err;
-	sess->libs_stopping |= !err;
-	return err;
+	sess->libs_watched = sess->libs_stopping = true;
+	return 0;
 }
 
 /* The path a process's file was mapped from, for messages only: its

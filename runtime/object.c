@@ -54,6 +54,7 @@ static const struct part {
 	PROG(set_traced, "dc_set_traced"),
 	PROG(agg_iter, "dc_agg_iter"),
 	PROG(lib_mapped, "dc_lib_mapped"),
+	PROG(lib_mapping, "dc_lib_mapping"),
 }, maps[] = {
 	MAP(events, "dc_events"),
 	MAP(pids, "dc_pids"),

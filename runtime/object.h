@@ -32,7 +32,8 @@ struct dc_obj {
 		struct bpf_program *paio_sweep; /* ... and its unreturned */
 		struct bpf_program *fork, *exec, *exit_task, *cgroup_attach;
 		struct bpf_program *client_join, *set_traced, *agg_iter;
-		struct bpf_program *lib_mapped; /* libraries mapped later */
+		/* Libraries mapped later: an mmap's return and entry. */
+		struct bpf_program *lib_mapped, *lib_mapping;
 		/* The same for kernels without bpf_find_vma (Linux 5.17)
 		 * and global functions taking pointers (5.12): the loader
 		 * swaps them in above and loads only the ones there. */

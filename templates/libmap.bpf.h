@@ -111,22 +111,31 @@ static __always_inline void dc_lib_stop(__u32 tgid, __u64 start, __u64 end,
 	bpf_ringbuf_submit(e, 0);
 }
 
-/* Traced process @tgid's mmap (@regs, its saved arguments) returned
- * @addr: a regular file mapped executable there, not checked yet, stops
- * the process until the runtime has seen to it. The mapping is read off
- * the call, not looked up (bpf_find_vma, 5.17, only tries the memory
- * map's lock): the same on every kernel. */
+/* Traced process @tgid's mmap of @m returned @addr: a regular file
+ * mapped executable there, not checked yet, stops the process until the
+ * runtime has seen to it. The mapping is read off the call, not looked
+ * up (bpf_find_vma, 5.17, only tries the memory map's lock): the same on
+ * every kernel. */
+/* mmap's arguments that say what it maps. */
+struct dc_mmap_args {
+	__u64 len, prot, flags, fd;
+};
+
+static __always_inline bool dc_maps_code(const struct dc_mmap_args *m)
+{
+	return (m->prot & DC_PROT_EXEC) && !(m->flags & DC_MAP_ANON);
+}
+
 static __always_inline void dc_lib_check(__u32 tgid, unsigned long addr,
-					 struct pt_regs *regs)
+					 const struct dc_mmap_args *m)
 {
 	struct dc_lib_key k = {};
 	struct file *file;
 	unsigned long len;
 
-	if (addr >= -(unsigned long)DC_MAX_ERRNO ||
-	    !(regs->dx & DC_PROT_EXEC) || (regs->r10 & DC_MAP_ANON))
+	if (addr >= -(unsigned long)DC_MAX_ERRNO || !dc_maps_code(m))
 		return;
-	file = dc_fd_file(regs->r8);
+	file = dc_fd_file(m->fd);
 	if (!file) {
 		/* Closed by another thread meanwhile. */
 		dc_lib_unchecked();
@@ -134,7 +143,7 @@ static __always_inline void dc_lib_check(__u32 tgid, unsigned long addr,
 	}
 	if (!dc_file_key(file, &k) || bpf_map_lookup_elem(&dc_libs, &k))
 		return;
-	len = (regs->si + DC_PAGE_SIZE - 1) & ~(DC_PAGE_SIZE - 1);
+	len = (m->len + DC_PAGE_SIZE - 1) & ~(DC_PAGE_SIZE - 1);
 	dc_lib_stop(tgid, addr, addr + len, &k);
 }
 
@@ -173,21 +182,55 @@ static __always_inline void dc_exec_check(__u32 tgid, struct linux_binprm *bprm)
 	dc_lib_stop(tgid, 0, 0, &k);
 }
 
-/* Used only where no sys_exit program runs: a second function on the
- * kernel's sys_exit tracepoint makes every syscall of every process call
- * both in a loop of indirect calls instead of one direct call (about
- * 45 ns a syscall on Linux 6.18). */
-SEC("tp_btf/sys_exit")
-int dc_lib_mapped(unsigned long long *ctx)
+/* The sys_exit program, when it runs, reads the arguments from the
+ * syscall's saved registers. */
+static __always_inline void dc_lib_check_regs(__u32 tgid, unsigned long addr,
+					      struct pt_regs *regs)
 {
-	struct pt_regs *regs = (void *)ctx[0];
-	__u32 tgid;
+	struct dc_mmap_args m = { regs->si, regs->dx, regs->r10, regs->r8 };
 
-	if (regs->orig_ax != DC_NR_MMAP)
+	dc_lib_check(tgid, addr, &m);
+}
+
+/*
+ * Else the classic syscalls/sys_{enter,exit}_mmap tracepoints, whose
+ * records hold the arguments and the result: the kernel runs a program
+ * there only for mmap, where a raw sys_exit program would run, and cost
+ * about 100 ns, after every syscall of every process. Entry keeps a
+ * traced thread's mapping of code until its exit.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct dc_mmap_args);
+} dc_mmaps SEC(".maps");
+
+SEC("tracepoint/syscalls/sys_enter_mmap")
+int dc_lib_mapping(struct dc_sys_enter_rec *rec)
+{
+	struct dc_mmap_args m = { rec->args[1], rec->args[2], rec->args[3],
+				  rec->args[4] };
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = id;
+
+	if (dc_maps_code(&m) && dc_traced(id >> 32))
+		bpf_map_update_elem(&dc_mmaps, &tid, &m, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_mmap")
+int dc_lib_mapped(struct dc_sys_exit_rec *rec)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct dc_mmap_args *m;
+	__u32 tid = id;
+
+	m = bpf_map_lookup_elem(&dc_mmaps, &tid);
+	if (!m)
 		return 0;
-	tgid = bpf_get_current_pid_tgid() >> 32;
-	if (dc_traced(tgid))
-		dc_lib_check(tgid, ctx[1], regs);
+	dc_lib_check(id >> 32, rec->ret, m);
+	bpf_map_delete_elem(&dc_mmaps, &tid);
 	return 0;
 }
 

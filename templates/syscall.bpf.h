@@ -147,7 +147,7 @@ static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 	if (cd && !ret)
 		dc_cwd_event(regs, nr, id >> 32);
 	if (nr == DC_NR_MMAP && dc_libs_at_exit)
-		dc_lib_check(id >> 32, ret, regs);
+		dc_lib_check_regs(id >> 32, ret, regs);
 	t = dc_thread_get();
 	if (!t)
 		return 0;
