@@ -114,6 +114,7 @@ PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
                 path = os.path.join(tmp, log)
                 print("%s:\n%s" % (log, open(path).read()[-1500:] if os.path.exists(path) else "(none)"),
                       file=sys.stderr)
+            done()  # no node to run a job on: sbatch --wait would wait 15 minutes
         data, jobout = os.path.join(tmp, "shared.dat"), os.path.join(tmp, "job.out")
         r = run(["timeout", "900", "sbatch", "--wait", "-n1", "-o", jobout, "--wrap",
                  "mpirun --allow-run-as-root --oversubscribe -np %d %s %s" % (NP, WORK, data)],
