@@ -19,6 +19,7 @@ import time
 from dctest import BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, run, skip
 
 need_bpf()
+SLICE = "/sys/fs/cgroup/system.slice"
 for tool in ("slurmctld", "slurmd", "munged", "sbatch", "mpirun"):
     if not shutil.which(tool):
         skip("needs %s (scripts/setup installs slurm-wlm, munge and OpenMPI)" % tool)
@@ -88,7 +89,13 @@ PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
 """.format(host=host, msock=msock, tmp=tmp))
     # slurmd's cgroup/v2 plugin makes its scope through systemd's dbus;
     # where there is none (a kernel-test guest), it makes it itself.
+    # Its scope goes under system.slice, which only systemd makes: made
+    # here where it is missing, and removed after.
     open(os.path.join(tmp, "cgroup.conf"), "w").write("IgnoreSystemdOnFailure=yes\n")
+    made_slice = None
+    if os.path.exists("/sys/fs/cgroup/cgroup.controllers") and not os.path.isdir(SLICE):
+        os.mkdir(SLICE)
+        made_slice = SLICE
     env = dict(os.environ, SLURM_CONF=slurm_conf)
     daemons = []
     try:
@@ -146,6 +153,12 @@ PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP
         for d in daemons:
             d.terminate()
             d.wait(timeout=20)
+        if made_slice:
+            for scope in glob.glob(os.path.join(made_slice, "*.scope")) + [made_slice]:
+                try:
+                    os.rmdir(scope)
+                except OSError:
+                    pass
         pid = os.path.join(tmp, "munge", "pid")
         if os.path.exists(pid):
             mpid = open(pid).read().strip()
