@@ -111,11 +111,6 @@ static __always_inline void dc_lib_stop(__u32 tgid, __u64 start, __u64 end,
 	bpf_ringbuf_submit(e, 0);
 }
 
-/* Traced process @tgid's mmap of @m returned @addr: a regular file
- * mapped executable there, not checked yet, stops the process until the
- * runtime has seen to it. The mapping is read off the call, not looked
- * up (bpf_find_vma, 5.17, only tries the memory map's lock): the same on
- * every kernel. */
 /* mmap's arguments that say what it maps. */
 struct dc_mmap_args {
 	__u64 len, prot, flags, fd;
@@ -126,6 +121,11 @@ static __always_inline bool dc_maps_code(const struct dc_mmap_args *m)
 	return (m->prot & DC_PROT_EXEC) && !(m->flags & DC_MAP_ANON);
 }
 
+/* Traced process @tgid's mmap of @m returned @addr: a regular file
+ * mapped executable there, not checked yet, stops the process until the
+ * runtime has seen to it. The mapping is read off the call, not looked
+ * up (bpf_find_vma, 5.17, only tries the memory map's lock): the same on
+ * every kernel. */
 static __always_inline void dc_lib_check(__u32 tgid, unsigned long addr,
 					 const struct dc_mmap_args *m)
 {
