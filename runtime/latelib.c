@@ -35,7 +35,7 @@ static bool watching(const struct dc_session *sess)
 /* @kdev: the kernel's encoding of a device, as the program reads it. */
 static void mark(struct dc_session *sess, __u64 ino, __u32 kdev)
 {
-	struct dc_lib_key k = { .ino = ino, .dev = kdev };
+	struct dc_file_id k = { .ino = ino, .dev = kdev };
 	__u8 one = 1;
 
 	bpf_map_update_elem(bpf_map__fd(sess->o.maps.libs), &k, &one, BPF_ANY);

@@ -29,7 +29,7 @@ static __u32 kdev(unsigned major, unsigned minor)
  * not what stat() says), when this process maps the library, as it does
  * the C library; stat() for others.
  */
-static int lib_inode(const char *path, struct dc_wrap_lib *out)
+static int lib_inode(const char *path, struct dc_file_id *out)
 {
 	char real[PATH_MAX], line[PATH_MAX + 128], file[PATH_MAX];
 	unsigned major, minor;
@@ -45,9 +45,8 @@ static int lib_inode(const char *path, struct dc_wrap_lib *out)
 			   &minor, &ino, file) == 4 &&
 		    !strcmp(file, real)) {
 			fclose(f);
-			*out =
-			    (struct dc_wrap_lib){ .ino = ino,
-						  .dev = kdev(major, minor) };
+			*out = (struct dc_file_id){ .ino = ino,
+						    .dev = kdev(major, minor) };
 			return 0;
 		}
 	}
@@ -55,9 +54,9 @@ static int lib_inode(const char *path, struct dc_wrap_lib *out)
 		fclose(f);
 	if (stat(real, &st))
 		return -errno;
-	*out = (struct dc_wrap_lib){ .ino = st.st_ino,
-				     .dev = kdev(major(st.st_dev),
-						 minor(st.st_dev)) };
+	*out = (struct dc_file_id){ .ino = st.st_ino,
+				    .dev = kdev(major(st.st_dev),
+						minor(st.st_dev)) };
 	return 0;
 }
 

@@ -12,7 +12,7 @@
 
 /* Wrappers traced at sys_enter: where their syscall instructions are. */
 struct dc_wrappers {
-	struct dc_wrap_lib lib[DC_WRAP_LIBS];
+	struct dc_file_id lib[DC_WRAP_LIBS];
 	char *lib_path[DC_WRAP_LIBS];
 	size_t nlibs;
 	__u64 *keys;  /* lib << 32 | file offset past the syscall */

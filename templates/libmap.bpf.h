@@ -11,9 +11,8 @@
 #define DC_LIBMAP_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "inode.bpf.h"
 
-#define DC_S_IFMT    0170000
-#define DC_S_IFREG   0100000
 #define DC_SIGSTOP   19
 #define DC_MAX_ERRNO 4095
 
@@ -22,7 +21,7 @@
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
-	__type(key, struct dc_lib_key);
+	__type(key, struct dc_file_id);
 	__type(value, __u8);
 } dc_libs SEC(".maps");
 
@@ -32,7 +31,7 @@ struct {
 #define DC_PAGE_SIZE 4096UL
 
 /* The file mmap was handed, as the kernel took it: @fd in the current
- * task's table, read (not walked) as in vma.bpf.h. NULL if gone. */
+ * task's table, read (not walked) as in inode.bpf.h. NULL if gone. */
 static __always_inline struct file *dc_fd_file(unsigned int fd)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
@@ -68,31 +67,16 @@ static __always_inline void dc_lib_unchecked(void)
 bool dc_libs_at_exit;
 
 /* Whether @file is a regular file; its inode as dc_libs keys it in @k. */
-static __always_inline bool dc_file_key(struct file *file, struct dc_lib_key *k)
+static __always_inline bool dc_file_key(struct file *file, struct dc_file_id *k)
 {
-	struct inode *inode = NULL;
-	struct super_block *sb = NULL;
-	unsigned short mode = 0;
-
-	if (file)
-		bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
-	if (!inode)
-		return false;
-	bpf_probe_read_kernel(&mode, sizeof(mode), &inode->i_mode);
-	if ((mode & DC_S_IFMT) != DC_S_IFREG)
-		return false;
-	bpf_probe_read_kernel(&k->ino, sizeof(k->ino), &inode->i_ino);
-	bpf_probe_read_kernel(&sb, sizeof(sb), &inode->i_sb);
-	if (sb)
-		bpf_probe_read_kernel(&k->dev, sizeof(k->dev), &sb->s_dev);
-	return true;
+	return (dc_file_id(file, k) & DC_S_IFMT) == DC_S_IFREG;
 }
 
 /* Stop the current process @tgid until the runtime has seen to file @k,
  * mapped at [@start, @end) (0, 0: its executable). Stopped only when the
  * runtime is sure to hear of it. */
 static __always_inline void dc_lib_stop(__u32 tgid, __u64 start, __u64 end,
-					const struct dc_lib_key *k)
+					const struct dc_file_id *k)
 {
 	struct dc_lib_event *e;
 
@@ -129,7 +113,7 @@ static __always_inline bool dc_maps_code(const struct dc_mmap_args *m)
 static __always_inline void dc_lib_check(__u32 tgid, unsigned long addr,
 					 const struct dc_mmap_args *m)
 {
-	struct dc_lib_key k = {};
+	struct dc_file_id k = {};
 	struct file *file;
 	unsigned long len;
 
@@ -164,7 +148,7 @@ static __always_inline void dc_exec_check(__u32 tgid, struct linux_binprm *bprm)
 {
 	const unsigned char *name = NULL;
 	struct dc_usdt_exe n = {};
-	struct dc_lib_key k = {};
+	struct dc_file_id k = {};
 	struct dentry *d = NULL;
 	struct file *file = NULL;
 

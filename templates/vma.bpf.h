@@ -9,6 +9,7 @@
 #define DC_VMA_BPF_H
 
 #include "datacrumbs.bpf.h"
+#include "inode.bpf.h"
 #include "thread.bpf.h"
 
 #define DC_PAGE_SHIFT 12
@@ -19,32 +20,20 @@ struct dc_wrap_libs dc_wraps;
 static long dc_vma_found(struct task_struct *task, struct vm_area_struct *vma,
 			 struct dc_vma *v)
 {
+	struct dc_file_id id = {};
 	struct file *file = NULL;
-	struct inode *inode = NULL;
-	struct super_block *sb = NULL;
-	unsigned long ino = 0;
-	unsigned int dev = 0;
 
 	(void)task;
 	v->start = vma->vm_start;
 	v->end = vma->vm_end;
 	v->bias = vma->vm_start - (vma->vm_pgoff << DC_PAGE_SHIFT);
 	v->lib = -1;
-	/* Read, not walked: the verifier checks a walk against all of
-	 * vmlinux's BTF, milliseconds of every start. */
 	bpf_probe_read_kernel(&file, sizeof(file), &vma->vm_file);
-	if (!file)
+	if (!dc_file_id(file, &id))
 		return 0;
-	bpf_probe_read_kernel(&inode, sizeof(inode), &file->f_inode);
-	if (!inode)
-		return 0;
-	bpf_probe_read_kernel(&ino, sizeof(ino), &inode->i_ino);
-	bpf_probe_read_kernel(&sb, sizeof(sb), &inode->i_sb);
-	if (sb)
-		bpf_probe_read_kernel(&dev, sizeof(dev), &sb->s_dev);
 	for (int i = 0; i < DC_WRAP_LIBS; i++)
-		if (i < dc_wraps.n && dc_wraps.lib[i].ino == ino &&
-		    dc_wraps.lib[i].dev == dev)
+		if (i < dc_wraps.n && dc_wraps.lib[i].ino == id.ino &&
+		    dc_wraps.lib[i].dev == id.dev)
 			v->lib = i;
 	return 0;
 }

@@ -292,10 +292,11 @@ struct dc_lib_event {
 	__u32 pad2;
 };
 
-/* dc_libs' key: a file the runtime has checked for a spec's library. */
-struct dc_lib_key {
+/* A file as the BPF side names it: its inode. dc_libs' key (a file the
+ * runtime has checked for a spec's library) and dc_wraps' entries. */
+struct dc_file_id {
 	__u64 ino;
-	__u32 dev; /* as in struct dc_lib_event */
+	__u32 dev; /* the kernel's encoding: major << 20 | minor */
 	__u32 pad;
 };
 
@@ -476,17 +477,11 @@ struct dc_agg_val {
  */
 #define DC_WRAP_LIBS 4 /* libraries holding traced wrappers */
 
-struct dc_wrap_lib {
-	__u64 ino;
-	__u32 dev; /* as the kernel encodes it: major << 20 | minor */
-	__u32 pad;
-};
-
 /* In .bss, set by the runtime after load. */
 struct dc_wrap_libs {
 	__u32 n;
 	__u32 pad;
-	struct dc_wrap_lib lib[DC_WRAP_LIBS];
+	struct dc_file_id lib[DC_WRAP_LIBS];
 };
 
 #define DC_WRAP_CODE  16 /* code bytes that identify a site */
