@@ -193,12 +193,22 @@ static bool is_copy(const struct dc_probe_info *d, const char *base,
 	       dc_lib_matches(t, base) || (f && !strcmp(f + 1, base));
 }
 
+/* Whether probe @i is a USDT probe in the file mapped (@base, @soname)
+ * or, for an @exec, run (@st). */
+static bool usdt_in(const struct dc_session *sess, size_t i, bool exec,
+		    const struct stat *st, const char *base, const char *soname)
+{
+	return dc_usdt_probe(sess, i) &&
+	       (exec ? dc_usdt_target_is(sess, i, st)
+		     : is_copy(sess->probes[i].d, base, soname));
+}
+
 /* Attach the specs whose library @e's file is. 0, or -ENOMEM. */
 static int check(struct dc_session *sess, const struct dc_lib_event *e)
 {
 	char name[PATH_MAX], soname[DC_TARGET_MAX] = "", path[32];
 	const char *base, *last = NULL;
-	bool exec = !e->end, per_process;
+	bool exec = !e->end, per_process = false;
 	struct stat st;
 	int fd, err = 0;
 
@@ -219,7 +229,11 @@ static int check(struct dc_session *sess, const struct dc_lib_event *e)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (dc_elf_soname(path, soname, sizeof(soname)))
 		soname[0] = '\0';
-	per_process = dc_usdt_per_process(sess, path);
+	/* Only a file that holds USDT probes is checked again in each
+	 * process; any other is checked once. */
+	for (size_t i = 0; i < sess->nprobes && !per_process; i++)
+		if (usdt_in(sess, i, exec, &st, base, soname))
+			per_process = dc_usdt_per_process(sess, path);
 	/* A target's probes are listed together: each run of them once (a
 	 * target that comes back is probed by then). An executable stops
 	 * only for its USDT probes. */
@@ -238,9 +252,7 @@ static int check(struct dc_session *sess, const struct dc_lib_event *e)
 	 * process that runs or maps it. */
 	for (size_t i = 0, first = 1; i < sess->nprobes && err != -ENOMEM;
 	     i++) {
-		if (!dc_usdt_probe(sess, i) ||
-		    !(exec ? dc_usdt_target_is(sess, i, &st)
-			   : is_copy(sess->probes[i].d, base, soname)))
+		if (!usdt_in(sess, i, exec, &st, base, soname))
 			continue;
 		if (!per_process && first && (err = dc_usdts_seen(sess, &st)))
 			break;

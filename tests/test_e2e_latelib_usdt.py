@@ -6,10 +6,14 @@ start, and every firing of its USDT probe is in the trace, with its
 arguments. The copy the spec names, mapped late too, is not probed twice;
 two processes mapping one new copy at once are each traced once. The
 same where the kernel has no BPF cookies (5.10), where the probes are
-attached to each process that maps the library."""
+attached to each process that maps the library, and only such a library
+stops each process that maps it (SIGSTOPs counted by the kernel's
+signal tracepoint)."""
 import json
 import os
+import re
 import shutil
+import subprocess
 import tempfile
 
 from dctest import (BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run)
@@ -18,6 +22,7 @@ need_bpf()
 LIB = os.path.join(BUILD, "tests", "libdcusdt.so")
 PROG = os.path.join(BUILD, "tests", "usdt_dlopen")
 N = 25
+TRACING = "/sys/kernel/tracing"
 
 
 def copy_to(tmp, d):
@@ -25,6 +30,30 @@ def copy_to(tmp, d):
     path = os.path.join(tmp, d, "libdcusdt.so")
     shutil.copy(LIB, path)
     return path
+
+
+def stops_watch(name):
+    """A tracefs instance that records each SIGSTOP the kernel sends."""
+    if not os.path.isdir(os.path.join(TRACING, "events")):
+        subprocess.run(["mount", "-t", "tracefs", "nodev", TRACING], check=True)
+    inst = os.path.join(TRACING, "instances", name)
+    os.mkdir(inst)
+    ev = os.path.join(inst, "events", "signal", "signal_generate")
+    open(os.path.join(ev, "filter"), "w").write("sig == 19")
+    open(os.path.join(ev, "enable"), "w").write("1")
+    return inst
+
+
+def stopped(inst):
+    """{comm: [pid, ...]} stopped while @inst recorded; @inst removed."""
+    open(os.path.join(inst, "events", "signal", "signal_generate", "enable"), "w").write("0")
+    out = {}
+    for line in open(os.path.join(inst, "trace")):
+        m = re.search(r"sig=19 .*comm=(\S+) pid=(\d+)", line)
+        if m:
+            out.setdefault(m.group(1), []).append(int(m.group(2)))
+    os.rmdir(inst)
+    return out
 
 
 def steps(t, pid):
@@ -69,4 +98,18 @@ with tempfile.TemporaryDirectory() as tmp:
                 pid = json.loads(line)["pid"]
                 got = steps(t, pid)
                 check(got == want, "%stwo at once: pid %d: %d firings, want %d" % (tag, pid, len(got), N))
+    # Without cookies only a file holding the spec's USDT probes stops
+    # each process that maps it: any other (ls's libraries) stops the
+    # first process that maps it and is then checked. The kernel's own
+    # signal tracepoint counts the stops.
+    watch = stops_watch("dc-latelib-usdt-%d" % os.getpid())
+    try:
+        r = run([RUNTIME, "-q", "-o", os.path.join(tmp, "ls.pfw.gz"), obj, "--", "sh", "-c",
+                 "for i in 1 2 3 4 5 6 7 8 9 10; do ls / > /dev/null; done"],
+                env=dict(os.environ, DATACRUMBS_FALLBACKS="cookies"))
+    finally:
+        stops = stopped(watch)
+    check(r.returncode == 0, "ls ten times: runtime: %s" % r.stderr[-1500:])
+    check(len(set(stops.get("ls", []))) <= 1,
+          "ls's libraries stop only the first ls: SIGSTOPs to %s" % stops)
 done()
