@@ -18,6 +18,7 @@
 #include "log.h"
 #include "roles.h"
 #include "probetab.h"
+#include "procs.h"
 #include "session.h"
 #include "sysstub.h"
 
@@ -556,9 +557,11 @@ bool dc_traced_alive(struct dc_session *sess)
 	void *prev = NULL;
 
 	/* The BPF side adds children at fork and removes a process when
-	 * its last thread exits; kill() guards against a missed exit. */
+	 * its last thread exits; /proc guards against a missed exit (a -p
+	 * process that exited while the probes were attached, left a
+	 * zombie by a parent that waits for us). */
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		if (!kill(next, 0) || errno != ESRCH)
+		if (dc_pid_running(next))
 			return true;
 		key = next;
 		prev = &key;

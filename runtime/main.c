@@ -347,7 +347,7 @@ static int trace_pids(struct dc_rt *rt, const struct dc_opts *o)
 	int err;
 
 	for (int i = 0; i < o->npids; i++) {
-		if (kill(o->pids[i], 0) && errno == ESRCH) {
+		if (!dc_pid_running(o->pids[i])) {
 			dc_err("--pid %d: no such process", o->pids[i]);
 			return -ESRCH;
 		}

@@ -2,6 +2,7 @@
 /* The processes and threads seen, and what is known of each. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,6 +302,20 @@ char *dc_proc_read(uint32_t pid, const char *what)
 		if (s[i] == '\0')
 			s[i] = ' ';
 	return s;
+}
+
+bool dc_pid_running(uint32_t pid)
+{
+	char *st = dc_proc_read(pid, "stat"), *s;
+	bool running;
+
+	if (!st)
+		return !(kill(pid, 0) && errno == ESRCH);
+	/* The state follows the command name, which may hold ") ". */
+	s = strrchr(st, ')');
+	running = !s || (s[1] && s[2] != 'Z' && s[2] != 'X');
+	free(st);
+	return running;
 }
 
 char *dc_proc_env(uint32_t pid, const char *name)

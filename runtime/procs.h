@@ -181,6 +181,9 @@ char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
  * malloc'd, or NULL when the process is gone. */
 char *dc_proc_read(uint32_t pid, const char *what);
 char *dc_proc_env(uint32_t pid, const char *name);
+/* Whether process @pid exists and has not exited: a zombie its parent
+ * has not reaped yet has. */
+bool dc_pid_running(uint32_t pid);
 
 void dc_thread_free(struct dc_rthread *t);
 /* Free processes whose leader exited more than @age_ns before @now:

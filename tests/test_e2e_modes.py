@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Tracing modes: -p PID (a file opened before tracing, a child forked
-after), SIGINT mid-run, and --strict under overload, where every call is
+after; a process exited and not reaped is refused), SIGINT mid-run, and --strict under overload, where every call is
 either written or counted as lost: written + lost equals strace's count."""
 import os
 import signal
@@ -59,6 +59,20 @@ with tempfile.TemporaryDirectory() as tmp:
         c = t.select(cat=cat, name="write", path=g)
         check(len(c) == 20 and all(e["pid"] != sh.pid for e in c),
               "%s writes by the child forked after attach: %d" % (cat, len(c)))
+
+    # -p of a process that has exited but is not reaped yet (its parent
+    # is this test): it is gone, not waited for.
+    z = subprocess.Popen(["true"])
+    for _ in range(100):
+        if open("/proc/%d/stat" % z.pid).read().rsplit(")", 1)[1].split()[0] == "Z":
+            break
+        time.sleep(0.05)
+    zt = os.path.join(tmp, "zombie.pfw.gz")
+    r = run([RUNTIME, "-q", "-o", zt, "-p", str(z.pid), obj], timeout=120)
+    check(r.returncode != 0 and "--pid %d: no such process" % z.pid in r.stderr
+          and not os.path.exists(zt), "-p of a zombie: exit %d, trace %s: %s"
+          % (r.returncode, os.path.exists(zt), r.stderr[-500:]))
+    z.wait()
 
     # SIGINT to the runtime alone: the trace is closed properly, the
     # command keeps running untraced.

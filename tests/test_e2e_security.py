@@ -14,7 +14,8 @@ import subprocess
 import tempfile
 import time
 
-from dctest import RUNTIME, Trace, check, done, generate, need_bpf, need_tool, run, start_server
+from dctest import (RUNTIME, Trace, check, done, generate, need_bpf, need_tool, run, slack,
+                    start_server)
 
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
@@ -94,7 +95,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 2 and "--user: no user 'no-such-user-dc'" in r.stderr, "unknown --user")
 
     # -p: the trace belongs to the process's owner.
-    p = subprocess.Popen(NOBODY + ["sh", "-c", "sleep 1; echo x > /dev/null"])
+    # Alive until the runtime has attached, in a slow guest too.
+    p = subprocess.Popen(NOBODY + ["sh", "-c", "sleep %g; echo x > /dev/null" % slack(2)])
     time.sleep(0.2)
     trace = os.path.join(tmp, "pid.pfw.gz")
     r = run([RUNTIME, "-q", "-p", str(p.pid), "-o", trace, obj])
