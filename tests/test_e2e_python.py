@@ -17,7 +17,7 @@ import tempfile
 import time
 
 from dcpy import PY, REPORT_LIB, env, need_pandas, report, same, summary
-from dctest import BUILD, RUNTIME, WORKLOAD, check, done, generate, need_bpf, run, skip
+from dctest import BUILD, RUNTIME, WORKLOAD, check, done, generate, need_bpf, run, skip, slack
 
 need_bpf()
 need_pandas()
@@ -95,6 +95,10 @@ def stop(procs):
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
 
+
+# Dask's connect timeout, for the package and the scheduler and worker
+# alike: in an emulated guest a handshake takes longer than 10 s.
+os.environ["DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT"] = "%gs" % slack(10)
 
 # /tmp may be a tmpfs: the kernel layer needs a block device under it.
 with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:

@@ -101,8 +101,12 @@ def connect(address=None, workers=None, trace_bytes=0, wait=60):
     if address:
         from distributed import Client
 
+        # Dask's own setting where the site gives one (a loaded
+        # scheduler); else 10 s, as a refused connection is retried
+        # until then.
+        timeout = os.environ.get("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "10s")
         try:
-            client = Client(address, timeout="10s")
+            client = Client(address, timeout=timeout)
         except (OSError, TimeoutError) as e:
             raise ClusterError("cannot reach the Dask scheduler at %s: %s" % (address, e)) \
                 from None
