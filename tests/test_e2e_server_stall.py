@@ -162,9 +162,12 @@ with tempfile.TemporaryDirectory() as tmp:
           "the writing job's trace, ended: %s" % ends[-1:])
     if ends:
         n, lost = ends[-1].get("num_events", 0), ends[-1].get("dropped", 0)
-        check(lost / (n + lost) <= base_frac + 0.05,
+        # A stalled loop loses most: the 1 MiB buffer fills in a fraction
+        # of a second. Two runs in a guest on a loaded host differ by
+        # several points (5.2 against 0.0 in a 5.10 guest).
+        check(lost / (n + lost) <= base_frac + 0.10,
               "the job wrote on while alice held connections: %d events, %d lost; "
-              "%.1f%% against %.1f%% with nobody at the socket (at most 5 points more)"
+              "%.1f%% against %.1f%% with nobody at the socket (at most 10 points more)"
               % (n, lost, 100 * lost / (n + lost), 100 * base_frac))
     check("\x1b" not in err, "no escape byte in the server's log")
 
