@@ -267,6 +267,58 @@ static int check(struct dc_session *sess, const struct dc_lib_event *e)
 	return err == -ENOMEM ? err : 0;
 }
 
+int dc_latelib_running(struct dc_session *sess, __u32 pid)
+{
+	struct dc_lib_event e = { .kind = DC_EV_LIB, .pid = pid };
+	unsigned long long lo, hi, ino;
+	char path[32], line[PATH_MAX + 128], perms[5];
+	unsigned maj, min;
+	struct stat st;
+	FILE *f = NULL;
+	int err;
+
+	if (!sess->libs_stopping || !sess->probes_attached)
+		return 0;
+	/* Its executable (end 0), then each mapping of code. */
+	snprintf(path, sizeof(path), "/proc/%u/exe", pid);
+	if (stat(path, &st))
+		return 0;
+	e.ino = st.st_ino;
+	e.dev = major(st.st_dev) << 20 | minor(st.st_dev);
+	err = check(sess, &e);
+	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	if (!err)
+		f = fopen(path, "re");
+	while (f && !err && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %4s %*x %x:%x %llu", &lo, &hi,
+			   perms, &maj, &min, &ino) != 6 ||
+		    perms[2] != 'x' || !ino)
+			continue;
+		e.start = lo;
+		e.end = hi;
+		e.ino = ino;
+		e.dev = maj << 20 | min;
+		err = check(sess, &e);
+	}
+	if (f)
+		fclose(f);
+	return err;
+}
+
+int dc_latelib_traced(struct dc_session *sess)
+{
+	int fd = bpf_map__fd(sess->o.maps.pids), err = 0;
+	__u32 key, next;
+	void *prev = NULL;
+
+	while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
+		err = dc_latelib_running(sess, next);
+		key = next;
+		prev = &key;
+	}
+	return err;
+}
+
 int dc_latelib_mapped(struct dc_session *sess, const void *data, size_t size)
 {
 	const struct dc_lib_event *e = data;

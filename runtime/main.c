@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "config.h"
 #include "elfsym.h"
+#include "latelib.h"
 #include "launch.h"
 #include "log.h"
 #include "mounts.h"
@@ -563,6 +564,9 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 			strerror(errno));
 	/* A server attaches the probes when a job starts. */
 	if (o->server ? dc_attach_tracking(&rt.sess) : dc_attach_all(&rt.sess))
+		goto cleanup;
+	/* -p's processes were stopped at no mapping: their files now. */
+	if (o->npids && dc_latelib_traced(&rt.sess))
 		goto cleanup;
 	t_ready = now_ns();
 	/* Launched after attaching, so no breakpoint is installed in the

@@ -13,6 +13,7 @@
 
 #include "cgroup.h"
 #include "elfsym.h"
+#include "latelib.h"
 #include "log.h"
 #include "roles.h"
 #include "conns.h"
@@ -105,7 +106,7 @@ static int set_pid(struct dc_server *s, int pid, bool on)
 	 * may be read after it has exited. */
 	if ((p = dc_proc_get(s->ps, pid)))
 		dc_proc_facts(p);
-	return dc_trace_pid(s->sess, pid);
+	return dc_trace_pid(s->sess, pid) ?: dc_latelib_running(s->sess, pid);
 }
 
 /* Whether the caller may see which processes are traced: root sees
@@ -174,7 +175,8 @@ static int job_starts(struct dc_server *s)
 	int err = 0;
 
 	if (!s->sess->probes_attached) {
-		err = dc_attach_probes(s->sess);
+		/* Its processes run already: their files now. */
+		err = dc_attach_probes(s->sess) ?: dc_latelib_traced(s->sess);
 		dc_info("a job starts: probes %s",
 			err ? "could not be attached" : "attached");
 	}

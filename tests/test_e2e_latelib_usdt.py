@@ -4,19 +4,25 @@
 path, a copy of a library the spec names but the runtime did not find at
 start, and every firing of its USDT probe is in the trace, with its
 arguments. The copy the spec names, mapped late too, is not probed twice;
-two processes mapping one new copy at once are each traced once. The
+two processes mapping one new copy at once are each traced once; a copy
+mapped before the runtime starts, by a process given with -p or tracked
+by a server, too. The
 same where the kernel has no BPF cookies (5.10), where the probes are
 attached to each process that maps the library, and only such a library
 stops each process that maps it (SIGSTOPs counted by the kernel's
 signal tracepoint)."""
+import glob
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 
-from dctest import (BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run)
+from dctest import (BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, slack,
+                    wait_ready)
 
 need_bpf()
 LIB = os.path.join(BUILD, "tests", "libdcusdt.so")
@@ -98,6 +104,63 @@ with tempfile.TemporaryDirectory() as tmp:
                 pid = json.loads(line)["pid"]
                 got = steps(t, pid)
                 check(got == want, "%stwo at once: pid %d: %d firings, want %d" % (tag, pid, len(got), N))
+        # -p of a process that mapped a copy before the runtime started:
+        # the copy is found in its mappings, as if it were mapped now.
+        lib = copy_to(tmp, tag + "before")
+        go = os.path.join(tmp, tag + "go")
+        os.mkfifo(go)
+        prog = subprocess.Popen([PROG, lib, str(N), go], stdout=subprocess.PIPE, text=True)
+        for _ in range(600):
+            if lib in open("/proc/%d/maps" % prog.pid).read():
+                break
+            time.sleep(0.05)
+        trace = os.path.join(tmp, tag + "before.pfw.gz")
+        rt = subprocess.Popen([RUNTIME, "-o", trace, "-p", str(prog.pid), obj], env=env,
+                              stderr=subprocess.PIPE, text=True)
+        line = ""
+        while "tracing" not in line:
+            line = rt.stderr.readline()
+            if not line:
+                break
+        check("tracing" in line, "%s-p: runtime started" % tag)
+        with open(go, "w") as w:
+            w.write("go\n")
+        out = prog.communicate()[0]
+        err = rt.communicate(timeout=slack(60))[1]
+        check(rt.returncode == 0, "%s-p: runtime: %s" % (tag, err[-1500:]))
+        if not rt.returncode:
+            got = steps(Trace(trace), json.loads(out)["pid"])
+            check(got == want, "%s-p of a process that mapped the copy before: %d firings, want %d"
+                  % (tag, len(got), N))
+
+        # The same through a server's --track: the job's first process
+        # brings the probes in, and its files are checked then.
+        lib, go = copy_to(tmp, tag + "tracked"), os.path.join(tmp, tag + "go2")
+        os.mkfifo(go)
+        prog = subprocess.Popen([PROG, lib, str(N), go], stdout=subprocess.PIPE, text=True)
+        srvdir = os.path.join(tmp, tag + "srv")
+        os.mkdir(srvdir)
+        sock, ready = os.path.join(tmp, tag + "dc.sock"), os.path.join(tmp, tag + "ready")
+        srv = subprocess.Popen([RUNTIME, "--server", "--socket", sock, "--ready-file", ready,
+                                "-o", os.path.join(srvdir, "server.pfw.gz"), obj], env=env,
+                               stderr=subprocess.PIPE, text=True)
+        wait_ready(ready, srv)
+        for _ in range(600):
+            if lib in open("/proc/%d/maps" % prog.pid).read():
+                break
+            time.sleep(0.05)
+        r = run([RUNTIME, "--socket", sock, "--track", str(prog.pid)])
+        check(r.returncode == 0, "%s--track: %s" % (tag, r.stdout + r.stderr))
+        with open(go, "w") as w:
+            w.write("go\n")
+        out = prog.communicate()[0]
+        srv.send_signal(signal.SIGTERM)
+        srv.communicate(timeout=slack(60))
+        jobs = glob.glob(os.path.join(srvdir, "*-job*.pfw.gz"))
+        got = steps(Trace(jobs[0]), json.loads(out)["pid"]) if len(jobs) == 1 else []
+        check(got == want, "%s--track of a process that mapped the copy before: %d job traces, "
+              "%d firings, want %d" % (tag, len(jobs), len(got), N))
+
     # Without cookies only a file holding the spec's USDT probes stops
     # each process that maps it: any other (ls's libraries) stops the
     # first process that maps it and is then checked. The kernel's own

@@ -3,6 +3,7 @@
  * dlopen()s the library LIB by its path once running and calls its
  * dc_usdt_step() N times, each firing its USDT probe once; prints how
  * many as JSON, with the file the loader mapped. Usage: usdt_dlopen LIB N
+ * [GO]: with GO (a FIFO), waits for a line from it between the two.
  */
 #include <dlfcn.h>
 #include <link.h>
@@ -17,8 +18,8 @@ int main(int argc, char **argv)
 	void *lib;
 	int n;
 
-	if (argc != 3 || (n = atoi(argv[2])) <= 0) {
-		fprintf(stderr, "usage: usdt_dlopen LIB N\n");
+	if (argc < 3 || argc > 4 || (n = atoi(argv[2])) <= 0) {
+		fprintf(stderr, "usage: usdt_dlopen LIB N [GO]\n");
 		return 2;
 	}
 	lib = dlopen(argv[1], RTLD_NOW);
@@ -30,6 +31,16 @@ int main(int argc, char **argv)
 	if (!step) {
 		fprintf(stderr, "usdt_dlopen: %s\n", dlerror());
 		return 1;
+	}
+	if (argc == 4) {
+		char line[8];
+		FILE *go = fopen(argv[3], "r");
+
+		if (!go || !fgets(line, sizeof(line), go)) {
+			fprintf(stderr, "usdt_dlopen: %s: no go\n", argv[3]);
+			return 1;
+		}
+		fclose(go);
 	}
 	for (int i = 0; i < n; i++)
 		step(i);
