@@ -321,6 +321,15 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 		dc_err("--server traces processes that join it, not a COMMAND");
 		return -EINVAL;
 	}
+	/* A COMMAND may follow OBJECT without "--": an option put there by
+	 * mistake would be run. */
+	if (optind + 1 < argc && argv[optind + 1][0] == '-' &&
+	    strcmp(argv[optind + 1], "--")) {
+		dc_err("%s after %s: options go before OBJECT; a COMMAND after "
+		       "'--'",
+		       argv[optind + 1], argv[optind]);
+		return -EINVAL;
+	}
 	if (optind + 1 == argc && !o->all && !o->npids && !o->server) {
 		dc_err("nothing to trace: give a COMMAND after '--', -p PID or "
 		       "--all");

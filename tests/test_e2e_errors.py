@@ -15,6 +15,9 @@ r = run([RUNTIME, "--help"])
 check(r.returncode == 0 and len(r.stdout.splitlines()) < 25, "--help fits a screen")
 r = run([RUNTIME, "x.bpf.o"])
 check(r.returncode == 2 and "nothing to trace" in r.stderr, "object without command")
+r = run([RUNTIME, "x.bpf.o", "-p", "1"])
+check(r.returncode == 2 and "-p after x.bpf.o: options go before OBJECT" in r.stderr,
+      "an option after the object: %s" % r.stderr)
 r = run([RUNTIME, "--ringbuf-size", "1000", "x.bpf.o", "--", "true"])
 check(r.returncode == 2 and "--ringbuf-size" in r.stderr, "bad ring buffer size")
 
