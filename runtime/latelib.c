@@ -44,7 +44,7 @@ static void mark(struct dc_session *sess, __u64 ino, __u32 kdev)
 /* ... a file as stat() gives it. */
 static void mark_file(struct dc_session *sess, const struct stat *st)
 {
-	mark(sess, st->st_ino, major(st->st_dev) << 20 | minor(st->st_dev));
+	mark(sess, st->st_ino, dc_kdev(major(st->st_dev), minor(st->st_dev)));
 }
 
 int dc_latelib_attach(struct dc_session *sess, bool at_sys_exit)
@@ -284,7 +284,7 @@ int dc_latelib_running(struct dc_session *sess, __u32 pid)
 	if (stat(path, &st))
 		return 0;
 	e.ino = st.st_ino;
-	e.dev = major(st.st_dev) << 20 | minor(st.st_dev);
+	e.dev = dc_kdev(major(st.st_dev), minor(st.st_dev));
 	err = check(sess, &e);
 	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
 	if (!err)
@@ -297,7 +297,7 @@ int dc_latelib_running(struct dc_session *sess, __u32 pid)
 		e.start = lo;
 		e.end = hi;
 		e.ino = ino;
-		e.dev = maj << 20 | min;
+		e.dev = dc_kdev(maj, min);
 		err = check(sess, &e);
 	}
 	if (f)

@@ -17,12 +17,6 @@
 #include "log.h"
 #include "wrappers.h"
 
-/* The kernel's own dev_t: what a BPF program reads from s_dev. */
-static __u32 kdev(unsigned major, unsigned minor)
-{
-	return major << 20 | minor;
-}
-
 /*
  * The inode the kernel gives a mapping of @path. /proc/self/maps names
  * it as the BPF program will see it (on overlayfs that is the real file,
@@ -45,8 +39,9 @@ static int lib_inode(const char *path, struct dc_file_id *out)
 			   &minor, &ino, file) == 4 &&
 		    !strcmp(file, real)) {
 			fclose(f);
-			*out = (struct dc_file_id){ .ino = ino,
-						    .dev = kdev(major, minor) };
+			*out =
+			    (struct dc_file_id){ .ino = ino,
+						 .dev = dc_kdev(major, minor) };
 			return 0;
 		}
 	}
@@ -55,8 +50,8 @@ static int lib_inode(const char *path, struct dc_file_id *out)
 	if (stat(real, &st))
 		return -errno;
 	*out = (struct dc_file_id){ .ino = st.st_ino,
-				    .dev = kdev(major(st.st_dev),
-						minor(st.st_dev)) };
+				    .dev = dc_kdev(major(st.st_dev),
+						   minor(st.st_dev)) };
 	return 0;
 }
 

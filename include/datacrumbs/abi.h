@@ -300,6 +300,12 @@ struct dc_file_id {
 	__u32 pad;
 };
 
+/* dc_file_id's dev from a device's major and minor numbers. */
+static inline __u32 dc_kdev(__u32 major, __u32 minor)
+{
+	return major << 20 | minor;
+}
+
 /* dc_usdt_procs' key: the file name (past its last '/', cut to 31
  * bytes) of an executable whose USDT probes attach to each process that
  * runs it. By name, not inode: a stacking filesystem (overlayfs) shows
