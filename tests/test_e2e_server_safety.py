@@ -13,7 +13,8 @@ import subprocess
 import tempfile
 import time
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, start_server
+from dctest import (BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, slack,
+                    start_server)
 
 need_bpf()
 CLIENT = os.path.join(BUILD, "client", "libdatacrumbs-client.so")
@@ -27,6 +28,19 @@ def start(tmp, name):
 
 def fds(pid):
     return len(os.listdir("/proc/%d/fd" % pid))
+
+
+def settled_fds(pid):
+    """What the server holds once a job's joining is over: the same count
+    three times in a row (an emulated guest may still be answering)."""
+    seen = []
+    deadline = time.monotonic() + slack(10)
+    while time.monotonic() < deadline:
+        seen.append(fds(pid))
+        if len(seen) >= 3 and len(set(seen[-3:])) == 1:
+            break
+        time.sleep(0.3)
+    return seen[-1]
 
 
 def job_traces(tmp, name):
@@ -70,16 +84,20 @@ with tempfile.TemporaryDirectory() as tmp:
     # A job whose trace cannot be made (no descriptor left): one warning,
     # then a count, and its events in the server's own trace. Another job
     # keeps the probes attached meanwhile (attaching needs descriptors).
-    keep = subprocess.Popen(["sh", "-c", "echo x > /dev/null; sleep 8"], env=joined)
-    time.sleep(1)
-    subprocess.run(["prlimit", "--pid", str(srv.pid), "--nofile=%d:" % fds(srv.pid)], check=True)
+    keep = subprocess.Popen(["sh", "-c", "echo x > /dev/null; sleep %d" % slack(30)], env=joined,
+                            start_new_session=True)
+    deadline = time.monotonic() + slack(10)
+    while len(job_traces(tmp, "sh")) < 13 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    subprocess.run(["prlimit", "--pid", str(srv.pid), "--nofile=%d:" % settled_fds(srv.pid)],
+                   check=True)
     out = os.path.join(tmp, "many.txt")
     r = run(["sh", "-c", "i=0; while [ $i -lt 200 ]; do echo x >> %s; i=$((i+1)); done" % out],
             env=joined)
-    time.sleep(0.5)
+    time.sleep(slack(0.5))
     subprocess.run(["prlimit", "--pid", str(srv.pid), "--nofile=1024:"], check=True)
     time.sleep(3)
-    keep.kill()
+    os.killpg(keep.pid, signal.SIGKILL)
     keep.wait()
 
     # A job killed with the server: its trace is readable up to the last
