@@ -30,9 +30,12 @@ def fds(pid):
     return len(os.listdir("/proc/%d/fd" % pid))
 
 
-def settled_fds(pid):
-    """What the server holds once a job's joining is over: the same count
-    three times in a row (an emulated guest may still be answering)."""
+def lowest_free_fd(pid):
+    """The number the server's next descriptor would get: a limit of it
+    leaves none (the limit bounds numbers, and a server that has closed
+    some holds fewer descriptors than its highest number), once the
+    count holds still three times in a row (an emulated guest may still
+    be answering a job)."""
     seen = []
     deadline = time.monotonic() + slack(10)
     while time.monotonic() < deadline:
@@ -40,7 +43,8 @@ def settled_fds(pid):
         if len(seen) >= 3 and len(set(seen[-3:])) == 1:
             break
         time.sleep(0.3)
-    return seen[-1]
+    used = {int(fd) for fd in os.listdir("/proc/%d/fd" % pid)}
+    return next(n for n in range(len(used) + 1) if n not in used)
 
 
 def job_traces(tmp, name):
@@ -89,7 +93,7 @@ with tempfile.TemporaryDirectory() as tmp:
     deadline = time.monotonic() + slack(10)
     while len(job_traces(tmp, "sh")) < 13 and time.monotonic() < deadline:
         time.sleep(0.1)
-    subprocess.run(["prlimit", "--pid", str(srv.pid), "--nofile=%d:" % settled_fds(srv.pid)],
+    subprocess.run(["prlimit", "--pid", str(srv.pid), "--nofile=%d:" % lowest_free_fd(srv.pid)],
                    check=True)
     out = os.path.join(tmp, "many.txt")
     r = run(["sh", "-c", "i=0; while [ $i -lt 200 ]; do echo x >> %s; i=$((i+1)); done" % out],
