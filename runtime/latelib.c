@@ -305,18 +305,15 @@ int dc_latelib_running(struct dc_session *sess, __u32 pid)
 	return err;
 }
 
+static int running(struct dc_session *sess, __u32 pid, void *ctx)
+{
+	(void)ctx;
+	return dc_latelib_running(sess, pid);
+}
+
 int dc_latelib_traced(struct dc_session *sess)
 {
-	int fd = bpf_map__fd(sess->o.maps.pids), err = 0;
-	__u32 key, next;
-	void *prev = NULL;
-
-	while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
-		err = dc_latelib_running(sess, next);
-		key = next;
-		prev = &key;
-	}
-	return err;
+	return dc_traced_each(sess, running, NULL);
 }
 
 int dc_latelib_mapped(struct dc_session *sess, const void *data, size_t size)

@@ -122,23 +122,44 @@ static bool shown(const struct ucred *cred, __u32 pid)
 	return !owner(proc, &who) && who.uid == cred->uid;
 }
 
+static int count(struct dc_session *sess, __u32 pid, void *ctx)
+{
+	(void)sess;
+	(void)pid;
+	++*(size_t *)ctx;
+	return 0;
+}
+
+struct pid_list {
+	const struct ucred *cred;
+	char *out;
+	size_t size, len;
+};
+
+static int list(struct dc_session *sess, __u32 pid, void *ctx)
+{
+	struct pid_list *l = ctx;
+
+	(void)sess;
+	if (shown(l->cred, pid))
+		l->len +=
+		    snprintf(l->out + l->len, l->size - l->len, " %u", pid);
+	return l->len >= l->size;
+}
+
 /* Counts for anyone; pids and the server's trace only as shown() says:
  * what other users run is theirs. */
 static void status(struct dc_session *sess, const struct ucred *cred,
 		   const char *trace, char *out, size_t size)
 {
-	struct bpf_map *m = sess->o.maps.pids, *cg = sess->o.maps.cgroups;
-	__u32 key, next;
+	struct bpf_map *cg = sess->o.maps.cgroups;
+	struct pid_list l = { .cred = cred, .out = out, .size = size };
 	__u64 ckey, cnext;
-	size_t n = 0, ncg = 0, len;
+	size_t n = 0, ncg = 0;
 	uint64_t lost = 0, calls = 0;
-	void *prev = NULL;
+	void *prev;
 
-	while (!bpf_map_get_next_key(bpf_map__fd(m), prev, &next)) {
-		n++;
-		key = next;
-		prev = &key;
-	}
+	dc_traced_each(sess, count, &n);
 	for (prev = NULL; !bpf_map_get_next_key(bpf_map__fd(cg), prev, &cnext);
 	     prev = &ckey) {
 		ncg++;
@@ -151,22 +172,17 @@ static void status(struct dc_session *sess, const struct ucred *cred,
 		for (int r = 0; r < DC_LOSS_NR; r++)
 			lost +=
 			    dc_loss_is_lost(r) ? sess->probes[i].lost[r] : 0;
-	len = snprintf(out, size,
-		       "ok tracing %zu processes, %zu cgroups; %llu events, "
-		       "%llu lost; ",
-		       n, ncg, (unsigned long long)calls,
-		       (unsigned long long)lost);
-	if (len < size)
-		len +=
-		    snprintf(out + len, size - len,
+	l.len = snprintf(out, size,
+			 "ok tracing %zu processes, %zu cgroups; %llu events, "
+			 "%llu lost; ",
+			 n, ncg, (unsigned long long)calls,
+			 (unsigned long long)lost);
+	if (l.len < size)
+		l.len +=
+		    snprintf(out + l.len, size - l.len,
 			     cred->uid ? "your pids" : "trace %s; pids", trace);
-	for (prev = NULL;
-	     len < size && !bpf_map_get_next_key(bpf_map__fd(m), prev, &next);
-	     prev = &key) {
-		if (shown(cred, next))
-			len += snprintf(out + len, size - len, " %u", next);
-		key = next;
-	}
+	if (l.len < size)
+		dc_traced_each(sess, list, &l);
 }
 
 /* A job starts: the probes go in first, if no other job has them in. */

@@ -82,6 +82,11 @@ int dc_load(struct dc_session *sess, const char *path);
  * traced already, or another -errno. */
 int dc_set_traced(struct dc_session *sess, int pid, __u32 job, bool if_new);
 int dc_trace_pid(struct dc_session *sess, int pid);
+/* Call @fn on each traced process's pid, in the map's order, until it
+ * returns non-zero; that value, or 0. */
+int dc_traced_each(struct dc_session *sess,
+		   int (*fn)(struct dc_session *sess, __u32 pid, void *ctx),
+		   void *ctx);
 /* Whether any traced process (given, or a descendant) still runs. */
 bool dc_traced_alive(struct dc_session *sess);
 /* Whether --layers lets @layer be traced. */
