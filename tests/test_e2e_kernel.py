@@ -67,9 +67,12 @@ with tempfile.TemporaryDirectory(dir="/var/tmp") as tmp:
     fs = t.select(cat="sys", name="fsync", path=synced)
     check(len(fs) == 1, "one fsync on the synced file")
     if fs:
+        # As for the O_DIRECT writes, a request kblockd dispatched (or
+        # the flusher wrote before the fsync) is not the fsync's: most
+        # of the 8 MiB, and no more than it and some metadata.
         under = [b for b in blocks if b["args"]["p_idx"] == fs[0]["id"]]
-        check(sum(b["args"]["bytes"] for b in under) >= 8 << 20,
-              "fsync's requests carry the 8 MiB: %d" % sum(b["args"]["bytes"] for b in under))
+        got = sum(b["args"]["bytes"] for b in under)
+        check(4 << 20 <= got <= 9 << 20, "fsync's requests carry most of the 8 MiB: %d" % got)
         check(all(b["pid"] == fs[0]["pid"] for b in under), "fsync's requests tied to dd")
         syncs = [e for e in t.select(cat="kernel", name="ext4_sync_file") if e["args"]["p_idx"] == fs[0]["id"]]
         check(len(syncs) == 1 and syncs[0]["args"]["ino"] == os.stat(synced).st_ino,
