@@ -15,6 +15,7 @@
 static const char usage[] =
     "Usage: %1$s [OPTIONS] OBJECT [-- COMMAND [ARGS...]]\n"
     "       %1$s --server [OPTIONS] OBJECT\n"
+    "       %1$s --check [OPTIONS] OBJECT  (loads it; attaches nothing)\n"
     "       %1$s --track PID | --untrack PID | --status | --follow-cgroup DIR\n"
     "Trace COMMAND and its descendants with an object from datacrumbs-gen.\n"
     "  -o, --output PATH        trace file (.pfw.gz, .pfw) or directory (.)\n"
@@ -28,9 +29,9 @@ static const char usage[] =
     "  -l, --layers LIST        trace only these layers (e.g. POSIX,sys)\n"
     "      --min-duration SEC   drop calls shorter than SEC (counted)\n"
     "      --paths/--exclude-paths PREFIX   keep/drop calls on files under it\n"
-    "      --server             run as a collector: --socket PATH (default\n"
-    "                           " DC_DEFAULT_SOCKET "), --ready-file PATH,\n"
-    "                           --client-lib PATH (libdatacrumbs-client.so)\n"
+    "      --server             a collector: --socket PATH (" DC_DEFAULT_SOCKET
+    "),\n"
+    "                           --ready-file PATH, --client-lib PATH\n"
     "      --ringbuf-size SIZE  (16M); --member-size SIZE (1M); --level N (1)\n"
     "      --max-procs N        processes traced at once (65536)\n"
     "      --wrappers tp|uprobe read(), write()...: at the syscall (tp) or "
@@ -96,6 +97,7 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 		O_WRAPPERS,
 		O_FORCE,
 		O_NOPYSETUP,
+		O_CHECK,
 	};
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -126,6 +128,7 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 		{ "wrappers", required_argument, NULL, O_WRAPPERS },
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "no-python-setup", no_argument, NULL, O_NOPYSETUP },
+		{ "check", no_argument, NULL, O_CHECK },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -285,6 +288,7 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 			break;
 		case O_FORCE: o->force = true; break;
 		case O_NOPYSETUP: o->no_python_setup = true; break;
+		case O_CHECK: o->check = true; break;
 		case O_USER:
 			if (dc_user_parse(optarg, &o->user)) {
 				dc_err("--user: no user '%s'", optarg);
@@ -317,6 +321,12 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 		fprintf(stderr, usage, dc_prog());
 		return -EINVAL;
 	}
+	if (o->check && (optind + 1 < argc || o->all || o->npids || o->server ||
+			 o->output)) {
+		dc_err("--check loads OBJECT and stops: no COMMAND, -p, --all, "
+		       "--server or -o");
+		return -EINVAL;
+	}
 	if (o->server && optind + 1 < argc) {
 		dc_err("--server traces processes that join it, not a COMMAND");
 		return -EINVAL;
@@ -330,7 +340,8 @@ int dc_cli_parse(int argc, char **argv, struct dc_opts *o)
 		       argv[optind + 1], argv[optind]);
 		return -EINVAL;
 	}
-	if (optind + 1 == argc && !o->all && !o->npids && !o->server) {
+	if (optind + 1 == argc && !o->all && !o->npids && !o->server &&
+	    !o->check) {
 		dc_err("nothing to trace: give a COMMAND after '--', -p PID or "
 		       "--all");
 		return -EINVAL;

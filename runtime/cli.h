@@ -42,6 +42,7 @@ struct dc_opts {
 	bool wrapper_uprobes; /* --wrappers uprobe */
 	bool force;	      /* --force: replace the user's own -o file */
 	bool no_python_setup; /* leave COMMAND's PYTHONPATH as it is */
+	bool check;	      /* --check: load OBJECT, say what it gets */
 };
 
 /* Fill @o (its defaults set by the caller) from @argv. 0, or -errno

@@ -39,13 +39,24 @@ bool dc_kernel_has_uprobe_multi(void)
 static const struct fallback {
 	__u32 bit;
 	const char *name; /* in DATACRUMBS_FALLBACKS and the start record */
+	const char *why;  /* what is missing, and what is done instead */
 } fallbacks[] = {
-	{ DC_FB_THREADS, "threads" },
-	{ DC_FB_SYSCALL_PROG, "syscall_prog" },
-	{ DC_FB_COOKIES, "cookies" },
-	{ DC_FB_FIND_VMA, "find_vma" },
-	{ DC_FB_KPROBE_MULTI, "kprobe_multi" },
-	{ DC_FB_PREALLOC, "prealloc" },
+	{ DC_FB_THREADS, "threads",
+	  "no task storage (Linux 5.11): per-thread state in a hash map by "
+	  "thread id" },
+	{ DC_FB_SYSCALL_PROG, "syscall_prog",
+	  "no syscall programs (5.14): traced processes marked by map "
+	  "updates" },
+	{ DC_FB_COOKIES, "cookies",
+	  "no BPF cookies (5.15): a uprobe's probe found by its address" },
+	{ DC_FB_FIND_VMA, "find_vma",
+	  "no bpf_find_vma (5.17): libraries mapped later seen at their "
+	  "mmap, wrappers by their code" },
+	{ DC_FB_KPROBE_MULTI, "kprobe_multi",
+	  "no kprobe.multi links (5.18 with CONFIG_FPROBE): a perf-event "
+	  "kprobe per kernel function" },
+	{ DC_FB_PREALLOC, "prealloc",
+	  "no BPF memory allocator (6.1): hash maps preallocated" },
 };
 
 /* Does the kernel lack @bit's feature? Asked of the kernel: a helper
@@ -146,6 +157,14 @@ void dc_kernel_fallback_names(__u32 fb, char *buf, size_t size)
 		if (fb & fallbacks[i].bit && len < size)
 			len += snprintf(buf + len, size - len, "%s%s",
 					len ? "," : "", fallbacks[i].name);
+}
+
+const char *dc_kernel_fallback_why(__u32 bit)
+{
+	for (size_t i = 0; i < sizeof(fallbacks) / sizeof(*fallbacks); i++)
+		if (fallbacks[i].bit == bit)
+			return fallbacks[i].why;
+	return NULL;
 }
 
 static int missing(const char *what, const char *since)

@@ -25,5 +25,8 @@ bool dc_kernel_has_uprobe_multi(void);
 __u32 dc_kernel_fallbacks(void);
 /* @fb's names, comma-separated, into @buf ("" for none). */
 void dc_kernel_fallback_names(__u32 fb, char *buf, size_t size);
+/* What one DC_FB_* bit stands for: the feature missing, the first
+ * kernel with it, what is done instead; NULL for no such bit. */
+const char *dc_kernel_fallback_why(__u32 bit);
 
 #endif

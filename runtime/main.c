@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "cli.h"
 #include "config.h"
 #include "elfsym.h"
@@ -495,6 +496,25 @@ static int trace_loop(struct dc_rt *rt, const struct dc_opts *o,
 	return ret;
 }
 
+/* What the session takes of the command line; @exe is COMMAND's. */
+static struct dc_session_opts session_opts(const struct dc_opts *o,
+					   const char *exe, char **cmd)
+{
+	return (struct dc_session_opts){
+		.layers = o->layers,
+		.trace_all = o->all,
+		.profile = o->profile,
+		.server = o->server,
+		.wrappers = !o->wrapper_uprobes,
+		.min_dur_ns = o->min_dur_ns,
+		.max_procs = o->max_procs,
+		.ringbuf_size = o->ringbuf_size,
+		.verifier_stats = o->verbose > 1,
+		.command = exe,
+		.argv = cmd,
+	};
+}
+
 static int run(const struct dc_opts *o, const char *obj, char **cmd)
 {
 	struct dc_rt rt = {};
@@ -510,20 +530,8 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 	int exec_fd = -1;
 	pid_t child = 0;
 
-	rt.sess.opt = (struct dc_session_opts){
-		.layers = o->layers,
-		.trace_all = o->all,
-		.profile = o->profile,
-		.server = o->server,
-		.wrappers = !o->wrapper_uprobes,
-		.min_dur_ns = o->min_dur_ns,
-		.max_procs = o->max_procs,
-		.ringbuf_size = o->ringbuf_size,
-		.verifier_stats = o->verbose > 1,
-		.command =
-		    cmd && !dc_which(cmd[0], exe, sizeof(exe)) ? exe : NULL,
-		.argv = cmd,
-	};
+	rt.sess.opt = session_opts(
+	    o, cmd && !dc_which(cmd[0], exe, sizeof(exe)) ? exe : NULL, cmd);
 	rt.out.dirfd = -1;
 	/* Refused before anything is loaded or started. */
 	if (o->ready_file && !lstat(o->ready_file, &rst)) {
@@ -713,7 +721,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	libbpf_set_print(o.verbose ? libbpf_log : libbpf_quiet);
-	ret = run(&o, argv[optind], cmd);
+	if (o.check) {
+		struct dc_session sess = { .opt =
+					       session_opts(&o, NULL, NULL) };
+
+		ret = dc_check(&sess, argv[optind]);
+	} else {
+		ret = run(&o, argv[optind], cmd);
+	}
 	dc_cli_free(&o);
 	return ret;
 }

@@ -494,6 +494,35 @@ def probe_table(obj):
     return hdr, entries
 
 
+def runtime_check(obj, *args, **kw):
+    """datacrumbs-runtime --check [args] @obj: the result, and its
+    "key value" lines as {key: [values]}."""
+    r = run([RUNTIME, "--check"] + list(args) + [obj], **kw)
+    said = {}
+    for line in r.stdout.splitlines():
+        k, _, v = line.partition(" ")
+        said.setdefault(k, []).append(v.strip())
+    return r, said
+
+
+def check_fallback_names(said):
+    """The fallbacks a --check named (none: an empty set)."""
+    return {v.split(":")[0] for v in said.get("fallbacks", []) if v != "none"}
+
+
+def check_said_as_run(said, start):
+    """What --check said of an object against a run's start record (its
+    args) with that object: the same fallbacks, uprobes, unsupported."""
+    check(check_fallback_names(said) == set(filter(None, start["fallbacks"].split(","))),
+          "--check's fallbacks %s, the run's %s" % (sorted(check_fallback_names(said)),
+                                                     start["fallbacks"]))
+    check(said.get("uprobes", [""])[0].split(":")[0] == start["uprobes"],
+          "--check's uprobes %s, the run's %s" % (said.get("uprobes"), start["uprobes"]))
+    check(said.get("unsupported") == [start["unsupported"] or "nothing"],
+          "--check's unsupported %s, the run's %s" % (said.get("unsupported"),
+                                                       start["unsupported"]))
+
+
 def gzip_members(data):
     """Split a multi-member gzip file: returns (texts, truncated_tail)."""
     texts, pos = [], 0

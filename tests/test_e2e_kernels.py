@@ -20,8 +20,8 @@ import tempfile
 import time
 
 from dctest import (BUILD, RUNTIME, SRC, Trace, call_totals, check, check_cold_read, check_dd_writes,
-                    check_fio_writes, check_stdio_calls, counter_totals, done, drop_pages,
-                    fio_write, generate, need_bpf, need_tool, run, skip)
+                    check_fio_writes, check_said_as_run, check_stdio_calls, counter_totals, done,
+                    drop_pages, fio_write, generate, need_bpf, need_tool, run, runtime_check, skip)
 
 need_bpf()
 need_tool("fio")
@@ -77,6 +77,10 @@ with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") els
     check(t.end["args"]["dropped"] == 0, "nothing dropped")
     check(t.start["args"]["uprobes"] == uprobe_links(),
           "uprobes as %s: %s" % (uprobe_links(), t.start["args"]["uprobes"]))
+    # What --check says of the object is what the run took.
+    r, said = runtime_check(obj)
+    check(r.returncode == 0, "--check: " + r.stderr[-2000:])
+    check_said_as_run(said, t.start["args"])
 
     # sys tracepoints and POSIX uprobes: dd's writes.
     check_dd_writes(t, dd, N, BS)
