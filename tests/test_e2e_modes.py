@@ -9,7 +9,8 @@ import subprocess
 import tempfile
 import time
 
-from dctest import RUNTIME, Trace, check, done, generate, need_bpf, need_tool, run, strace_counts
+from dctest import (RUNTIME, Trace, check, done, generate, need_bpf, need_tool, run, strace_counts,
+                    wait_ready)
 
 
 
@@ -78,8 +79,10 @@ with tempfile.TemporaryDirectory() as tmp:
     # command keeps running untraced.
     trace = os.path.join(tmp, "int.pfw.gz")
     loop = "while :; do dd if=/dev/zero of=%s/l bs=4k count=10 2>/dev/null; done" % tmp
-    rt = subprocess.Popen([RUNTIME, "-q", "-o", trace, obj, "--", "sh", "-c", loop],
-                          start_new_session=True)
+    ready = os.path.join(tmp, "int.ready")
+    rt = subprocess.Popen([RUNTIME, "-q", "--ready-file", ready, "-o", trace, obj, "--", "sh", "-c",
+                           loop], start_new_session=True)
+    check(wait_ready(ready, rt), "the runtime traces")
     time.sleep(2)
     os.kill(rt.pid, signal.SIGINT)
     rt.wait(timeout=20)

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 import zlib
 
-from dctest import BUILD, check, done, skip
+from dctest import BUILD, check, done, skip, slack
 
 REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -77,7 +77,8 @@ def shoot(html, png, size="1300,900"):
         r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
                             "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
                             "--window-size=" + size, "--screenshot=" + png, "file://" + html],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=slack(120))
         if os.path.exists(png):
             break
     check(os.path.exists(png), "chromium wrote %s: %s" % (png, r.stderr[-300:]))

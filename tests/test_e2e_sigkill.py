@@ -8,7 +8,7 @@ import subprocess
 import tempfile
 import time
 
-from dctest import RUNTIME, Trace, check, done, generate, need_bpf
+from dctest import RUNTIME, Trace, check, done, generate, need_bpf, wait_ready
 
 need_bpf()
 with tempfile.TemporaryDirectory() as tmp:
@@ -16,8 +16,11 @@ with tempfile.TemporaryDirectory() as tmp:
     trace = os.path.join(tmp, "killed.pfw.gz")
     # A workload that writes steadily for longer than we let it run.
     work = ["sh", "-c", "while :; do dd if=/dev/zero of=%s/f bs=4k count=200 2>/dev/null; done" % tmp]
-    p = subprocess.Popen([RUNTIME, "-q", "-o", trace, obj, "--"] + work,
+    # Killed 3.5 s into tracing, not into loading (a minute in a guest).
+    ready = os.path.join(tmp, "ready")
+    p = subprocess.Popen([RUNTIME, "-q", "--ready-file", ready, "-o", trace, obj, "--"] + work,
                          start_new_session=True)
+    check(wait_ready(ready, p), "the runtime traces")
     time.sleep(3.5)
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
