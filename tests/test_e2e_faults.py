@@ -10,7 +10,7 @@ import subprocess
 import tempfile
 import time
 
-from dctest import RUNTIME, Trace, check, done, generate, gzip_members, need_bpf, run
+from dctest import RUNTIME, Trace, check, done, generate, gzip_members, need_bpf, run, wait_ready
 
 need_bpf()
 with tempfile.TemporaryDirectory() as tmp:
@@ -26,9 +26,11 @@ with tempfile.TemporaryDirectory() as tmp:
     # The program is killed from outside in the middle of its I/O.
     trace = os.path.join(tmp, "killed.pfw.gz")
     data = os.path.join(tmp, "data")
-    p = subprocess.Popen([RUNTIME, "-q", "-o", trace, obj, "--", "dd", "if=/dev/zero",
-                          "of=" + data, "bs=4k", "count=100000000"],
+    ready = os.path.join(tmp, "ready")
+    p = subprocess.Popen([RUNTIME, "-q", "--ready-file", ready, "-o", trace, obj, "--", "dd",
+                          "if=/dev/zero", "of=" + data, "bs=4k", "count=100000000"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(wait_ready(ready, p), "the runtime traces")
     time.sleep(2)
     victim = int(subprocess.check_output(["pgrep", "-P", str(p.pid)]).split()[0])
     os.kill(victim, signal.SIGKILL)

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import time
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run
+from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, slack
 
 need_bpf()
 NOBODY = 65534
@@ -83,11 +83,10 @@ with tempfile.TemporaryDirectory() as tmp:
     # One writer per trace: a second runtime on a trace being written
     # refuses, and the first one's trace is whole.
     busy = os.path.join(tmp, "busy.pfw.gz")
-    first = subprocess.Popen([RUNTIME, "-q", "-o", busy, obj, "--", "sleep", "3"],
+    first = subprocess.Popen([RUNTIME, "-q", "-o", busy, obj, "--", "sleep", "%g" % slack(3)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    for _ in range(100):
-        if os.path.exists(busy) and os.path.getsize(busy) > 0:
-            break
+    deadline = time.monotonic() + slack(5)
+    while time.monotonic() < deadline and not (os.path.exists(busy) and os.path.getsize(busy)):
         time.sleep(0.05)
     for extra in ([], ["--force"]):
         r = trace(busy, *extra)
