@@ -97,6 +97,8 @@ void dc_report_free(struct dc_report *r)
 	free(r->procs);
 	free(r->nodes);
 	free(r->cmd);
+	free(r->fallbacks);
+	free(r->unsupported);
 	for (size_t i = 0; i < r->nmounts; i++) {
 		free(r->mounts[i].dir);
 		free(r->mounts[i].type);
@@ -629,6 +631,12 @@ static int marker(struct dc_report *r, const struct dc_trace_event *ev)
 						  &k, &v) > 0) {
 			if (k.n == 3 && !memcmp(k.p, "cmd", 3) && !r->cmd)
 				r->cmd = dup_str(&v);
+			else if (k.n == 9 && !memcmp(k.p, "fallbacks", 9) &&
+				 !r->fallbacks)
+				r->fallbacks = dup_str(&v);
+			else if (k.n == 11 && !memcmp(k.p, "unsupported", 11) &&
+				 !r->unsupported)
+				r->unsupported = dup_str(&v);
 			else if (k.n == 6 && !memcmp(k.p, "mounts", 6) &&
 				 mounts(r, &v))
 				return -ENOMEM;

@@ -261,6 +261,8 @@ int dc_json_report(const struct dc_report *r, const struct dc_darshan *darshan,
 	knum(&b, "unknown_hashes", (double)r->unknown_hashes);
 	knum(&b, "orphans", (double)r->orphans);
 	kstr(&b, "command", r->cmd);
+	kstr(&b, "fallbacks", r->fallbacks);
+	kstr(&b, "unsupported", r->unsupported);
 	key(&b, "run");
 	dc_buf_adds(&b, "{");
 	knum(&b, "start_us", (double)start);

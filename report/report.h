@@ -153,6 +153,9 @@ struct dc_report {
 	uint64_t records; /* lines that are records, not damaged or blank */
 	uint64_t ntraces, unknown_hashes;
 	char *cmd;
+	/* The first start record's fallbacks and what its kernel could not
+	 * trace ("unsupported"), each "" for none. */
+	char *fallbacks, *unsupported;
 	/* The file systems the start records name (the first of each). */
 	struct dc_mount *mounts;
 	size_t nmounts;

@@ -247,6 +247,13 @@ int dc_text_report(const struct dc_report *r, FILE *o, int top)
 	if (r->cmd)
 		fprintf(o, "command: %s\n",
 			dc_fmt_name(r->cmd, esc, sizeof(esc)));
+	/* What the kernel lacked: slower ways taken, mechanisms left out. */
+	if (r->fallbacks && *r->fallbacks)
+		fprintf(o, "kernel fallbacks: %s\n",
+			dc_fmt_name(r->fallbacks, esc, sizeof(esc)));
+	if (r->unsupported && *r->unsupported)
+		fprintf(o, "not traced on that kernel: %s\n",
+			dc_fmt_name(r->unsupported, esc, sizeof(esc)));
 	if (r->bad_lines || r->unknown_hashes)
 		fprintf(o,
 			"damaged input: %llu bad lines, %llu undefined file "

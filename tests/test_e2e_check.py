@@ -7,14 +7,16 @@ then a run of the same object, whose start record must say what the
 check said. On Debian's kernels the fallbacks are also held against
 what each release is known to lack. Refusals: a COMMAND, a corrupt
 object, a user without the privileges."""
+import json
 import os
 import re
 import tempfile
 
-from dctest import (RUNTIME, Trace, check, check_fallback_names, check_said_as_run, done, generate,
+from dctest import (BUILD, RUNTIME, Trace, check, check_fallback_names, check_said_as_run, done, generate,
                     need_bpf, probe_table, run, runtime_check)
 
 need_bpf()
+REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 
 # What Debian's kernels lack (docs/cli.md#kernels); kprobe_multi is left
 # out, as it is named only for an object with kernel-function probes.
@@ -54,6 +56,16 @@ with tempfile.TemporaryDirectory() as tmp:
         if re.fullmatch(pat, os.uname().release):
             check(check_fallback_names(f) - {"kprobe_multi"} == lacks,
                   "Linux %s lacks %s: %s" % (os.uname().release, sorted(lacks), f.get("fallbacks")))
+
+    # The report names a run's fallbacks, in its summary and its JSON.
+    trace = os.path.join(tmp, "fb.pfw.gz")
+    r = run([RUNTIME, "-q", "-o", trace, obj, "--", "true"],
+            env=dict(os.environ, DATACRUMBS_FALLBACKS="threads,cookies"))
+    text = run([REPORT, trace]).stdout
+    js = json.loads(run([REPORT, "--json", trace]).stdout)
+    check(r.returncode == 0 and "kernel fallbacks: threads,cookies\n" in text
+          and js.get("fallbacks") == "threads,cookies",
+          "the report names the fallbacks: %r %r" % (text[:300], js.get("fallbacks")))
 
     # Every fallback at once, as on 5.10, each named with its reason; and
     # profile mode's programs verified too.
