@@ -299,6 +299,12 @@ static int run_merge(struct dc_report *d, const struct dc_report *s)
 	}
 	if (!d->cmd && s->cmd && !(d->cmd = strdup(s->cmd)))
 		return -ENOMEM;
+	if (!d->fallbacks && s->fallbacks &&
+	    !(d->fallbacks = strdup(s->fallbacks)))
+		return -ENOMEM;
+	if (!d->unsupported && s->unsupported &&
+	    !(d->unsupported = strdup(s->unsupported)))
+		return -ENOMEM;
 	if (s->t_min < d->t_min)
 		d->t_min = s->t_min;
 	if (s->t_max > d->t_max)

@@ -15,7 +15,7 @@
 #include "darshan_rec.h"
 
 #define MAGIC	"DCRP"
-#define VERSION 2
+#define VERSION 3
 
 struct io {
 	bool rd;
@@ -421,6 +421,8 @@ static void run_io(struct io *io, struct dc_report *r)
 	VAL(io, r->empty_traces);
 	flag(io, &r->has_pidx);
 	str(io, &r->cmd);
+	str(io, &r->fallbacks);
+	str(io, &r->unsupported);
 	n = r->nmounts;
 	count(io, &n, 24);
 	r->mounts = array(io, r->mounts, n, sizeof(*r->mounts), 16);
