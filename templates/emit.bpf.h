@@ -56,11 +56,12 @@ static __always_inline void dc_fill(struct dc_event *e, struct dc_thread *t,
 }
 
 /* A traced call returns: its frame, popped from @t, becomes an event
- * (or an aggregate). */
+ * (or an aggregate). @modern: the program may pass a global function a
+ * pointer (Linux 5.12; dc_exit()). */
 static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 				   __u32 probe, long ret,
 				   const volatile struct dc_capture *c,
-				   __u32 job, __u64 id, __u64 now)
+				   __u32 job, __u64 id, __u64 now, bool modern)
 {
 	__u32 gen = 0;
 	__u16 inner = 0;
@@ -74,7 +75,14 @@ static __always_inline int dc_emit(struct dc_thread *t, struct dc_frame *f,
 		return 0;
 	}
 	if (dc_cfg.profile) {
-		if (!c->track)
+		/* Read once: a second volatile read would keep both
+		 * functions, and the verifier's walk of each, in every
+		 * program. */
+		bool track = c->track;
+
+		if (!track && modern)
+			return dc_aggregate_popped_in(t, probe, ret, id, now);
+		if (!track)
 			return dc_aggregate_popped(probe, ret, id, now);
 		gen = dc_track_gen(c, f, id, ret);
 		inner = dc_inner(t, c);
@@ -155,7 +163,7 @@ dc_exit(__u32 probe, long ret, const volatile struct dc_capture *c, bool modern)
 		dc_read_passed(probe, f);
 	else if (c->pass_mask)
 		dc_read_passed_on(probe, f);
-	return dc_emit(t, f, probe, ret, c, t->job, id, now);
+	return dc_emit(t, f, probe, ret, c, t->job, id, now, modern);
 }
 
 #endif /* DATACRUMBS_EMIT_BPF_H */

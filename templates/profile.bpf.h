@@ -372,27 +372,39 @@ static __always_inline void dc_agg_commit(struct dc_thread *t, __u64 now,
 		*(volatile __u64 *)fl = *fl - 1;
 }
 
-/* Profile mode: fold the call just popped from the calling thread's
- * stack (its frame lies at the stack's depth) into its aggregate. A
- * global function is verified once, on its own: inlined into every exit
- * path, the aggregation's branches multiplied the callers' past Linux
- * 6.1's limit of 1M instructions. Scalar arguments only: a pointer
- * argument needs Linux 5.12. One function, not a second global one for
- * the folding: that one looked the thread up again, about 60 ns of
- * every profiled call. */
-__noinline int dc_aggregate_popped(__u32 probe, long ret, __u64 id, __u64 now)
+/* Profile mode: fold the call just popped from @t's stack (its frame
+ * lies at the stack's depth) into its aggregate. */
+static __always_inline int dc_agg_popped(struct dc_thread *t, __u32 probe,
+					 long ret, __u64 id, __u64 now)
 {
 	const volatile struct dc_capture *c;
-	struct dc_thread *t = dc_thread_get();
 
-	if (!t)
-		return 0;
 	/* Masked in the code, as dc_cap() does. */
 	asm volatile("" : "+r"(probe));
 	c = &dc_caps[probe & (DC_CAPS_SIZE - 1)];
 	dc_agg_build(t, c, &t->f[dc_frame_slot(t->depth)], probe, id, now, ret);
 	dc_agg_commit(t, now, c->pat != DC_PAT_NONE);
 	return 0;
+}
+
+/*
+ * The fold as global functions, each verified once on its own: inlined
+ * into every exit path, the aggregation's branches multiplied the
+ * callers' past Linux 6.1's limit of 1M instructions. Linux 5.12 and
+ * later take the thread's state as an argument; before, a global
+ * function takes scalars only and looks it up again (about 30 ns).
+ */
+__noinline int dc_aggregate_popped(__u32 probe, long ret, __u64 id, __u64 now)
+{
+	struct dc_thread *t = dc_thread_get();
+
+	return t ? dc_agg_popped(t, probe, ret, id, now) : 0;
+}
+
+__noinline int dc_aggregate_popped_in(struct dc_thread *t, __u32 probe,
+				      long ret, __u64 id, __u64 now)
+{
+	return t ? dc_agg_popped(t, probe, ret, id, now) : 0;
 }
 
 #endif /* DATACRUMBS_PROFILE_BPF_H */

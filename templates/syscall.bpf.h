@@ -124,6 +124,8 @@ static __always_inline void dc_cwd_event(struct pt_regs *regs, long nr,
 			   dc_wakeup());
 }
 
+/* @vma: as for sys_enter; a kernel with bpf_find_vma (5.17) also lets
+ * the exit pass global functions pointers (5.12). */
 static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 {
 	struct pt_regs *regs = (void *)ctx[0];
@@ -156,7 +158,7 @@ static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 		f = dc_pop(t, probe);
 		if (f)
 			dc_emit(t, f, probe, ret, dc_cap(probe), t->job, id,
-				now);
+				now, vma);
 	}
 	if (dc_wraps.n)
 		dc_wrap_exit(t, ret, regs, t->job, id, now, vma);

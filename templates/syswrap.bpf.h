@@ -229,7 +229,7 @@ static __always_inline void dc_wrap_exit(struct dc_thread *t, long ret,
 		return;
 	t->depth = d - 1;
 	dc_emit(t, f, probe, ret < 0 && ret >= -4095 ? -1 : ret, dc_cap(probe),
-		job, id, now);
+		job, id, now, vma);
 }
 
 #endif /* DC_SYSWRAP_BPF_H */

@@ -44,7 +44,7 @@ static __always_inline int dc_usdt_end(__u32 end, __u32 probe, const __u64 *v,
 		dc_lose(end, DC_LOSS_NOENTRY);
 		return 0;
 	}
-	return dc_emit(t, f, probe, 0, c, t->job, id, now);
+	return dc_emit(t, f, probe, 0, c, t->job, id, now, false);
 }
 
 /* Argument @arg of the USDT probe firing, 0 where it cannot be read. A
