@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * A loop of small I/O calls that times itself: pwrite, read or fwrite of
- * SIZE bytes, N times, on FILE; or getppid, a syscall no probe names
- * (what the syscall programs cost the rest). Reports as JSON the ns per
+ * SIZE bytes, N times, on FILE; stat of FILE (the metadata calls mdtest
+ * makes); or getppid, a syscall no probe names (what the syscall
+ * programs cost the rest). Reports as JSON the ns per
  * call inside the loop and how many calls of each kind it made in all (a
  * warm-up included), so a tracer's counts can be checked against it.
- *   ioloop pwrite|read|fwrite|getppid N SIZE FILE
+ *   ioloop pwrite|read|fwrite|stat|getppid N SIZE FILE
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@ int main(int argc, char **argv)
 {
 	static char buf[1 << 16];
 	const char *mode, *path;
+	struct stat st;
 	long n, size, calls = 0;
 	double t0, t1;
 	FILE *f = NULL;
@@ -36,7 +39,7 @@ int main(int argc, char **argv)
 	if (argc != 5 || (n = atol(argv[2])) <= 0 ||
 	    (size = atol(argv[3])) <= 0 || size > (long)sizeof(buf)) {
 		fprintf(stderr,
-			"usage: ioloop pwrite|read|fwrite|getppid N SIZE "
+			"usage: ioloop pwrite|read|fwrite|stat|getppid N SIZE "
 			"FILE\n");
 		return 2;
 	}
@@ -50,7 +53,8 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "fwrite")) {
 		f = fopen(path, "w");
 		fd = f ? fileno(f) : -1;
-	} else if (!strcmp(mode, "pwrite") || !strcmp(mode, "getppid")) {
+	} else if (!strcmp(mode, "pwrite") || !strcmp(mode, "getppid") ||
+		   !strcmp(mode, "stat")) {
 		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 	} else {
 		fprintf(stderr, "ioloop: unknown mode %s\n", mode);
@@ -65,6 +69,8 @@ int main(int argc, char **argv)
 		if (*mode == 'p')
 			calls +=
 			    pwrite(fd, buf, size, (i & 1023) * size) == size;
+		else if (*mode == 's')
+			calls += stat(path, &st) == 0;
 		else if (*mode == 'g')
 			calls += getppid() > 0;
 		else if (*mode == 'r')
