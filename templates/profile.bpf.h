@@ -98,23 +98,28 @@ static __always_inline void dc_agg_fold(struct dc_agg_val *v,
 	v->switches += a->switches;
 }
 
-/* Fold @a into key @k's aggregate in @map. */
+/* Fold @a into key @k's aggregate in @map. Both are copied to the
+ * stack first: Linux 6.1 takes no other memory for a map's key or value
+ * than the stack's or a map's, and in dc_aggregate_popped_in() the
+ * thread's state is neither. */
 static __always_inline void dc_agg_add(void *map, const struct dc_agg_key *k,
 				       const struct dc_agg_val *a, __u32 probe)
 {
-	struct dc_agg_val *v = bpf_map_lookup_elem(map, k);
+	struct dc_agg_key key = *k;
+	struct dc_agg_val val = *a;
+	struct dc_agg_val *v = bpf_map_lookup_elem(map, &key);
 
 	if (!v) {
-		if (!bpf_map_update_elem(map, k, a, BPF_NOEXIST))
+		if (!bpf_map_update_elem(map, &key, &val, BPF_NOEXIST))
 			return;
 		/* Another CPU created it: add to this CPU's copy. */
-		v = bpf_map_lookup_elem(map, k);
+		v = bpf_map_lookup_elem(map, &key);
 		if (!v) {
 			dc_lose(probe, DC_LOSS_AGG_FULL);
 			return;
 		}
 	}
-	dc_agg_fold(v, a, true);
+	dc_agg_fold(v, &val, true);
 }
 
 /*
