@@ -118,6 +118,20 @@ static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t, __u64 ip,
 	return size;
 }
 
+/* The same as global functions, each verified once: inlined in the
+ * capture's loop, it was a quarter of the uprobe program's
+ * verification. Two, as only the programs of kernels with bpf_find_vma
+ * may contain it. */
+__noinline __u64 dc_dtype_bytes(__u32 kind, __u64 t, __u64 ip)
+{
+	return dc_dtype_size(kind, t, ip, true);
+}
+
+__noinline __u64 dc_dtype_bytes_compat(__u32 kind, __u64 t, __u64 ip)
+{
+	return dc_dtype_size(kind, t, ip, false);
+}
+
 /* Where each copy of a library keeps the fields probes read by name. */
 struct dc_layouts dc_layouts;
 
@@ -171,8 +185,10 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 		/* A C int read through pointers is cut to size after. */
 		if (ints & bit)
 			v[i] = (__u64)(__s64)(int)v[i];
-		if (dtype & bit)
-			v[i] = dc_dtype_size(c->dtype_kind, v[i], ip, vma);
+		if (dtype & bit && vma)
+			v[i] = dc_dtype_bytes(c->dtype_kind, v[i], ip);
+		else if (dtype & bit)
+			v[i] = dc_dtype_bytes_compat(c->dtype_kind, v[i], ip);
 		if (str & bit)
 			v[i] = dc_user_strlen(v[i]);
 		if (stream == i)

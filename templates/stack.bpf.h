@@ -53,6 +53,25 @@ static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
 	return dc_push(probe, v, sfd);
 }
 
+/* The calling thread's frames @from to @to - 1 are calls whose return
+ * was never seen: count each. A global function, verified once: inlined,
+ * its loop was walked again for each way dc_pop_match()'s search ends
+ * (a third of dc_sys_exit's verification). Only a lost return pays for
+ * looking the thread up again. */
+__noinline int dc_lose_unreturned(__u32 from, __u32 to)
+{
+	struct dc_thread *t = dc_thread_get();
+
+	if (!t)
+		return 0;
+	for (int i = 0; i < DC_MAX_DEPTH; i++) {
+		if (from + i >= to)
+			break;
+		dc_lose(t->f[dc_frame_slot(from + i)].probe, DC_LOSS_NORETURN);
+	}
+	return 0;
+}
+
 /* Whether frame @f holds @v in the slots of @mask. Without a branch a
  * slot: inside dc_pop_match()'s loop, branches here multiplied the paths
  * the verifier walked (a second of dc_usdt's loading). */
@@ -66,6 +85,24 @@ static __always_inline bool dc_same(const struct dc_frame *f, __u8 mask,
 	return !diff;
 }
 
+/* The slot of the innermost of @t's @d frames that is @probe's and
+ * holds @v in the slots of @mask, or DC_MAX_DEPTH. */
+static __always_inline __u32 dc_find_frame(struct dc_thread *t, __u32 d,
+					   __u32 probe, __u8 mask,
+					   const __u64 *v)
+{
+	__u32 top, found = DC_MAX_DEPTH;
+
+	for (int i = 0; i < DC_MAX_DEPTH && i < d; i++) {
+		top = dc_frame_slot(d - 1 - i);
+		if (t->f[top].probe == probe && dc_same(&t->f[top], mask, v)) {
+			found = top;
+			break;
+		}
+	}
+	return found;
+}
+
 /*
  * Pop the innermost frame of @probe holding @v in the slots of @mask.
  * Frames above it belong to calls whose return was never seen (longjmp,
@@ -76,7 +113,7 @@ static __always_inline bool dc_same(const struct dc_frame *f, __u8 mask,
 static __always_inline struct dc_frame *
 dc_pop_match(struct dc_thread *t, __u32 probe, __u8 mask, const __u64 *v)
 {
-	__u32 d = t->depth, top, found = DC_MAX_DEPTH;
+	__u32 d = t->depth, found;
 
 	if (d == 0)
 		return 0;
@@ -84,24 +121,58 @@ dc_pop_match(struct dc_thread *t, __u32 probe, __u8 mask, const __u64 *v)
 		t->depth = d - 1;
 		return 0;
 	}
-	for (int i = 0; i < DC_MAX_DEPTH && i < d; i++) {
-		top = dc_frame_slot(d - 1 - i);
-		if (t->f[top].probe == probe && dc_same(&t->f[top], mask, v)) {
-			found = top;
-			break;
-		}
-	}
+	found = dc_find_frame(t, d, probe, mask, v);
 	if (found == DC_MAX_DEPTH)
 		return 0; /* its entry predates tracing */
-	for (int i = 0; i < DC_MAX_DEPTH && i < d - 1 - found; i++)
-		dc_lose(t->f[dc_frame_slot(d - 1 - i)].probe, DC_LOSS_NORETURN);
+	if (found + 1 < d)
+		dc_lose_unreturned(found + 1, d);
 	t->depth = found;
 	return &t->f[found];
 }
 
+/* The calling thread's innermost frame of @probe, below its top: a
+ * global function, verified once, as the search's loop is walked for
+ * each state a program reaches it in (a fifth of dc_sys_exit's
+ * verification). Only a return whose frame is not on top pays for
+ * looking the thread up again. */
+__noinline int dc_find_below(__u32 probe)
+{
+	struct dc_thread *t = dc_thread_get();
+	__u32 d;
+
+	if (!t)
+		return DC_MAX_DEPTH;
+	d = t->depth;
+	if (d > DC_MAX_DEPTH)
+		return DC_MAX_DEPTH;
+	/* Knowing d's bound, clang drops the loop's constant one, which
+	 * the verifier needs. */
+	asm volatile("" : "+r"(d));
+	return dc_find_frame(t, d, probe, 0, 0);
+}
+
+/* Pop the innermost frame of @probe: as a rule the top one. */
 static __always_inline struct dc_frame *dc_pop(struct dc_thread *t, __u32 probe)
 {
-	return dc_pop_match(t, probe, 0, 0);
+	__u32 d = t->depth, found;
+
+	if (d == 0)
+		return 0;
+	if (d > DC_MAX_DEPTH) {
+		t->depth = d - 1;
+		return 0;
+	}
+	found = dc_frame_slot(d - 1);
+	if (t->f[found].probe != probe)
+		found = dc_find_below(probe);
+	/* dc_pop_match()'s end, its found bounded apart: each form keeps
+	 * its caller's verification smallest. */
+	if (found >= DC_MAX_DEPTH)
+		return 0;
+	if (found + 1 < d)
+		dc_lose_unreturned(found + 1, d);
+	t->depth = found;
+	return &t->f[dc_frame_slot(found)];
 }
 
 #endif /* DATACRUMBS_STACK_BPF_H */

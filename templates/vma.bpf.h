@@ -50,26 +50,44 @@ static __always_inline struct dc_vma *dc_vma_cached(struct dc_thread *t,
 	return v;
 }
 
+/* Resolve @ip's mapping into the calling thread's cache: the slot it
+ * took, or -1. A global function, verified once: bpf_find_vma's
+ * callback is verified at each call, and inlined at each place that
+ * resolves an address it was a sixth of the uprobe program's
+ * verification. Only a miss of the cache pays for looking the thread up
+ * again. */
+__noinline int dc_vma_resolve(__u64 ip)
+{
+	struct dc_thread *t = dc_thread_get();
+	struct dc_vma found = {};
+	__u32 slot;
+
+	if (!t ||
+	    bpf_find_vma(bpf_get_current_task_btf(), ip, dc_vma_found, &found,
+			 0) ||
+	    !found.end)
+		return -1;
+	slot = t->vma_next++ & (DC_VMAS - 1);
+	t->vma[slot] = found;
+	return slot;
+}
+
 /* The mapping @ip lies in, or NULL when it cannot be resolved now
  * (bpf_find_vma only tries the memory map's lock, which a thread
- * changing the map holds). The programs for kernels without
- * bpf_find_vma (5.17) pass a constant 0: the call is compiled out. */
+ * changing the map holds). @t is the calling thread's. Only the
+ * programs of kernels with bpf_find_vma (5.17) call it. */
 static __always_inline struct dc_vma *dc_vma_of(struct dc_thread *t, __u64 ip)
 {
-	struct dc_vma found = {}, *v = 0;
+	struct dc_vma *v;
+	int slot;
 
 	if (!ip)
 		return 0;
 	v = dc_vma_cached(t, ip);
 	if (v)
 		return v;
-	if (bpf_find_vma(bpf_get_current_task_btf(), ip, dc_vma_found, &found,
-			 0) ||
-	    !found.end)
-		return 0;
-	v = &t->vma[t->vma_next++ & (DC_VMAS - 1)];
-	*v = found;
-	return v;
+	slot = dc_vma_resolve(ip);
+	return slot < 0 ? 0 : &t->vma[slot & (DC_VMAS - 1)];
 }
 
 /* A new program (exec) maps its libraries afresh. */
