@@ -103,33 +103,6 @@ static __always_inline __u32 dc_find_frame(struct dc_thread *t, __u32 d,
 	return found;
 }
 
-/*
- * Pop the innermost frame of @probe holding @v in the slots of @mask.
- * Frames above it belong to calls whose return was never seen (longjmp,
- * a probe the kernel skipped): they are dropped and counted, so one lost
- * return cannot shift every later match. NULL, with the stack as it
- * was, when no frame matches.
- */
-static __always_inline struct dc_frame *
-dc_pop_match(struct dc_thread *t, __u32 probe, __u8 mask, const __u64 *v)
-{
-	__u32 d = t->depth, found;
-
-	if (d == 0)
-		return 0;
-	if (d > DC_MAX_DEPTH) {
-		t->depth = d - 1;
-		return 0;
-	}
-	found = dc_find_frame(t, d, probe, mask, v);
-	if (found == DC_MAX_DEPTH)
-		return 0; /* its entry predates tracing */
-	if (found + 1 < d)
-		dc_lose_unreturned(found + 1, d);
-	t->depth = found;
-	return &t->f[found];
-}
-
 /* The calling thread's innermost frame of @probe, below its top: a
  * global function, verified once, as the search's loop is walked for
  * each state a program reaches it in (a fifth of dc_sys_exit's
@@ -151,8 +124,18 @@ __noinline int dc_find_below(__u32 probe)
 	return dc_find_frame(t, d, probe, 0, 0);
 }
 
-/* Pop the innermost frame of @probe: as a rule the top one. */
-static __always_inline struct dc_frame *dc_pop(struct dc_thread *t, __u32 probe)
+/*
+ * Pop the innermost frame of @probe holding @v in the slots of @mask.
+ * Frames above it belong to calls whose return was never seen (longjmp,
+ * a probe the kernel skipped): they are dropped and counted, so one lost
+ * return cannot shift every later match. NULL, with the stack as it
+ * was, when no frame matches. @top_first (a constant, with no @mask):
+ * look at the top frame, the rule, before searching below it.
+ */
+static __always_inline struct dc_frame *dc_pop_frame(struct dc_thread *t,
+						     __u32 probe, __u8 mask,
+						     const __u64 *v,
+						     bool top_first)
 {
 	__u32 d = t->depth, found;
 
@@ -162,17 +145,32 @@ static __always_inline struct dc_frame *dc_pop(struct dc_thread *t, __u32 probe)
 		t->depth = d - 1;
 		return 0;
 	}
-	found = dc_frame_slot(d - 1);
-	if (t->f[found].probe != probe)
-		found = dc_find_below(probe);
-	/* dc_pop_match()'s end, its found bounded apart: each form keeps
-	 * its caller's verification smallest. */
+	if (top_first) {
+		found = dc_frame_slot(d - 1);
+		if (t->f[found].probe != probe)
+			found = dc_find_below(probe);
+	} else {
+		found = dc_find_frame(t, d, probe, mask, v);
+	}
 	if (found >= DC_MAX_DEPTH)
-		return 0;
+		return 0; /* its entry predates tracing */
 	if (found + 1 < d)
 		dc_lose_unreturned(found + 1, d);
 	t->depth = found;
-	return &t->f[dc_frame_slot(found)];
+	/* The mask again where found came from dc_find_below(): each form
+	 * keeps its callers' verification smallest. */
+	return top_first ? &t->f[dc_frame_slot(found)] : &t->f[found];
+}
+
+static __always_inline struct dc_frame *
+dc_pop_match(struct dc_thread *t, __u32 probe, __u8 mask, const __u64 *v)
+{
+	return dc_pop_frame(t, probe, mask, v, false);
+}
+
+static __always_inline struct dc_frame *dc_pop(struct dc_thread *t, __u32 probe)
+{
+	return dc_pop_frame(t, probe, 0, 0, true);
 }
 
 #endif /* DATACRUMBS_STACK_BPF_H */
