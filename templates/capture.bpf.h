@@ -119,7 +119,7 @@ static __always_inline __u64 dc_dtype_size(__u8 kind, __u64 t, __u64 ip,
 }
 
 /* The same as global functions, each verified once: inlined in the
- * capture's loop, it was a quarter of the uprobe program's
+ * capture's loop, it was two fifths of the uprobe program's
  * verification. Two, as only the programs of kernels with bpf_find_vma
  * may contain it. */
 __noinline __u64 dc_dtype_bytes(__u32 kind, __u64 t, __u64 ip)

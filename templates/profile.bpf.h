@@ -397,7 +397,7 @@ static __always_inline int dc_agg_popped(struct dc_thread *t, __u32 probe,
  * into every exit path, the aggregation's branches multiplied the
  * callers' past Linux 6.1's limit of 1M instructions. Linux 5.12 and
  * later take the thread's state as an argument; before, a global
- * function takes scalars only and looks it up again (about 30 ns).
+ * function takes scalars only and looks it up again (about 25 ns).
  */
 __noinline int dc_aggregate_popped(__u32 probe, long ret, __u64 id, __u64 now)
 {

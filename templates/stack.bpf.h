@@ -56,7 +56,7 @@ static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
 /* The calling thread's frames @from to @to - 1 are calls whose return
  * was never seen: count each. A global function, verified once: inlined,
  * its loop was walked again for each way dc_pop_match()'s search ends
- * (a third of dc_sys_exit's verification). Only a lost return pays for
+ * (a sixth of dc_sys_exit's verification). Only a lost return pays for
  * looking the thread up again. */
 __noinline int dc_lose_unreturned(__u32 from, __u32 to)
 {
