@@ -53,8 +53,8 @@ static __always_inline struct dc_vma *dc_vma_cached(struct dc_thread *t,
 /* Resolve @ip's mapping into the calling thread's cache: the slot it
  * took, or -1. A global function, verified once: bpf_find_vma's
  * callback is verified at each call, and inlined at each place that
- * resolves an address it was a quarter of dc_sys_enter's verification. Only a
- * miss of the cache pays for looking the thread up again. */
+ * resolves an address it was a quarter of dc_sys_enter's verification.
+ * Only a miss of the cache pays for looking the thread up again. */
 __noinline int dc_vma_resolve(__u64 ip)
 {
 	struct dc_thread *t = dc_thread_get();
