@@ -7,11 +7,10 @@ import json
 import os
 import subprocess
 
-from dctest import BUILD, SRC, check, skip
+from dctest import BUILD, REPORT, SRC, check, skip
 
 PY = "/usr/bin/python3"  # the interpreter that sees Debian's packages
 PKG = os.path.join(SRC, "python")
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 
 
 def _sanitized(build):

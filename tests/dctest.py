@@ -17,6 +17,7 @@ SRC = os.environ.get("DC_SRC", os.path.dirname(os.path.dirname(os.path.abspath(_
 BUILD = os.environ.get("DC_BUILD", os.path.join(SRC, "build"))
 GEN = os.path.join(BUILD, "generator", "datacrumbs-gen")
 RUNTIME = os.path.join(BUILD, "runtime", "datacrumbs-runtime")
+REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 WORKLOAD = os.path.join(BUILD, "tests", "iocalls")
 SKIP = 77  # meson's exit status for a skipped test
 

@@ -15,12 +15,11 @@ import os
 import tempfile
 from collections import Counter
 
-from dctest import (BUILD, RUNTIME, Trace, check, darshan_lines, darshan_prefix, done, generate,
-                    need_bpf, need_tool, probe_table, run)
+from dctest import (BUILD, REPORT, RUNTIME, Trace, check, darshan_lines, darshan_prefix, done,
+                    generate, need_bpf, need_tool, probe_table, run)
 
 need_bpf()
 need_tool("fio")
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 BS, SIZE = 4096, 8 << 20
 
 # O_DIRECT needs a file system that has it (not tmpfs): /var/tmp.

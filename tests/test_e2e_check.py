@@ -12,11 +12,10 @@ import os
 import re
 import tempfile
 
-from dctest import (BUILD, RUNTIME, Trace, check, check_fallback_names, check_said_as_run, done, generate,
-                    need_bpf, probe_table, run, runtime_check)
+from dctest import (REPORT, RUNTIME, Trace, check, check_fallback_names, check_said_as_run, done,
+                    generate, need_bpf, probe_table, run, runtime_check)
 
 need_bpf()
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 
 # What Debian's kernels lack (docs/cli.md#kernels); kprobe_multi is left
 # out, as it is named only for an object with kernel-function probes.

@@ -13,8 +13,8 @@ import os
 import shutil
 import tempfile
 
-from dctest import (BUILD, RUNTIME, Trace, check, darshan_lines, darshan_prefix, done, generate,
-                    need_bpf, run, skip)
+from dctest import (BUILD, REPORT, RUNTIME, Trace, check, darshan_lines, darshan_prefix, done,
+                    generate, need_bpf, run, skip)
 
 # Counters that differ for a reason, with the reason (docs/report.md).
 KNOWN = {
@@ -34,7 +34,6 @@ pre = darshan_prefix()
 if not pre:
     skip("no Darshan: set DARSHAN_PREFIX or keep ../shared/peers/build-darshan beside the checkout")
 WORK = os.path.join(BUILD, "tests", "darshan_mix")
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 
 
 def table(text, base):

@@ -12,12 +12,11 @@ import json
 import os
 import tempfile
 
-from dctest import (BUILD, RUNTIME, check, darshan_hdf5_prefix, darshan_lines, darshan_parse, done, generate,
-                    need_bpf, run, skip)
+from dctest import (BUILD, REPORT, RUNTIME, check, darshan_hdf5_prefix, darshan_lines,
+                    darshan_parse, done, generate, need_bpf, run, skip)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_bytes")
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 if not os.path.exists(WORK):
     skip("HDF5 (libhdf5-dev) was not found when building; scripts/setup installs it")
 pre = darshan_hdf5_prefix()

@@ -13,11 +13,10 @@ import os
 import sys
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, check, darshan_mpi_parse, darshan_phdf5_prefix,
+from dctest import (REPORT, RUNTIME, SRC, check, darshan_mpi_parse, darshan_phdf5_prefix,
                     darshan_reduced, done, generate, need_bpf, phdf5_flavour, run, skip)
 
 need_bpf()
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 MPICH = sys.argv[1:] == ["mpich"]
 WORK, SPEC, LAUNCH = phdf5_flavour(MPICH)
 pre = darshan_phdf5_prefix("mpich" if MPICH else "openmpi")

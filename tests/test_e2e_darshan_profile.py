@@ -13,8 +13,8 @@ import os
 import re
 import tempfile
 
-from dctest import (BUILD, RUNTIME, Trace, check, darshan_lines, darshan_parse, darshan_prefix, done, generate, need_bpf,
-                    run, skip)
+from dctest import (BUILD, REPORT, RUNTIME, Trace, check, darshan_lines, darshan_parse,
+                    darshan_prefix, done, generate, need_bpf, run, skip)
 
 # As in test_e2e_darshan.py (docs/report.md): calls Darshan 3.4.7 does not see.
 KNOWN = {"POSIX_STATS", "POSIX_MMAPS"}
@@ -27,7 +27,6 @@ pre = darshan_prefix()
 if not pre:
     skip("no Darshan: set DARSHAN_PREFIX or keep ../shared/peers/build-darshan beside the checkout")
 WORK = os.path.join(BUILD, "tests", "darshan_pattern")
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 
 
 def table(text, base):

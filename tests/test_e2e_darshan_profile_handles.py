@@ -14,11 +14,10 @@ import re
 import shutil
 import tempfile
 
-from dctest import (BUILD, RUNTIME, Trace, check, darshan_hdf5_prefix, darshan_lines, darshan_prefix, done,
-                    generate, need_bpf, run, skip)
+from dctest import (BUILD, REPORT, RUNTIME, Trace, check, darshan_hdf5_prefix, darshan_lines,
+                    darshan_prefix, done, generate, need_bpf, run, skip)
 
 need_bpf()
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 MPI = os.path.join(BUILD, "tests", "mpiio_pattern")
 H5 = os.path.join(BUILD, "tests", "hdf5_pattern")
 pre, pre_h5 = darshan_prefix(), darshan_hdf5_prefix()

@@ -15,14 +15,13 @@ import shutil
 import statistics
 import tempfile
 
-from dctest import (BUILD, RUNTIME, Trace, check, darshan_prefix, done, generate, need_bpf,
+from dctest import (BUILD, REPORT, RUNTIME, Trace, check, darshan_prefix, done, generate, need_bpf,
                     run, skip)
 
 need_bpf()
 pre = darshan_prefix()
 if not pre:
     skip("no Darshan: set DARSHAN_PREFIX or keep ../shared/peers/build-darshan beside the checkout")
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 MIX = os.path.join(BUILD, "tests", "darshan_mix")
 MPI = os.path.join(BUILD, "tests", "mpiio_calls")
 LAUNCH = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "4"]

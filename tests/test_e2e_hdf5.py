@@ -14,12 +14,11 @@ import json
 import os
 import tempfile
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, need_bpf, run, skip
+from dctest import BUILD, REPORT, RUNTIME, Trace, check, done, generate, need_bpf, run, skip
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_calls")
 BYTES = os.path.join(BUILD, "tests", "hdf5_bytes")
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 if not os.path.exists(WORK):
     skip("HDF5 (libhdf5-dev) was not found when building; scripts/setup installs it")
 

@@ -17,8 +17,8 @@ import shutil
 import subprocess
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_hdf5_114_prefix, darshan_lines, darshan_parse,
-                    done, generate, hdf5_114_prefix, need_bpf, run, skip)
+from dctest import (REPORT, RUNTIME, SRC, Trace, check, darshan_hdf5_114_prefix, darshan_lines,
+                    darshan_parse, done, generate, hdf5_114_prefix, need_bpf, run, skip)
 
 need_bpf()
 CC = shutil.which("cc")
@@ -28,7 +28,6 @@ pre, why = hdf5_114_prefix()
 if not pre:
     skip(why)
 LIB = os.path.join(pre, "lib")
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 # H5D counters of the slowest calls: timing, never equal between runs.
 NOT_ON_114 = {"H5D_MAX_WRITE_TIME_SIZE", "H5D_MAX_READ_TIME_SIZE"}
 

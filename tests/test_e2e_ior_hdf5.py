@@ -19,12 +19,11 @@ import re
 import shutil
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_lines, darshan_mpi_parse,
+from dctest import (REPORT, RUNTIME, SRC, Trace, check, darshan_lines, darshan_mpi_parse,
                     darshan_phdf5_prefix, darshan_reduced, done, generate, ior_hdf5_prefix,
                     need_bpf, run, skip)
 
 need_bpf()
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 LAUNCH = ["mpirun", "-np", "4", "--allow-run-as-root", "--oversubscribe"]
 if not shutil.which("mpirun"):
     skip("no mpirun (openmpi-bin; scripts/setup installs it)")

@@ -15,12 +15,11 @@ import shutil
 import subprocess
 import tempfile
 
-from dctest import (BUILD, RUNTIME, SRC, Trace, check, darshan_lines, done, generate,
-                    check_hdf5_calls, hdf5_soname, loader_map, need_bpf, run, skip)
+from dctest import (BUILD, REPORT, RUNTIME, SRC, Trace, check, check_hdf5_calls, darshan_lines,
+                    done, generate, hdf5_soname, loader_map, need_bpf, run, skip)
 
 need_bpf()
 WORK = os.path.join(BUILD, "tests", "hdf5_calls")
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 if not os.path.exists(WORK):
     skip("HDF5 (libhdf5-dev) was not found when building; scripts/setup installs it")
 CC = shutil.which("cc")

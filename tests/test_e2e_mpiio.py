@@ -12,7 +12,7 @@ import os
 import sys
 import tempfile
 
-from dctest import BUILD, RUNTIME, Trace, check, done, generate, mpi_flavour, need_bpf, run
+from dctest import REPORT, RUNTIME, Trace, check, done, generate, mpi_flavour, need_bpf, run
 
 need_bpf()
 NP = 4
@@ -84,8 +84,6 @@ with tempfile.TemporaryDirectory() as tmp:
                       for e in below), "sys writes inside MPI_File_write_at's time")
 
     # Profile mode aggregates in the kernel with the same bytes.
-    REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
-
     def mpi_bytes(tr):
         r = run([REPORT, "--json", tr])
         lay = {l["name"]: l for l in json.loads(r.stdout)["layers"]}.get("MPIIO", {})

@@ -16,10 +16,9 @@ import shutil
 import subprocess
 import tempfile
 
-from dctest import BUILD, RUNTIME, SRC, Trace, check, done, generate, need_bpf, run, skip
+from dctest import REPORT, RUNTIME, SRC, Trace, check, done, generate, need_bpf, run, skip
 
 PYTHON = "/usr/bin/python3"
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 # Sets the profile function CPython 3.11 needs for function__entry.
 SITE = os.path.join(SRC, "probes.d", "python")
 

@@ -8,9 +8,8 @@ import json
 import os
 import tempfile
 
-from dctest import (BUILD, RUNTIME, WORKLOAD, Trace, check, done, generate, need_bpf, run)
+from dctest import BUILD, REPORT, RUNTIME, Trace, WORKLOAD, check, done, generate, need_bpf, run
 
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 need_bpf()
 
 

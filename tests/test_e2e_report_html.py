@@ -15,9 +15,8 @@ import subprocess
 import tempfile
 import zlib
 
-from dctest import BUILD, check, done, skip, slack
+from dctest import REPORT, check, done, skip, slack
 
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if not CHROMIUM:
     skip("needs Debian's chromium (scripts/setup installs it)")

@@ -18,9 +18,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
-from dctest import BUILD, check, done, skip
+from dctest import REPORT, check, done, skip
 
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if not CHROMIUM:
     skip("needs Debian's chromium (scripts/setup installs it)")

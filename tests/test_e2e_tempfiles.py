@@ -10,9 +10,8 @@ import json
 import os
 import tempfile
 
-from dctest import BUILD, GEN, SRC, check, done, hostile_user, run, skip
+from dctest import GEN, REPORT, SRC, check, done, hostile_user, run, skip
 
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 
 if os.geteuid() != 0:
     skip("needs root: the test is root writing into another user's directory")

@@ -8,9 +8,8 @@ import os
 import shutil
 import tempfile
 
-from dctest import BUILD, GEN, SRC, check, done, run
+from dctest import BUILD, GEN, REPORT, SRC, check, done, run
 
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 EXPLORE = os.path.join(BUILD, "explorer", "datacrumbs-explore")
 LIB = os.path.join(BUILD, "tests", "libdctest.so")
 

@@ -12,9 +12,8 @@ import os
 import subprocess
 import tempfile
 
-from dctest import BUILD, check, done, run
+from dctest import REPORT, check, done, run
 
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 HH = "08cf3707b570dbec"
 
 

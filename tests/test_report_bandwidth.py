@@ -8,9 +8,8 @@ import os
 import re
 import tempfile
 
-from dctest import BUILD, check, done, run
+from dctest import REPORT, check, done, run
 
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 HH = '{"id":1,"name":"HH","cat":"dftracer","pid":1,"tid":1,"ph":"M","args":{"name":"n","value":"00000000000000aa"}}'
 
 

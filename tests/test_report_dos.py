@@ -15,9 +15,8 @@ import subprocess
 import tempfile
 import zlib
 
-from dctest import BUILD, check, done
+from dctest import REPORT, check, done
 
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 HH = '{"id":1,"name":"HH","cat":"dftracer","pid":1,"tid":1,"ph":"M","args":{"name":"n","value":"00000000000000aa"}}'
 
 

@@ -10,9 +10,8 @@ import json
 import os
 import tempfile
 
-from dctest import BUILD, check, done, run
+from dctest import REPORT, check, done, run
 
-REPORT = os.path.join(BUILD, "report", "datacrumbs-report")
 HH, FH = "00000000000000aa", "00000000000000bb"
 # ESC: a title change, a colour; U+009B and U+009D as UTF-8.
 BAD = "\x1b]0;owned\x07\x1b[31m\u009b2J\u009d0;x\u009c"
