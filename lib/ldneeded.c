@@ -80,12 +80,13 @@ static int read_dyn(const char *path, struct dyn *d)
 	if (!elf)
 		return err;
 	while ((scn = elf_nextscn(elf, scn)) && !err) {
-		Elf_Data *data = elf_getdata(scn, NULL);
+		Elf_Data *data;
 		GElf_Shdr sh;
 		GElf_Dyn dy;
 
+		/* The type first: elf_getdata() reads the whole section. */
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
-		    !data)
+		    !(data = elf_getdata(scn, NULL)))
 			continue;
 		for (int i = 0; gelf_getdyn(data, i, &dy) && !err; i++) {
 			const char *str;
