@@ -46,6 +46,7 @@ struct dc_session {
 	struct dc_obj o;
 	struct dc_probe_info *descs; /* the object's probe table */
 	struct dc_probe *probes;     /* ... as the runtime sees each */
+	char *json_names;	     /* their names and layers, as JSON */
 	size_t nprobes;
 	struct dc_links links;
 	bool probes_attached; /* server mode: only while a job runs */

@@ -28,8 +28,8 @@ enum dc_fd_effect {
 /* The runtime's view of one probe of the loaded object. */
 struct dc_probe {
 	const struct dc_probe_info *d;
-	char *name_json; /* "name" as a JSON string literal */
-	char *cat_json;
+	const char *name_json; /* "name" as a JSON string literal */
+	const char *cat_json;
 	uint64_t calls; /* events written */
 	uint64_t lost[DC_LOSS_NR];
 	int fd_slot;	 /* slot of the fd role, or -1 */

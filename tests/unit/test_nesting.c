@@ -60,13 +60,14 @@ int main(void)
 	uint32_t pid = getpid();
 	uint64_t members[7];
 	int fd = mkstemp(path), n;
+	char json[5][2][64];
 
 	for (int i = 0; i < 5; i++) {
 		probes[i].d = &descs[i];
-		probes[i].name_json = malloc(64);
-		probes[i].cat_json = malloc(64);
-		snprintf(probes[i].name_json, 64, "\"%s\"", descs[i].name);
-		snprintf(probes[i].cat_json, 64, "\"%s\"", descs[i].layer);
+		snprintf(json[i][0], 64, "\"%s\"", descs[i].name);
+		snprintf(json[i][1], 64, "\"%s\"", descs[i].layer);
+		probes[i].name_json = json[i][0];
+		probes[i].cat_json = json[i][1];
 	}
 	CHECK(!dc_pfw_open(&w, fd, &o));
 	t = dc_thread_get(&ps, pid, pid);
@@ -121,10 +122,6 @@ int main(void)
 		CHECK(l[3].p_idx == l[2].id && l[3].level == 4);
 		CHECK(l[4].p_idx == l[1].id && l[4].level == 3);
 		CHECK(l[5].p_idx == -1 && l[5].level == 1);
-	}
-	for (int i = 0; i < 5; i++) {
-		free(probes[i].name_json);
-		free(probes[i].cat_json);
 	}
 	dc_procs_free(&ps);
 	return CHECK_DONE();
