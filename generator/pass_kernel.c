@@ -5,36 +5,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/btf.h>
 
+#include "kbtf.h"
 #include "kuring.h"
 #include "roles.h"
 #include "spec_pass.h"
 #include "tpformat.h"
 
-/* The running kernel's BTF, loaded once; NULL when it has none. */
-static struct btf *vmlinux_btf(void)
+/* The running kernel's BTF, opened once for the generator's life; NULL
+ * when it has none. */
+static const struct dc_kbtf *vmlinux_btf(void)
 {
-	static struct btf *vmlinux;
-	static bool tried;
+	static struct dc_kbtf vmlinux;
+	static bool tried, ok;
 
 	if (!tried) {
 		tried = true;
-		vmlinux = btf__load_vmlinux_btf();
+		ok = !dc_kbtf_open(&vmlinux, DC_KBTF_PATH);
 	}
-	return vmlinux;
+	return ok ? &vmlinux : NULL;
 }
 
 static bool btf_has_tracepoint(const char *event)
 {
-	struct btf *vmlinux = vmlinux_btf();
+	const struct dc_kbtf *vmlinux = vmlinux_btf();
 	const char *name = strchr(event, '/');
 	char t[128];
 
 	if (!vmlinux || !name)
 		return true; /* cannot tell: the runtime will */
 	snprintf(t, sizeof(t), "btf_trace_%s", name + 1);
-	return btf__find_by_name_kind(vmlinux, t, BTF_KIND_TYPEDEF) > 0;
+	return dc_kbtf_find(vmlinux, t, BTF_KIND_TYPEDEF) > 0;
 }
 
 /* io_uring requests are read at two tracepoints through BTF (tp_btf)
@@ -44,7 +45,7 @@ static bool btf_has_tracepoint(const char *event)
  * kernel, and one without them names io_uring in "unsupported". */
 static bool has_uring_tracepoints(void)
 {
-	struct btf *vmlinux = vmlinux_btf();
+	const struct dc_kbtf *vmlinux = vmlinux_btf();
 	const char *submit;
 
 	if (!vmlinux)
@@ -181,15 +182,15 @@ static void check_tracepoints(struct dc_spec *spec)
  * values, so roles that read user memory do not apply. */
 static void check_kfuncs(struct dc_spec *spec)
 {
-	struct btf *vmlinux = vmlinux_btf();
+	const struct dc_kbtf *vmlinux = vmlinux_btf();
 
 	for (size_t i = 0; i < spec->nprobes; i++) {
 		struct dc_spec_probe *pr = &spec->probes[i];
 
 		if (spec->groups[pr->group].mech != DC_MECH_KFUNC)
 			continue;
-		if (vmlinux && btf__find_by_name_kind(vmlinux, pr->symbol,
-						      BTF_KIND_FUNC) < 0)
+		if (vmlinux &&
+		    dc_kbtf_find(vmlinux, pr->symbol, BTF_KIND_FUNC) < 0)
 			spec_error(
 			    spec, &pr->symbol_loc,
 			    "no kernel function '%s' in this kernel's BTF",

@@ -3,12 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kbtf.h"
 #include "kuring.h"
 
 /* The parameters of tracepoint @name's BTF prototype (the first is the
  * probe's own data pointer), and their number in *@n; NULL if the kernel
  * has no such tracepoint with BTF. */
-static const struct btf_param *tp_params(const struct btf *vmlinux,
+static const struct btf_param *tp_params(const struct dc_kbtf *vmlinux,
 					 const char *name, int *n)
 {
 	const struct btf_type *t;
@@ -16,13 +17,13 @@ static const struct btf_param *tp_params(const struct btf *vmlinux,
 	int id;
 
 	snprintf(typedef_name, sizeof(typedef_name), "btf_trace_%s", name);
-	id = btf__find_by_name_kind(vmlinux, typedef_name, BTF_KIND_TYPEDEF);
-	if (id <= 0)
+	id = dc_kbtf_find(vmlinux, typedef_name, BTF_KIND_TYPEDEF);
+	if (id <= 0 || (id = dc_kbtf_resolve(vmlinux, id)) <= 0)
 		return NULL;
-	t = btf__type_by_id(vmlinux, btf__resolve_type(vmlinux, id));
+	t = dc_kbtf_type(vmlinux, id);
 	if (!t || !btf_is_ptr(t))
 		return NULL;
-	t = btf__type_by_id(vmlinux, t->type);
+	t = dc_kbtf_type(vmlinux, t->type);
 	if (!t || !btf_is_func_proto(t))
 		return NULL;
 	*n = btf_vlen(t);
@@ -31,7 +32,7 @@ static const struct btf_param *tp_params(const struct btf *vmlinux,
 
 /* Parameter @i of @n as a pointer type (through typedefs and
  * modifiers), or NULL. */
-static const struct btf_type *ptr(const struct btf *vmlinux,
+static const struct btf_type *ptr(const struct dc_kbtf *vmlinux,
 				  const struct btf_param *p, int n, int i)
 {
 	const struct btf_type *t;
@@ -39,23 +40,24 @@ static const struct btf_type *ptr(const struct btf *vmlinux,
 
 	if (i >= n)
 		return NULL;
-	id = btf__resolve_type(vmlinux, p[i].type);
-	t = id > 0 ? btf__type_by_id(vmlinux, id) : NULL;
+	id = dc_kbtf_resolve(vmlinux, p[i].type);
+	t = id > 0 ? dc_kbtf_type(vmlinux, id) : NULL;
 	return t && btf_is_ptr(t) ? t : NULL;
 }
 
 /* Is parameter @i of @n a struct io_kiocb pointer? */
-static int is_req(const struct btf *vmlinux, const struct btf_param *p, int n,
-		  int i)
+static int is_req(const struct dc_kbtf *vmlinux, const struct btf_param *p,
+		  int n, int i)
 {
 	const struct btf_type *t = ptr(vmlinux, p, n, i);
+	const char *name;
 
-	t = t ? btf__type_by_id(vmlinux, t->type) : NULL;
-	return t && btf_is_struct(t) &&
-	       !strcmp(btf__name_by_offset(vmlinux, t->name_off), "io_kiocb");
+	t = t ? dc_kbtf_type(vmlinux, t->type) : NULL;
+	name = t ? dc_kbtf_name(vmlinux, t->name_off) : NULL;
+	return t && btf_is_struct(t) && name && !strcmp(name, "io_kiocb");
 }
 
-enum dc_uring_shape dc_uring_shape(const struct btf *vmlinux,
+enum dc_uring_shape dc_uring_shape(const struct dc_kbtf *vmlinux,
 				   const char **submit)
 {
 	static const char *const names[] = { "io_uring_submit_req",

@@ -2,7 +2,7 @@
 #ifndef DC_KURING_H
 #define DC_KURING_H
 
-struct btf;
+struct dc_kbtf;
 
 /*
  * The shape of this kernel's io_uring tracepoints, read off its BTF. The
@@ -20,7 +20,7 @@ enum dc_uring_shape {
 
 /* The shape of @vmlinux's io_uring tracepoints, and in *@submit the
  * submission event's name (without its group) when it is not NONE. */
-enum dc_uring_shape dc_uring_shape(const struct btf *vmlinux,
+enum dc_uring_shape dc_uring_shape(const struct dc_kbtf *vmlinux,
 				   const char **submit);
 
 #endif

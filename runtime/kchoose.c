@@ -4,7 +4,6 @@
  * out and named, tracepoint stand-ins, and for each mechanism the
  * programs and fallbacks the kernel can run (docs/design.md).
  */
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -14,6 +13,7 @@
 #include "buf.h"
 #include "kchoose.h"
 #include "kfeatures.h"
+#include "kbtf.h"
 #include "kuring.h"
 #include "log.h"
 #include "session.h"
@@ -62,16 +62,15 @@ bool dc_has_mech(const struct dc_session *sess, enum dc_mech mech)
  * the submission event's name in sess->uring_submit. */
 static int uring_shape(struct dc_session *sess)
 {
-	struct btf *vmlinux;
+	struct dc_kbtf vmlinux;
 
 	if (sess->uring_submit || !dc_has_mech(sess, DC_MECH_IO_URING))
 		return sess->uring_shape;
 	sess->uring_shape = DC_URING_NONE;
-	vmlinux = btf__load_vmlinux_btf();
-	if (vmlinux) {
+	if (!dc_kbtf_open(&vmlinux, DC_KBTF_PATH)) {
 		sess->uring_shape =
-		    dc_uring_shape(vmlinux, &sess->uring_submit);
-		btf__free(vmlinux);
+		    dc_uring_shape(&vmlinux, &sess->uring_submit);
+		dc_kbtf_close(&vmlinux);
 	}
 	return sess->uring_shape;
 }
