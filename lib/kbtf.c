@@ -64,7 +64,8 @@ static int load(int fd, size_t size, struct dc_kbtf *k)
 	return 0;
 }
 
-/* Check the header and sections, and index every type by id. */
+/* Check the header and sections (types 4-byte aligned, as their
+ * fields are read in place), and index every type by id. */
 static int index_types(struct dc_kbtf *k)
 {
 	const struct btf_header *h = k->data;
@@ -75,7 +76,7 @@ static int index_types(struct dc_kbtf *k)
 	    h->hdr_len < sizeof(*h) || h->hdr_len > k->size ||
 	    (size_t)h->type_off + h->type_len > k->size - h->hdr_len ||
 	    (size_t)h->str_off + h->str_len > k->size - h->hdr_len ||
-	    !h->str_len)
+	    !h->str_len || (h->hdr_len + h->type_off) % 4)
 		return -EPROTO;
 	k->types = (const char *)k->data + h->hdr_len + h->type_off;
 	k->strs = (const char *)k->data + h->hdr_len + h->str_off;
