@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "explore.h"
+#include "kbtf.h"
 #include "log.h"
 #include "syscalls.h"
 #include "tpformat.h"
@@ -139,27 +140,26 @@ static int emit_group(yaml_emitter_t *e, const char *events, const char *group,
 /* Kernel functions from BTF matching --match: only where kprobes work. */
 static int emit_kfuncs(yaml_emitter_t *e, const regex_t *m, const regex_t *x)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	int err, n;
+	struct dc_kbtf btf;
+	int err;
 
-	if (!btf)
+	if (dc_kbtf_open(&btf, DC_KBTF_PATH))
 		return 0;
-	n = btf__type_cnt(btf);
 	err = xp_doc_begin(e, "kfunc", "kfunc", NULL);
-	for (int id = 1; id < n && !err; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
+	for (__u32 id = 1; id < btf.n && !err; id++) {
+		const struct btf_type *t = dc_kbtf_type(&btf, id);
 		const char *name;
 
 		if (!btf_is_func(t))
 			continue;
-		name = btf__name_by_offset(btf, t->name_off);
+		name = dc_kbtf_name(&btf, t->name_off);
 		if (!name || !wanted(name, m, x))
 			continue;
 		const char *kv[] = { "name", name, NULL };
 
 		err = xp_probe(e, kv, NULL, NULL, 0);
 	}
-	btf__free(btf);
+	dc_kbtf_close(&btf);
 	return err ?: xp_doc_end(e);
 }
 

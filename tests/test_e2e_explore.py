@@ -56,4 +56,15 @@ with tempfile.TemporaryDirectory() as tmp:
     check("layer: sys" in k and "- {name: write}" in k and "- {name: pread64}" in k, "--kernel lists syscalls")
     check("Kernel functions (mechanism kfunc):" in k, "--kernel says whether kfuncs work here")
     check(run([GEN, "-n", kspec]).returncode == 0, "gen accepts --kernel output")
+    # Kernel functions come from the kernel's BTF, by name, where kprobes
+    # work: exactly the two the expression names.
+    if "this kernel cannot probe them" in k:
+        print("kernel functions: not listed here (no kprobes)")
+    else:
+        r = run([EXPLORE, "--kernel", "--match", "^vfs_(read|write)$", "-o", kspec])
+        check(r.returncode == 0, "--kernel --match: " + r.stderr)
+        k = open(kspec).read()
+        kf = k[k.index("layer: kfunc"):] if "layer: kfunc" in k else ""
+        check("- {name: vfs_read}" in kf and "- {name: vfs_write}" in kf and
+              kf.count("- {name:") == 2, "--kernel --match lists vfs_read and vfs_write: " + kf[:300])
 done()
