@@ -105,7 +105,8 @@ static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 	    ret_int[16], d_entry[16], d_exit[16], stream_slot[16],
 	    ret_stream[16], dt_mask[16], dt_kind[16], s_mask[16], s_exit[16],
 	    fed_slot[16], feeds_s[16], hops[64], text_s[16], opens_s[8],
-	    ends_s[16], pass_s[16], pass_to[64];
+	    ends_s[16], pass_s[16], pass_to[64], null_slot[16], null_arg[16],
+	    null_hops[16], null_off[64];
 	int mask = 0, path = -1, stream = -1, dentry = 0, dexit = 0, dtype = 0;
 	int str = 0, str_exit = 0, text = 0, pass = 0, to[DC_CAPTURE];
 	struct dc_buf offs = {};
@@ -158,6 +159,22 @@ static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 			str_exit |= 1 << i;
 		if (s->role[i] == DC_ROLE_FUNC || s->role[i] == DC_ROLE_SRCFILE)
 			text |= 1 << i;
+	}
+	snprintf(null_slot, sizeof(null_slot), "0");
+	snprintf(null_arg, sizeof(null_arg), "0");
+	snprintf(null_hops, sizeof(null_hops), "0");
+	snprintf(null_off, sizeof(null_off), "0, 0, 0, 0");
+	for (int i = 0; i < s->n; i++) {
+		const struct dc_spec_read *r = &s->read[i];
+
+		if (!r->if_null)
+			continue;
+		snprintf(null_slot, sizeof(null_slot), "%d", i + 1);
+		snprintf(null_arg, sizeof(null_arg), "%d", r->null_arg);
+		snprintf(null_hops, sizeof(null_hops), "%d", r->null_hops);
+		snprintf(null_off, sizeof(null_off), "%d, %d, %d, %d",
+			 r->null_off[0], r->null_off[1], r->null_off[2],
+			 r->null_off[3]);
 	}
 	snprintf(text_s, sizeof(text_s), "0x%x", text);
 	snprintf(opens_s, sizeof(opens_s), "%d", pair == 1);
@@ -237,6 +254,14 @@ static int render_capture(struct dc_buf *out, const struct dc_tmpl *tmpl,
 			     opens_s,
 			     "ENDS",
 			     ends_s,
+			     "NULL_SLOT",
+			     null_slot,
+			     "NULL_ARG",
+			     null_arg,
+			     "NULL_HOPS",
+			     null_hops,
+			     "NULL_OFF",
+			     null_off,
 			     NULL };
 	err = err ?: dc_tmpl_expand(out, tmpl, kv);
 	dc_buf_free(&offs);

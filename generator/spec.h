@@ -30,6 +30,12 @@ struct dc_spec_read {
 	/* ROLE@TYPE.member...: a quantity at that field, its offset found
 	 * per copy of the library in its DWARF (off[0] unused); or "". */
 	char field[DC_FIELD_PATH_MAX];
+	/* ROLE@A...|N@C...: where the argument is NULL, argument N read
+	 * through null_hops pointers at null_off takes its place. */
+	bool if_null;
+	int null_arg;
+	int null_hops;
+	int null_off[DC_HOPS];
 };
 
 /* A captured value beyond one role an argument. */

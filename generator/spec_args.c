@@ -177,15 +177,70 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 				   v);
 			return -EINVAL;
 		}
-		if (rd->hops == DC_HOPS || (rd->hops == 1 && !passed(role))) {
+		if (rd->hops == DC_HOPS) {
 			spec_error(p->spec, loc,
-				   "'%s': too many '@': a quantity is read "
-				   "through 1 pointer, " PASSED_ROLES
-				   " through up to %d",
+				   "'%s': too many '@': a value is read "
+				   "through up to %d pointers",
 				   v, DC_HOPS);
 			return -EINVAL;
 		}
 		rd->off[rd->hops++] = (int)o;
+		at = *end ? end : NULL;
+	}
+	return role;
+}
+
+/* "READ|N@A@B...": READ as parse_role() takes it, and where the argument
+ * is NULL, argument N read through the pointers at A, B... in its
+ * place (HDF5 passes NULL for H5S_ALL: the dataset's own dataspace). */
+static int parse_read(struct parse *p, const struct dc_loc *loc, const char *v,
+		      struct dc_spec_read *rd)
+{
+	const char *bar = strchr(v, '|'), *at;
+	char left[128];
+	int role;
+	long n;
+	char *end;
+
+	if (!bar)
+		return parse_role(p, loc, v, rd);
+	if ((size_t)(bar - v) >= sizeof(left)) {
+		spec_error(p->spec, loc, "'%s': too long", v);
+		return -EINVAL;
+	}
+	memcpy(left, v, (size_t)(bar - v));
+	left[bar - v] = '\0';
+	role = parse_role(p, loc, left, rd);
+	if (role < 0)
+		return role;
+	errno = 0;
+	n = strtol(bar + 1, &end, 10);
+	if (end == bar + 1 || (*end && *end != '@') || errno || n < 0 ||
+	    n >= DC_MAX_ARGS || rd->field[0] || !rd->hops) {
+		spec_error(p->spec, loc,
+			   "'%s': after '|' comes the argument (0 to %d) "
+			   "read in place of a NULL one, then its '@' "
+			   "offsets; the value before it is read through a "
+			   "pointer at byte offsets (ROLE@OFFSET|N@OFFSET)",
+			   v, DC_MAX_ARGS - 1);
+		return -EINVAL;
+	}
+	rd->if_null = true;
+	rd->null_arg = (int)n;
+	for (at = *end ? end : NULL; at;) {
+		long o;
+
+		errno = 0;
+		o = strtol(at + 1, &end, 10);
+		if (end == at + 1 || (*end && *end != '@') || errno || o < 0 ||
+		    o > 4088 || rd->null_hops == DC_HOPS) {
+			spec_error(p->spec, loc,
+				   "'%s': after '|', up to %d offsets of 0 "
+				   "to 4088 bytes",
+				   v, DC_HOPS);
+			return -EINVAL;
+		}
+		rd->null_off[rd->null_hops++] = (int)o;
 		at = *end ? end : NULL;
 	}
 	return role;
@@ -212,7 +267,7 @@ static int parse_more(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr,
 				   DC_CAPTURE);
 			return -EINVAL;
 		}
-		role = parse_role(p, &aloc, v, &m->read);
+		role = parse_read(p, &aloc, v, &m->read);
 		if (role < 0)
 			return -EINVAL;
 		if (!m->read.hops) {
@@ -249,6 +304,26 @@ static int fields_alone(struct parse *p, const struct dc_loc *loc,
 		spec_error(p->spec, loc,
 			   "a probe reads fields by name (ROLE@TYPE.member) "
 			   "or at byte offsets (ROLE@N), not both");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The capture table has room for one read in place of a NULL argument
+ * a probe. */
+static int one_if_null(struct parse *p, const struct dc_loc *loc,
+		       const struct dc_spec_probe *pr)
+{
+	int n = 0;
+
+	for (int i = 0; i < pr->nargs; i++)
+		n += pr->arg_read[i].if_null;
+	for (int i = 0; i < pr->nmore; i++)
+		n += pr->more[i].read.if_null;
+	if (n > 1) {
+		spec_error(p->spec, loc,
+			   "only one value of a probe may be read in place "
+			   "of a NULL argument ('|')");
 		return -EINVAL;
 	}
 	return 0;
@@ -291,7 +366,7 @@ int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 			if (!v)
 				return -EINVAL;
 			role =
-			    parse_role(p, &aloc, v, &pr->arg_read[pr->nargs]);
+			    parse_read(p, &aloc, v, &pr->arg_read[pr->nargs]);
 			if (role < 0)
 				return -EINVAL;
 		}
@@ -325,5 +400,5 @@ int parse_args(struct parse *p, yaml_node_t *n, struct dc_spec_probe *pr)
 						   : 0;
 		pr->arg_role[pr->nargs++] = role;
 	}
-	return fields_alone(p, &loc, pr);
+	return fields_alone(p, &loc, pr) ?: one_if_null(p, &loc, pr);
 }

@@ -152,6 +152,17 @@ __noinline __u64 dc_read_slot(__u32 probe, __u32 i, __u32 lay, __u64 v)
 			 c->deref_hops[i], v, addr);
 }
 
+/* What slot null_slot of @probe reads in place of its NULL argument:
+ * argument null_arg, @base, through null_off (ROLE@A|N@B). A global
+ * function, verified once. */
+__noinline __u64 dc_null_read(__u32 probe, __u64 base)
+{
+	const volatile struct dc_capture *c = dc_cap(probe);
+	__u8 hops = c->null_hops;
+
+	return hops ? dc_follow(c->null_off, hops, base, false) : base;
+}
+
 /* The slots of @probe from its arguments @a, and the descriptor behind
  * its stream, if it has one. @ip: where the probe fired, @vma: whether
  * its mapping may be looked up (dc_mpich_size). @lay: its fields'
@@ -162,7 +173,7 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 	const volatile struct dc_capture *c = dc_cap(probe);
 	/* Each field of the table is a load (it is volatile): read once. */
 	__u8 n = c->nslots, ints = c->int_mask, deref = c->deref_entry_mask,
-	     dtype = c->dtype_mask, str = c->str_mask;
+	     dtype = c->dtype_mask, str = c->str_mask, nulls = c->null_slot;
 	/* Filled by the functions that feed this call. */
 	__u8 fed =
 	    (c->feeds ? 0 : c->pass_mask) |
@@ -180,6 +191,8 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 			continue;
 		}
 		v[i] = dc_pick(a, c->slot_arg[i]);
+		if (!v[i] && nulls == i + 1)
+			v[i] = dc_null_read(probe, dc_pick(a, c->null_arg));
 		if (deref & bit)
 			v[i] = dc_read_slot(probe, i, lay, v[i]);
 		/* A C int read through pointers is cut to size after. */

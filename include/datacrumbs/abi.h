@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     24 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     25 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -362,7 +362,14 @@ struct dc_capture {
 			     it completes; 0: none */
 	__s8 off_slot;	  /* profile mode: the offset a dc_pat call takes */
 	__s8 whence_slot; /* ... and its whence (fseek), or -1 */
-	__u16 pad;
+	/* Slot null_slot - 1 (0: none), where its argument is NULL, reads
+	 * argument null_arg through null_hops pointers at null_off in its
+	 * place (ROLE@A|N@B: HDF5's H5S_ALL is NULL). */
+	__u8 null_slot;
+	__u8 null_arg;
+	__u8 null_hops;
+	__u8 pad;
+	__u16 null_off[DC_HOPS];
 };
 
 /* Profile mode: what a call does to its fd's or stream's offset, for
