@@ -137,30 +137,24 @@ struct dc_layouts dc_layouts;
 
 /* Slot @i of @probe, @v, read through its pointers at the offsets of
  * layout @lay (dc_layouts) or, for 0, the object's; a feeder's late
- * role left at the address of its word. A global function: the
- * verifier walks it once, not in every path of every program capturing
- * a call. */
-__noinline __u64 dc_read_slot(__u32 probe, __u32 i, __u32 lay, __u64 v)
+ * role left at the address of its word. Where @v is NULL and the slot
+ * says so (ROLE@A|N@B), argument N, @alt, read through null_off takes
+ * its place. A global function: the verifier walks it once, not in
+ * every path of every program capturing a call. */
+__noinline __u64 dc_read_slot(__u32 probe, __u32 i, __u32 lay, __u64 v,
+			      __u64 alt)
 {
 	const volatile struct dc_capture *c = dc_cap(probe);
+	__u8 hops = c->null_hops;
 	bool addr;
 
+	if (!v && c->null_slot == i + 1)
+		v = hops ? dc_follow(c->null_off, hops, alt, false) : alt;
 	i &= DC_CAPTURE - 1;
 	addr = c->feeds && (c->deref_exit_mask & (1 << i));
 	return dc_follow(lay ? dc_layouts.off[lay & (DC_LAYOUTS - 1)][i]
 			     : c->deref_off[i],
 			 c->deref_hops[i], v, addr);
-}
-
-/* What slot null_slot of @probe reads in place of its NULL argument:
- * argument null_arg, @base, through null_off (ROLE@A|N@B). A global
- * function, verified once. */
-__noinline __u64 dc_null_read(__u32 probe, __u64 base)
-{
-	const volatile struct dc_capture *c = dc_cap(probe);
-	__u8 hops = c->null_hops;
-
-	return hops ? dc_follow(c->null_off, hops, base, false) : base;
 }
 
 /* The slots of @probe from its arguments @a, and the descriptor behind
@@ -173,7 +167,9 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 	const volatile struct dc_capture *c = dc_cap(probe);
 	/* Each field of the table is a load (it is volatile): read once. */
 	__u8 n = c->nslots, ints = c->int_mask, deref = c->deref_entry_mask,
-	     dtype = c->dtype_mask, str = c->str_mask, nulls = c->null_slot;
+	     dtype = c->dtype_mask, str = c->str_mask;
+	/* What a slot read through a NULL argument may start from. */
+	__u64 alt = dc_pick(a, c->null_arg);
 	/* Filled by the functions that feed this call. */
 	__u8 fed =
 	    (c->feeds ? 0 : c->pass_mask) |
@@ -191,10 +187,8 @@ static __always_inline __s32 dc_capture(__u32 probe, const __u64 *a, __u64 *v,
 			continue;
 		}
 		v[i] = dc_pick(a, c->slot_arg[i]);
-		if (!v[i] && nulls == i + 1)
-			v[i] = dc_null_read(probe, dc_pick(a, c->null_arg));
 		if (deref & bit)
-			v[i] = dc_read_slot(probe, i, lay, v[i]);
+			v[i] = dc_read_slot(probe, i, lay, v[i], alt);
 		/* A C int read through pointers is cut to size after. */
 		if (ints & bit)
 			v[i] = (__u64)(__s64)(int)v[i];
