@@ -42,8 +42,9 @@ static int place_group(struct dc_spec *spec, size_t g)
 		    !(s = dc_elf_syms_find(&syms, p->symbol)))
 			continue;
 		dc_slots_of(p, &sl);
-		pp = (struct dc_place_probe){ sl.n, sl.arg, sl.role, p->ret,
-					      true };
+		pp = (struct dc_place_probe){
+			sl.n, sl.arg, sl.role, p->ret, true, dc_slots_read(&sl)
+		};
 		dc_place(&code, s->offset, s->size, &pp, true, &pl);
 		p->place.known = true;
 		p->place.via_sys = pl.via_sys;

@@ -60,6 +60,14 @@ void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s)
 	}
 }
 
+bool dc_slots_read(const struct dc_slots *s)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->read[i].hops || s->read[i].field[0])
+			return true;
+	return false;
+}
+
 /* How the MPI library @target's datatypes give their size. */
 static int dtype_kind(const char *target)
 {
@@ -292,7 +300,7 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 	const struct dc_spec_group *g = &spec->groups[p->group];
 	bool tp = g->mech == DC_MECH_TRACEPOINT;
 	char ids[16], mech[32], ret[32], effect[32], nslots[8], nr[16],
-	    roles[64], args[64], size_slot[16], flags[48], place[96], skip[16],
+	    roles[64], args[64], size_slot[16], flags[80], place[96], skip[16],
 	    ret_at[16], moved[8];
 	const struct dc_spec_place *pl = &p->place;
 	bool named = false;
@@ -332,9 +340,10 @@ static int render_desc(struct dc_buf *out, const struct dc_tmpl *tmpl,
 	snprintf(size_slot, sizeof(size_slot), "%d", size);
 	for (int i = 0; i < s->n && !tp; i++)
 		named |= s->read[i].field[0] != '\0';
-	snprintf(flags, sizeof(flags), "%s | %s",
+	snprintf(flags, sizeof(flags), "%s | %s | %s",
 		 p->optional ? "DC_PROBE_OPTIONAL" : "0",
-		 named ? "DC_PROBE_FIELDS" : "0");
+		 named ? "DC_PROBE_FIELDS" : "0",
+		 !tp && dc_slots_read(s) ? "DC_PROBE_READS" : "0");
 
 	snprintf(place, sizeof(place), "%s%s%s%s",
 		 pl->known ? "DC_PLACE_KNOWN" : "0",

@@ -26,5 +26,7 @@ struct dc_slots {
 };
 
 void dc_slots_of(const struct dc_spec_probe *p, struct dc_slots *s);
+/* Whether a slot of @s is read through a pointer (ROLE@N, ROLE@TYPE.m). */
+bool dc_slots_read(const struct dc_slots *s);
 
 #endif

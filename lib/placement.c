@@ -26,6 +26,9 @@ static const char *try_sys(const struct dc_code *c, uint64_t off, uint64_t size,
 
 	if (!ret_is_syscalls(p->ret))
 		return "its return is not the system call's";
+	/* The syscall's programs read arguments, not through them. */
+	if (p->reads)
+		return "it reads a value through a pointer";
 	if (dc_sysstub(c, off, size, &pl->stub, &why))
 		return why;
 	for (unsigned k = 0; pl->stub.tail && k < pl->stub.nsites; k++) {

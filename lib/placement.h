@@ -28,6 +28,7 @@ struct dc_place_probe {
 	int ret;		  /* enum dc_ret */
 	bool cookies; /* its uprobe's cookie may say more than its probe:
 			 a return site, a moved argument */
+	bool reads;   /* it reads a value through a pointer (ROLE@N) */
 };
 
 /*

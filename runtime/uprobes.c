@@ -131,8 +131,9 @@ static uint64_t place(struct dc_uprobes *u, const char *path, const char *build,
 		      unsigned long *ret_site, __u64 *cookie, bool *sys)
 {
 	const struct dc_probe_info *d = pj->d;
-	struct dc_place_probe pp = { d->nslots, d->slot_arg, d->slot_role,
-				     d->ret, u->cookies };
+	struct dc_place_probe pp = { d->nslots,	   d->slot_arg,
+				     d->slot_role, d->ret,
+				     u->cookies,   d->flags & DC_PROBE_READS };
 	struct dc_placement pl;
 	int lib = -1;
 

@@ -137,6 +137,20 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run([GEN, "-n", "-v", "-P", pj, allc])
     named = [l for l in r.stderr.splitlines() if ": single-stepped at " in l]
     check(len(named) == slow and "more (-v" not in r.stderr, "-v names all %d: %d" % (slow, len(named)))
+    # A thin wrapper is recognised at its syscall only while it reads
+    # its arguments alone: the syscall's programs do not read through
+    # them (itemsize@8), so that probe stays a uprobe, saying why.
+    wr = os.path.join(tmp, "wrapper_reads.yaml")
+    with open(wr, "w") as f:
+        f.write("layer: POSIX\nmechanism: uprobe\ntarget: libc.so.6\nprobes:\n"
+                "- {name: fsync, args: [fd]}\n"
+                "- {name: pwrite64, args: [fd, itemsize@8, count], ret: size}\n")
+    r = run([GEN, "-n", "-P", pj, wr])
+    got = {p["name"]: p for p in json.load(open(pj))} if r.returncode == 0 else {}
+    check(got.get("fsync", {}).get("placement") == "syscall" and
+          got.get("pwrite64", {}).get("placement") not in (None, "syscall") and
+          got["pwrite64"]["why"] == "it reads a value through a pointer",
+          "a wrapper reading through a pointer stays a uprobe: %s %s" % (got, r.stderr[-300:]))
     r = run([GEN, "-n", os.path.join(tmp, "missing.yaml")])
     check(r.returncode == 1 and "missing.yaml: error: cannot open" in r.stderr, "missing file")
 done()

@@ -680,6 +680,9 @@ struct dc_probe_desc {
 /* It reads quantities at fields named TYPE.member (field[] of each such
  * slot): attached only on copies whose DWARF places them all. */
 #define DC_PROBE_FIELDS 2
+/* It reads a value through a pointer at byte offsets (ROLE@N...): never
+ * recognised at its system call, where only the arguments are read. */
+#define DC_PROBE_READS 4
 
 /* Where a tracepoint's fields are in its record, filled by the runtime
  * from tracefs for each probe and side (index probe * 2 + side). */

@@ -79,8 +79,9 @@ static const char *how(bool sys, bool tail)
 /* Returns whether @d's stored placement is a plain probe point. */
 static bool check(const struct lib *l, const struct dc_probe_info *d)
 {
-	struct dc_place_probe pp = { d->nslots, d->slot_arg, d->slot_role,
-				     d->ret, true };
+	struct dc_place_probe pp = { d->nslots,	   d->slot_arg,
+				     d->slot_role, d->ret,
+				     true,	   d->flags & DC_PROBE_READS };
 	const struct dc_elf_sym *s = dc_elf_syms_find(&l->syms, d->symbol);
 	bool sys = d->place & DC_PLACE_SYS, tail = d->place & DC_PLACE_TAIL;
 	struct dc_placement pl;
