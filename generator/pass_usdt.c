@@ -34,6 +34,15 @@ static void check_usdt_note(struct dc_spec *spec, const struct dc_spec_group *g,
 			   sym, nargs, pr->nargs);
 }
 
+/* Whether @pr reads an argument through a pointer. */
+static bool reads_through(const struct dc_spec_probe *pr)
+{
+	for (int a = 0; a < pr->nargs; a++)
+		if (pr->arg_read[a].hops || pr->arg_read[a].field[0])
+			return true;
+	return pr->nmore > 0;
+}
+
 /* Each probe names "provider:name" of a note in the target, and captures
  * no more arguments than the note has; so does its end. */
 void check_usdt_group(struct dc_spec *spec, size_t gi)
@@ -52,6 +61,12 @@ void check_usdt_group(struct dc_spec *spec, size_t gi)
 
 		if (pr->group != gi)
 			continue;
+		if (reads_through(pr))
+			spec_error(spec, &pr->loc,
+				   "'%s': a USDT probe's arguments are taken "
+				   "as its note gives them, none read through "
+				   "a pointer (ROLE@N)",
+				   pr->name);
 		check_usdt_note(spec, g, notes, n, pr, pr->symbol,
 				&pr->symbol_loc);
 		/* The end takes the same arguments, in the same roles. */
