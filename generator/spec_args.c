@@ -119,6 +119,28 @@ static int parse_field(struct parse *p, const struct dc_loc *loc, const char *v,
 	return 0;
 }
 
+/* The byte offsets "@A@B..." from @at (NULL: none) into @off, *@n of
+ * them: 0, -ERANGE for one not a count from 0 to 4088, -E2BIG past
+ * DC_HOPS. */
+static int parse_offsets(const char *at, int *off, int *n)
+{
+	while (at) {
+		char *end;
+		long o;
+
+		errno = 0;
+		o = strtol(at + 1, &end, 10);
+		if (end == at + 1 || (*end && *end != '@') || errno || o < 0 ||
+		    o > 4088)
+			return -ERANGE;
+		if (*n == DC_HOPS)
+			return -E2BIG;
+		off[(*n)++] = (int)o;
+		at = *end ? end : NULL;
+	}
+	return 0;
+}
+
 /* "ROLE", "ROLE@N" (the word at byte N of what the argument points to),
  * "ROLE@N@M..." (through a pointer at each byte) or "ROLE@TYPE.member"
  * and "ROLE@TYPE.member@TYPE.member..." (at those fields, wherever a
@@ -130,7 +152,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 	char name[32], known[256];
 	const char *at = strchr(v, '@');
 	size_t n = at ? (size_t)(at - v) : strlen(v);
-	int role = -1;
+	int role = -1, err;
 
 	if (n < sizeof(name)) {
 		memcpy(name, v, n);
@@ -163,31 +185,18 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 	}
 	if (at[1] < '0' || at[1] > '9')
 		return parse_field(p, loc, v, at + 1, rd) ?: role;
-	while (at) {
-		char *end;
-		long o;
-
-		errno = 0;
-		o = strtol(at + 1, &end, 10);
-		if (end == at + 1 || (*end && *end != '@') || errno || o < 0 ||
-		    o > 4088) {
-			spec_error(p->spec, loc,
-				   "'%s': the offset after '@' must be a byte "
-				   "count from 0 to 4088",
-				   v);
-			return -EINVAL;
-		}
-		if (rd->hops == DC_HOPS) {
-			spec_error(p->spec, loc,
-				   "'%s': too many '@': a value is read "
-				   "through up to %d pointers",
-				   v, DC_HOPS);
-			return -EINVAL;
-		}
-		rd->off[rd->hops++] = (int)o;
-		at = *end ? end : NULL;
-	}
-	return role;
+	err = parse_offsets(at, rd->off, &rd->hops);
+	if (err == -ERANGE)
+		spec_error(p->spec, loc,
+			   "'%s': the offset after '@' must be a byte count "
+			   "from 0 to 4088",
+			   v);
+	else if (err)
+		spec_error(p->spec, loc,
+			   "'%s': too many '@': a value is read through up "
+			   "to %d pointers",
+			   v, DC_HOPS);
+	return err ? -EINVAL : role;
 }
 
 /* "READ|N@A@B...": READ as parse_role() takes it, and where the argument
@@ -196,7 +205,7 @@ static int parse_role(struct parse *p, const struct dc_loc *loc, const char *v,
 static int parse_read(struct parse *p, const struct dc_loc *loc, const char *v,
 		      struct dc_spec_read *rd)
 {
-	const char *bar = strchr(v, '|'), *at;
+	const char *bar = strchr(v, '|');
 	char left[128];
 	int role;
 	long n;
@@ -227,21 +236,12 @@ static int parse_read(struct parse *p, const struct dc_loc *loc, const char *v,
 	}
 	rd->if_null = true;
 	rd->null_arg = (int)n;
-	for (at = *end ? end : NULL; at;) {
-		long o;
-
-		errno = 0;
-		o = strtol(at + 1, &end, 10);
-		if (end == at + 1 || (*end && *end != '@') || errno || o < 0 ||
-		    o > 4088 || rd->null_hops == DC_HOPS) {
-			spec_error(p->spec, loc,
-				   "'%s': after '|', up to %d offsets of 0 "
-				   "to 4088 bytes",
-				   v, DC_HOPS);
-			return -EINVAL;
-		}
-		rd->null_off[rd->null_hops++] = (int)o;
-		at = *end ? end : NULL;
+	if (parse_offsets(*end ? end : NULL, rd->null_off, &rd->null_hops)) {
+		spec_error(p->spec, loc,
+			   "'%s': after '|', up to %d offsets of 0 to 4088 "
+			   "bytes",
+			   v, DC_HOPS);
+		return -EINVAL;
 	}
 	return role;
 }
