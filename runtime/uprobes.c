@@ -402,7 +402,7 @@ static bool reads_structs(const struct dc_session *sess,
 	if (d->flags & DC_PROBE_FIELDS)
 		return false;
 	return d->id >= sess->o.ncaps || c->deref_entry_mask ||
-	       c->deref_exit_mask || c->feeds || c->null_slot;
+	       c->deref_exit_mask || c->feeds;
 }
 
 /* dc_fields_place() on @g: the probes it keeps, in order, keep their
