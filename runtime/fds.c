@@ -104,21 +104,18 @@ struct dc_file *dc_fd_initial(struct dc_procs *ps, struct dc_proc *p,
 	return e->from == 0 ? e->f : NULL;
 }
 
-/* Whether descriptor @fd of @pid is close-on-exec (/proc's fdinfo). */
-static bool cloexec(uint32_t pid, long fd)
+/*
+ * Whether @fd of the runtime's own fork, stopped before its exec, closes
+ * at that exec. A fork copies the close-on-exec flags, so the runtime's
+ * own descriptor tells in one call, where /proc's fdinfo took dozens
+ * (once libc is probed, each libc call of the runtime's traps). One the
+ * runtime closed since (the exec pipe's far end) was close-on-exec.
+ */
+static bool closes_at_exec(long fd)
 {
-	char path[64];
-	unsigned flags = 0;
-	FILE *f;
+	int flags = fcntl(fd, F_GETFD);
 
-	snprintf(path, sizeof(path), "/proc/%u/fdinfo/%ld", pid, fd);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (fscanf(f, "pos: %*u flags: %o", &flags) != 1)
-		flags = 0;
-	fclose(f);
-	return flags & O_CLOEXEC;
+	return flags < 0 || flags & FD_CLOEXEC;
 }
 
 void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next)
@@ -136,7 +133,7 @@ void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next)
 
 		if (*end || end == de->d_name ||
 		    dc_map_get(&p->fds, fd_key(fd)) ||
-		    (exec_next && cloexec(p->pid, fd)))
+		    (exec_next && closes_at_exec(fd)))
 			continue;
 		dc_fd_lookup(ps, p, fd, 0);
 	}

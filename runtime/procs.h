@@ -112,7 +112,8 @@ void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts);
 struct dc_file *dc_fd_initial(struct dc_procs *ps, struct dc_proc *p,
 			      int64_t fd);
 /* Name every descriptor @p has open now from /proc; @exec_next: it is
- * stopped before an exec, which closes its close-on-exec ones. */
+ * the runtime's own fork, stopped before an exec, which closes its
+ * close-on-exec ones. */
 void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next);
 void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts);
 /* A child starts with what each of its parent's fds refers to now. */
