@@ -89,6 +89,7 @@ static const char *const loss_names[DC_LOSS_NR] = {
 	[DC_LOSS_AGG_FULL] = "profile_map_full",
 	[DC_LOSS_NOENTRY] = "no_entry",
 	[DC_SKIP_SHORT] = "filtered_short",
+	[DC_END_EXEC] = "ended_by_exec",
 };
 
 static int lookup(const char *const *names, int n, const char *name)
@@ -158,7 +159,8 @@ const char *dc_loss_name(int reason)
 
 bool dc_loss_is_lost(int reason)
 {
-	return reason != DC_SKIP_SHORT && reason != DC_LOSS_NOENTRY;
+	return reason != DC_SKIP_SHORT && reason != DC_LOSS_NOENTRY &&
+	       reason != DC_END_EXEC;
 }
 
 /* @names as "a, b, c" (or "a, b@lastc") into @buf, leaving out entry

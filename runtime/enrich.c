@@ -318,6 +318,14 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 		break;
 	case DC_EV_EXEC:
 		set_creds(rt, pe);
+		/* The calls its thread had open ended with the old program
+		 * (dc_exec_unwind()): what it holds nested in them is
+		 * written now, not when the thread ends. */
+		t = dc_map_get(&rt->ps.threads, pe->tid);
+		if (t && t->pid == pe->pid) {
+			p = dc_map_get(&rt->ps.procs, pe->pid);
+			dc_nest_flush(dc_sink(&rt->out, p), t);
+		}
 		dc_proc_exec(&rt->ps, pe->pid, comm);
 		/* then its files are named as for a join */
 		__attribute__((fallthrough));

@@ -15,6 +15,7 @@
 #include "vma.bpf.h"
 #include "posixaio.bpf.h"
 #include "libmap.bpf.h"
+#include "syscall.bpf.h"
 
 /* Server mode: a process that loads libdatacrumbs-client.so calls its
  * datacrumbs_client_join() once; from then on it and its children are
@@ -108,6 +109,39 @@ int dc_fork(unsigned long long *ctx)
 	return 0;
 }
 
+/*
+ * An exec ends the calls its thread had open in the old program (execvp
+ * and its callers never return): they are counted, not as lost, and the
+ * new program's calls start at depth 0, or under the execve syscall's
+ * own frame, which returns at its sys_exit. Kept open, they would be
+ * the parents of every later call of the thread, and the runtime would
+ * hold all of those until the thread ended.
+ */
+static __always_inline void dc_exec_unwind(void)
+{
+	struct dc_thread *t = dc_thread_get();
+	struct dc_frame *top;
+	__u32 d, keep = 0;
+
+	if (!t || !t->depth)
+		return;
+	d = t->depth;
+	top = &t->f[dc_frame_slot(d - 1)];
+	if (d <= DC_MAX_DEPTH && !(top->flags & DC_FRAME_SYS) &&
+	    top->probe < DC_NPROBES &&
+	    (top->probe == dc_sys_probe(DC_NR_EXECVE) ||
+	     top->probe == dc_sys_probe(DC_NR_EXECVEAT)))
+		keep = 1;
+	for (int i = 0; i < DC_MAX_DEPTH; i++) {
+		if (i + keep >= d)
+			break;
+		dc_lose(t->f[dc_frame_slot(i)].probe, DC_END_EXEC);
+	}
+	if (keep && d > 1)
+		t->f[0] = *top;
+	t->depth = keep;
+}
+
 SEC("tp_btf/sched_process_exec")
 int dc_exec(unsigned long long *ctx)
 {
@@ -118,6 +152,7 @@ int dc_exec(unsigned long long *ctx)
 	if (!dc_traced(tgid))
 		return 0;
 	dc_vma_forget();
+	dc_exec_unwind();
 	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm,
 		      BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec)
 			  ? DC_PROC_SECURE

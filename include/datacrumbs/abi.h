@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     25 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     26 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -182,6 +182,7 @@ enum dc_loss {
 	DC_LOSS_AGG_FULL,    /* profile mode: aggregation map full */
 	DC_LOSS_NOENTRY,     /* the end of a USDT pair matched no open call */
 	DC_SKIP_SHORT,	     /* not a loss: shorter than --min-duration */
+	DC_END_EXEC,	     /* not a loss: open when its thread exec'd */
 	DC_LOSS_NR,
 };
 

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""An exec ends the calls its thread had open in the old program. With
+libc's execvp traced (a uprobe: the launched command reaches its exec
+through it, and so does env's), the new program's calls start at level 1
+again, the calls execvp left open are counted as ended by an exec, not
+as lost, and none is held back: a runtime killed while the program
+still runs has already written what the program did."""
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+from dctest import RUNTIME, Trace, check, done, generate, need_bpf, run, wait_ready
+
+need_bpf()
+
+with tempfile.TemporaryDirectory() as tmp:
+    spec = os.path.join(tmp, "execvp.yaml")
+    open(spec, "w").write("layer: app\nmechanism: uprobe\ntarget: libc.so.6\n"
+                          "probes:\n  - {name: execvp}\n")
+    obj = generate(tmp, [spec, "probes.d/posix.yaml"])
+    data = os.path.join(tmp, "data.txt")
+    open(data, "w").write("x" * 100)
+
+    # The runtime's child execs env through execvp, env execs cat so.
+    trace = os.path.join(tmp, "t.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj, "--", "env", "cat", data])
+    check(r.returncode == 0 and r.stdout == "x" * 100, "env cat ran: %d %s" % (r.returncode, r.stderr[-300:]))
+    t = Trace(trace)
+    reads = [e for e in t.select(cat="POSIX", name="read", path=data)]
+    check(len(reads) >= 1 and reads[0]["args"]["size"] == 100, "cat's read of 100 bytes: %s" %
+          [e["args"] for e in reads])
+    check(all(e["args"]["level"] == 1 and e["args"]["p_idx"] == -1 for e in reads),
+          "at level 1, with no parent: %s" % [(e["args"]["level"], e["args"]["p_idx"]) for e in reads])
+    end = t.end["args"]
+    check(end["ended_by_exec"] == 2, "two execvp calls ended by their exec: %s" % end["ended_by_exec"])
+    check(end["dropped"] == 0 and end["no_return"] == 0, "none counted as lost: %s" %
+          {k: end[k] for k in ("dropped", "no_return", "lost")})
+    check(not t.select(name="execvp"), "no execvp event: it never returned")
+
+    # Killed while the exec'd shell waits: its open of the file is in the
+    # trace already, not held for a parent that will never return.
+    trace = os.path.join(tmp, "k.pfw.gz")
+    ready = os.path.join(tmp, "ready")
+    p = subprocess.Popen([RUNTIME, "-q", "--ready-file", ready, "-o", trace, obj, "--",
+                          "env", "sh", "-c", 'exec 3<"$0"; sleep 30', data],
+                         start_new_session=True)
+    check(wait_ready(ready, p), "the runtime traces")
+    time.sleep(3.5)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    os.killpg(p.pid, signal.SIGKILL)
+    k = Trace(trace, complete=False)
+    check(not k.errors, "readable prefix: %s" % k.errors[:3])
+    opens = [e for e in k.select(cat="POSIX", path=data) if e["name"].startswith("open")]
+    check(len(opens) == 1 and opens[0]["args"]["level"] == 1,
+          "the shell's open of the file, at level 1, before the kill: %s" %
+          [(e["name"], e["args"]["level"]) for e in opens])
+done()
