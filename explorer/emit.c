@@ -231,6 +231,11 @@ static void header(FILE *out, const struct xp_target *t, bool checked)
 		    "#   %zu setjmp-like functions left out: a return probe "
 		    "breaks the jump back\n",
 		    t->twice);
+	if (t->noreturn)
+		fprintf(out,
+			"#   %zu functions that never return left out: every "
+			"later call of the thread would wait on them\n",
+			t->noreturn);
 	for (size_t i = 0; i < t->nfuncs; i++)
 		if (t->funcs[i].refused)
 			fprintf(out, "#   refused: %s (%s)\n", t->funcs[i].name,

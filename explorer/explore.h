@@ -63,6 +63,7 @@ struct xp_target {
 	size_t found;		    /* functions before filtering */
 	size_t ifuncs;		    /* IFUNC resolvers left out */
 	size_t twice;		    /* setjmp-like functions left out */
+	size_t noreturn;	    /* functions that never return, left out */
 	const char *layer;	    /* default layer */
 	char soname[256];	    /* DT_SONAME, or "" */
 	struct dc_usdt_note *notes; /* --usdt */

@@ -14,6 +14,7 @@
 #include "explore.h"
 #include "libpath.h"
 #include "log.h"
+#include "noreturn.h"
 #include "twice.h"
 
 /*
@@ -113,11 +114,13 @@ static const char *base_name(const struct xp_target *t)
 	return t->soname[0] ? t->soname : b ? b + 1 : t->path;
 }
 
-/* Any name of the function at one offset: aliases share its code. */
-static bool returns_twice(const struct dc_elf_sym *v, size_t n)
+/* Whether any name of the function at one offset passes @test: aliases
+ * share its code. */
+static bool any_name(const struct dc_elf_sym *v, size_t n,
+		     bool (*test)(const char *name))
 {
 	for (size_t i = 0; i < n; i++)
-		if (dc_returns_twice(v[i].name))
+		if (test(v[i].name))
 			return true;
 	return false;
 }
@@ -298,8 +301,12 @@ int xp_load(struct xp_target *t, const struct xp_filter *f)
 			t->ifuncs++;
 			continue;
 		}
-		if (returns_twice(syms.v + i, j - i)) {
+		if (any_name(syms.v + i, j - i, dc_returns_twice)) {
 			t->twice++;
+			continue;
+		}
+		if (any_name(syms.v + i, j - i, dc_never_returns)) {
+			t->noreturn++;
 			continue;
 		}
 		err = add_func(t, syms.v + i, j - i, best - i,
@@ -326,7 +333,7 @@ cleanup:
 			"choose)",
 			t->path, t->found, t->layer);
 		every.all = true;
-		t->found = t->ifuncs = t->twice = 0;
+		t->found = t->ifuncs = t->twice = t->noreturn = 0;
 		return xp_load(t, &every);
 	}
 	return err;

@@ -121,6 +121,13 @@ with tempfile.TemporaryDirectory() as tmp:
         check(not probe(a, f), "%s left out" % f)
     m = re.search(r"(\d+) setjmp-like functions left out", a)
     check(m and int(m.group(1)) >= 5, "setjmp-like functions reported")
+    # exit, abort, longjmp, __libc_start_main never return: traced, every
+    # later call of their thread would nest in them and wait on them.
+    for f in ("exit", "_exit", "abort", "__libc_start_main", "longjmp", "pthread_exit"):
+        check(not probe(a, f), "%s left out" % f)
+    m = re.search(r"(\d+) functions that never return left out", a)
+    check(m and int(m.group(1)) >= 6, "functions that never return reported")
+    check(probe(a, "execvp") and probe(a, "__cxa_atexit"), "execvp and __cxa_atexit kept")
     spec = os.path.join(tmp, "twice.yaml")
     open(spec, "w").write("layer: POSIX\nmechanism: uprobe\ntarget: libc.so.6\nprobes:\n"
                           "  - {name: read}\n  - {name: _setjmp}\n  - {name: 'get*context'}\n")
