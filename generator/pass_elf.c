@@ -10,6 +10,7 @@
 
 #include "elfsym.h"
 #include "libpath.h"
+#include "noreturn.h"
 #include "paio.h"
 #include "spec_pass.h"
 #include "twice.h"
@@ -54,6 +55,7 @@ static int expand_patterns(struct dc_spec *spec, size_t gi,
 			if (fnmatch(spec->probes[i].symbol, s->name, 0) ||
 			    s->ifunc || strlen(s->name) >= DC_SYMBOL_MAX ||
 			    dc_returns_twice(s->name) ||
+			    dc_never_returns(s->name) ||
 			    listed(spec, gi, s->name))
 				continue;
 			cp = spec->probes[i];

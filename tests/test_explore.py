@@ -128,6 +128,13 @@ with tempfile.TemporaryDirectory() as tmp:
     m = re.search(r"(\d+) functions that never return left out", a)
     check(m and int(m.group(1)) >= 6, "functions that never return reported")
     check(probe(a, "execvp") and probe(a, "__cxa_atexit"), "execvp and __cxa_atexit kept")
+    spec = os.path.join(tmp, "noreturn.yaml")
+    open(spec, "w").write("layer: app\nmechanism: uprobe\ntarget: libc.so.6\nprobes:\n"
+                          "  - {name: 'pthread_exi*'}\n  - {name: exit}\n")
+    g = run([GEN, "-n", spec])
+    check(g.returncode != 0 and "noreturn.yaml:5:" in g.stderr and "matches no function" in g.stderr
+          and "exit" not in g.stderr.replace("pthread_exi*", ""),
+          "a pattern leaves pthread_exit out; exit named alone is kept: " + g.stderr)
     spec = os.path.join(tmp, "twice.yaml")
     open(spec, "w").write("layer: POSIX\nmechanism: uprobe\ntarget: libc.so.6\nprobes:\n"
                           "  - {name: read}\n  - {name: _setjmp}\n  - {name: 'get*context'}\n")
