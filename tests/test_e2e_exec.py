@@ -43,6 +43,21 @@ with tempfile.TemporaryDirectory() as tmp:
           {k: end[k] for k in ("dropped", "no_return", "lost")})
     check(not t.select(name="execvp"), "no execvp event: it never returned")
 
+    # With the execve syscall traced too, its frame is the one an exec
+    # keeps: the syscall returns 0 in the new program, a call at level 1.
+    sysspec = os.path.join(tmp, "execve.yaml")
+    open(sysspec, "w").write("layer: sys\nmechanism: syscall\nprobes:\n  - {name: execve}\n")
+    obj2 = generate(tmp, [spec, sysspec, "probes.d/posix.yaml"], name="sys.bpf.o")
+    trace = os.path.join(tmp, "s.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj2, "--", "env", "cat", data])
+    check(r.returncode == 0, "env cat ran with execve traced: %s" % r.stderr[-300:])
+    s = Trace(trace)
+    done_ok = [e for e in s.select(cat="sys", name="execve") if e["args"]["ret"] == 0]
+    check(len(done_ok) == 2 and all(e["args"]["level"] == 1 for e in done_ok),
+          "env's and cat's execve return 0, at level 1: %s" % [e["args"] for e in done_ok])
+    check(s.end["args"]["ended_by_exec"] == 2 and s.end["args"]["dropped"] == 0,
+          "the execvp calls ended by exec, the syscalls not: %s" % s.end["args"]["ended_by_exec"])
+
     # Killed while the exec'd shell waits: its open of the file is in the
     # trace already, not held for a parent that will never return.
     trace = os.path.join(tmp, "k.pfw.gz")
