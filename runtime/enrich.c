@@ -280,6 +280,21 @@ static void save(struct dc_rt *rt, const void *data, size_t size)
 	fwrite(pad, 1, -size & 7, rt->save);
 }
 
+/* The traced thread an exec or exit record is about, or NULL. */
+static struct dc_rthread *record_thread(struct dc_rt *rt,
+					const struct dc_proc_event *pe)
+{
+	struct dc_rthread *t = dc_map_get(&rt->ps.threads, pe->tid);
+
+	return t && t->pid == pe->pid ? t : NULL;
+}
+
+/* The trace @t's records go to: its process's. */
+static struct dc_pfw *thread_sink(struct dc_rt *rt, const struct dc_rthread *t)
+{
+	return dc_sink(&rt->out, dc_map_get(&rt->ps.procs, t->pid));
+}
+
 int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 {
 	const struct dc_proc_event *pe = data;
@@ -321,11 +336,8 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 		/* The calls its thread had open ended with the old program
 		 * (dc_exec_unwind()): what it holds nested in them is
 		 * written now, not when the thread ends. */
-		t = dc_map_get(&rt->ps.threads, pe->tid);
-		if (t && t->pid == pe->pid) {
-			p = dc_map_get(&rt->ps.procs, pe->pid);
-			dc_nest_flush(dc_sink(&rt->out, p), t);
-		}
+		if ((t = record_thread(rt, pe)))
+			dc_nest_flush(thread_sink(rt, t), t);
 		dc_proc_exec(&rt->ps, pe->pid, comm);
 		/* then its files are named as for a join */
 		__attribute__((fallthrough));
@@ -341,10 +353,8 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 		}
 		break;
 	case DC_EV_EXIT:
-		t = dc_map_get(&rt->ps.threads, pe->tid);
-		if (t && t->pid == pe->pid) {
-			struct dc_pfw *w = dc_sink(
-			    &rt->out, dc_map_get(&rt->ps.procs, t->pid));
+		if ((t = record_thread(rt, pe))) {
+			struct dc_pfw *w = thread_sink(rt, t);
 
 			dc_nest_flush(w, t);
 			dc_pfw_thread_exit(w, t, comm, pe->ts);

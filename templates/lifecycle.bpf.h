@@ -132,11 +132,7 @@ static __always_inline void dc_exec_unwind(void)
 	    (top->probe == dc_sys_probe(DC_NR_EXECVE) ||
 	     top->probe == dc_sys_probe(DC_NR_EXECVEAT)))
 		keep = 1;
-	for (int i = 0; i < DC_MAX_DEPTH; i++) {
-		if (i + keep >= d)
-			break;
-		dc_lose(t->f[dc_frame_slot(i)].probe, DC_END_EXEC);
-	}
+	dc_lose_unreturned(0, d - keep, DC_END_EXEC);
 	if (keep && d > 1)
 		t->f[0] = *top;
 	t->depth = keep;

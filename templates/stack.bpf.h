@@ -54,11 +54,12 @@ static __always_inline int dc_enter(__u32 probe, const __u64 *v, __s32 sfd)
 }
 
 /* The calling thread's frames @from to @to - 1 are calls whose return
- * was never seen: count each. A global function, verified once: inlined,
- * its loop was walked again for each way dc_pop_match()'s search ends
- * (a sixth of dc_sys_exit's verification). Only a lost return pays for
- * looking the thread up again. */
-__noinline int dc_lose_unreturned(__u32 from, __u32 to)
+ * will not be seen: count each for @reason (never came, or an exec ended
+ * them). A global function, verified once: inlined, its loop was walked
+ * again for each way dc_pop_match()'s search ends (a sixth of
+ * dc_sys_exit's verification). Only a lost return pays for looking the
+ * thread up again. */
+__noinline int dc_lose_unreturned(__u32 from, __u32 to, __u32 reason)
 {
 	struct dc_thread *t = dc_thread_get();
 
@@ -67,7 +68,7 @@ __noinline int dc_lose_unreturned(__u32 from, __u32 to)
 	for (int i = 0; i < DC_MAX_DEPTH; i++) {
 		if (from + i >= to)
 			break;
-		dc_lose(t->f[dc_frame_slot(from + i)].probe, DC_LOSS_NORETURN);
+		dc_lose(t->f[dc_frame_slot(from + i)].probe, reason);
 	}
 	return 0;
 }
@@ -155,7 +156,7 @@ static __always_inline struct dc_frame *dc_pop_frame(struct dc_thread *t,
 	if (found >= DC_MAX_DEPTH)
 		return 0; /* its entry predates tracing */
 	if (found + 1 < d)
-		dc_lose_unreturned(found + 1, d);
+		dc_lose_unreturned(found + 1, d, DC_LOSS_NORETURN);
 	t->depth = found;
 	/* The mask again where found came from dc_find_below(): each form
 	 * keeps its callers' verification smallest. */
