@@ -14,8 +14,7 @@
 #include "explore.h"
 #include "libpath.h"
 #include "log.h"
-#include "noreturn.h"
-#include "twice.h"
+#include "returns.h"
 
 /*
  * What a user of a known library cares about. Public HDF5 calls are

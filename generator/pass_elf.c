@@ -10,10 +10,9 @@
 
 #include "elfsym.h"
 #include "libpath.h"
-#include "noreturn.h"
 #include "paio.h"
+#include "returns.h"
 #include "spec_pass.h"
-#include "twice.h"
 
 static bool is_pattern(const char *s)
 {
