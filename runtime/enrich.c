@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,8 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 			       const struct dc_event *e)
 {
 	const char *path = (const char *)(e + 1);
-	struct dc_file *f;
-	char *abs;
+	/* A base of up to PATH_MAX and a path of up to DC_PATH_MAX. */
+	char abs[PATH_MAX + DC_PATH_MAX + 1];
 
 	if (pr->path_slot >= 0 && e->path_len) {
 		int64_t dirfd = pr->dirfd_slot >= 0
@@ -39,12 +40,10 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 			return pr->dirfd_slot >= 0
 				   ? dc_fd_lookup(&rt->ps, p, dirfd, e->ts)
 				   : NULL;
-		abs = dc_abs_path(&rt->ps, p, dirfd, path, e->ts);
-		if (!abs)
+		if (dc_abs_path(&rt->ps, p, dirfd, path, e->ts, abs,
+				sizeof(abs)))
 			return NULL;
-		f = dc_file_intern(&rt->ps, abs);
-		free(abs);
-		return f;
+		return dc_file_intern(&rt->ps, abs);
 	}
 	if (pr->fd_slot >= 0)
 		return dc_fd_lookup(&rt->ps, p, (int64_t)e->val[pr->fd_slot],

@@ -13,6 +13,7 @@
 #include <datacrumbs/abi.h>
 
 #include "fileio.h"
+#include "paths.h"
 #include "procs.h"
 
 #define DC_AT_FDCWD (-100)
@@ -213,60 +214,32 @@ const char *dc_proc_cwd(struct dc_proc *p)
 	return p->cwd;
 }
 
-/* Drop "." and empty components of the absolute @path, and ".." with the
- * one before it, in place. */
-static void clean(char *path)
-{
-	char *out = path, *s = path;
-
-	while (*s) {
-		size_t n;
-
-		s += strspn(s, "/");
-		n = strcspn(s, "/");
-		if (n == 2 && s[0] == '.' && s[1] == '.') {
-			while (out > path && *--out != '/')
-				;
-		} else if (n && !(n == 1 && s[0] == '.')) {
-			*out++ = '/';
-			memmove(out, s, n);
-			out += n;
-		}
-		s += n;
-	}
-	if (out == path)
-		*out++ = '/';
-	*out = '\0';
-}
-
-char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
-		  const char *path, uint64_t ts)
+int dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
+		const char *path, uint64_t ts, char *out, size_t size)
 {
 	const char *base = NULL;
 	struct dc_file *d;
-	char *out;
 
-	if (!path[0])
-		return strdup(path);
 	if (path[0] == '/')
 		base = "";
-	else if ((int)dirfd == DC_AT_FDCWD)
+	else if (path[0] && (int)dirfd == DC_AT_FDCWD)
 		base = dc_proc_cwd(p);
-	else if ((d = dc_fd_lookup(ps, p, dirfd, ts)))
+	else if (path[0] && (d = dc_fd_lookup(ps, p, dirfd, ts)))
 		base = d->name;
-	if (!base || (*base && *base != '/'))
-		return strdup(path);
-	if (asprintf(&out, "%s/%s", base, path) < 0)
-		return NULL;
-	clean(out);
-	return out;
+	if (base && (!*base || *base == '/'))
+		return dc_path_join(out, size, base, path);
+	if (strlen(path) >= size)
+		return -ENAMETOOLONG;
+	strcpy(out, path);
+	return 0;
 }
 
 void dc_proc_chdir(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 		   const char *path, uint64_t ts)
 {
+	char cwd[PATH_MAX];
 	struct dc_file *d;
-	char *cwd = NULL;
+	bool known = false;
 
 	/* Unknown so far: /proc, read now, shows this change already. */
 	if (!p->cwd) {
@@ -276,15 +249,15 @@ void dc_proc_chdir(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 	if (p->cwd_ts && ts <= p->cwd_ts)
 		return;
 	if (path)
-		cwd = dc_abs_path(ps, p, DC_AT_FDCWD, path, ts);
+		known = !dc_abs_path(ps, p, DC_AT_FDCWD, path, ts, cwd,
+				     sizeof(cwd));
 	else if ((d = dc_fd_lookup(ps, p, fd, ts)))
-		cwd = strdup(d->name);
+		known = snprintf(cwd, sizeof(cwd), "%s", d->name) <
+			(int)sizeof(cwd);
 	free(p->cwd);
 	/* Not known (a relative path, an fd never named): from /proc when
 	 * next needed, which is the best left. */
-	p->cwd = cwd && cwd[0] == '/' ? cwd : NULL;
-	if (!p->cwd)
-		free(cwd);
+	p->cwd = known && cwd[0] == '/' ? strdup(cwd) : NULL;
 	p->cwd_ts = 0;
 }
 

@@ -173,10 +173,10 @@ const char *dc_proc_cwd(struct dc_proc *p);
 void dc_proc_chdir(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 		   const char *path, uint64_t ts);
 /* Make @path absolute against @dirfd (AT_FDCWD: the process's cwd) and
- * lexically clean ("." and ".." components, repeated slashes; links are
- * not followed). The result is malloc'd. */
-char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
-		  const char *path, uint64_t ts);
+ * lexically clean (paths.h), into @out of @size bytes; left as it is
+ * when empty or its base is not known. 0, or -ENAMETOOLONG. */
+int dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
+		const char *path, uint64_t ts, char *out, size_t size);
 
 /* Read /proc/PID/@what (cmdline with NULs as spaces, comm, environ entry);
  * malloc'd, or NULL when the process is gone. */
