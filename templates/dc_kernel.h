@@ -54,6 +54,8 @@ struct cred {
 struct linux_binprm {
 	struct file *file;
 	unsigned int secureexec : 1;
+	const char *fdpath; /* execveat's "/dev/fd/N/..." (Linux 5.9) */
+	unsigned long exec; /* the new stack's copy of the file name */
 } __attribute__((preserve_access_index));
 
 /* The auxiliary vector its image was exec'd with (AT_SECURE among it):

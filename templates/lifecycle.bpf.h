@@ -112,30 +112,52 @@ int dc_fork(unsigned long long *ctx)
 /*
  * An exec ends the calls its thread had open in the old program (execvp
  * and its callers never return): they are counted, not as lost, and the
- * new program's calls start at depth 0, or under the execve syscall's
- * own frame, which returns at its sys_exit. Kept open, they would be
- * the parents of every later call of the thread, and the runtime would
- * hold all of those until the thread ended.
+ * new program's calls start at depth 0. Kept open, they would be the
+ * parents of every later call of the thread, and the runtime would hold
+ * all of those until the thread ended. The exec syscall's own frame, on
+ * top when the sys layer traces it, is returned: its call has succeeded.
  */
-static __always_inline void dc_exec_unwind(void)
+static __always_inline struct dc_frame *dc_exec_unwind(struct dc_thread *t)
 {
-	struct dc_thread *t = dc_thread_get();
 	struct dc_frame *top;
-	__u32 d, keep = 0;
+	__u32 d, exec = 0;
 
 	if (!t || !t->depth)
-		return;
+		return 0;
 	d = t->depth;
 	top = &t->f[dc_frame_slot(d - 1)];
 	if (d <= DC_MAX_DEPTH && !(top->flags & DC_FRAME_SYS) &&
 	    top->probe < DC_NPROBES &&
 	    (top->probe == dc_sys_probe(DC_NR_EXECVE) ||
 	     top->probe == dc_sys_probe(DC_NR_EXECVEAT)))
-		keep = 1;
-	dc_lose_unreturned(0, d - keep, DC_END_EXEC);
-	if (keep && d > 1)
-		t->f[0] = *top;
-	t->depth = keep;
+		exec = 1;
+	dc_lose_unreturned(0, d - exec, DC_END_EXEC);
+	t->depth = 0;
+	return exec ? top : 0;
+}
+
+/*
+ * The exec syscall's call ends here, not at its sys_exit, which may not
+ * name it (x86-64 reports a successful execveat's return as execve's).
+ * Its path, read at return, was in the old program's memory: the new
+ * one's stack holds the kernel's copy (AT_EXECFN), unless an execveat's
+ * fd made it "/dev/fd/N/...".
+ */
+static __always_inline void dc_exec_return(struct dc_thread *t,
+					   struct dc_frame *f,
+					   struct linux_binprm *bprm)
+{
+	const volatile struct dc_capture *c = dc_cap(f->probe);
+	__s8 path = c->path_slot;
+
+	if (path >= 0)
+		f->val[path & (DC_CAPTURE - 1)] =
+		    bpf_core_field_exists(bprm->fdpath) &&
+			    !BPF_CORE_READ(bprm, fdpath)
+			? BPF_CORE_READ(bprm, exec)
+			: 0;
+	dc_emit(t, f, f->probe, 0, c, t->job, bpf_get_current_pid_tgid(),
+		bpf_ktime_get_ns(), false);
 }
 
 SEC("tp_btf/sched_process_exec")
@@ -144,15 +166,20 @@ int dc_exec(unsigned long long *ctx)
 	struct task_struct *task = (void *)ctx[0];
 	struct linux_binprm *bprm = (void *)ctx[2];
 	__u32 tgid = task->tgid;
+	struct dc_thread *t;
+	struct dc_frame *f;
 
 	if (!dc_traced(tgid))
 		return 0;
 	dc_vma_forget();
-	dc_exec_unwind();
+	t = dc_thread_get();
+	f = dc_exec_unwind(t);
 	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm,
 		      BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec)
 			  ? DC_PROC_SECURE
 			  : 0);
+	if (f)
+		dc_exec_return(t, f, bprm);
 	dc_exec_check(tgid, bprm);
 	return 0;
 }

@@ -7,8 +7,10 @@ again, the calls execvp left open are counted as ended by an exec, not
 as lost, and none is held back: a runtime killed while the program
 still runs has already written what the program did."""
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -43,10 +45,14 @@ with tempfile.TemporaryDirectory() as tmp:
           {k: end[k] for k in ("dropped", "no_return", "lost")})
     check(not t.select(name="execvp"), "no execvp event: it never returned")
 
-    # With the execve syscall traced too, its frame is the one an exec
-    # keeps: the syscall returns 0 in the new program, a call at level 1.
+    # With the execve syscall traced too, its call ends at the exec: it
+    # returns 0, a call at level 1, and names what it ran (the path
+    # execvp found, as which() finds it), though the memory that held
+    # the path went with the old program.
     sysspec = os.path.join(tmp, "execve.yaml")
-    open(sysspec, "w").write("layer: sys\nmechanism: syscall\nprobes:\n  - {name: execve}\n")
+    open(sysspec, "w").write("layer: sys\nmechanism: syscall\nprobes:\n"
+                             "  - {name: execve, args: [path]}\n"
+                             "  - {name: execveat, args: [dirfd, path]}\n")
     obj2 = generate(tmp, [spec, sysspec, "probes.d/posix.yaml"], name="sys.bpf.o")
     trace = os.path.join(tmp, "s.pfw.gz")
     r = run([RUNTIME, "-o", trace, obj2, "--", "env", "cat", data])
@@ -55,8 +61,39 @@ with tempfile.TemporaryDirectory() as tmp:
     done_ok = [e for e in s.select(cat="sys", name="execve") if e["args"]["ret"] == 0]
     check(len(done_ok) == 2 and all(e["args"]["level"] == 1 for e in done_ok),
           "env's and cat's execve return 0, at level 1: %s" % [e["args"] for e in done_ok])
+    ran = [s.file(e) for e in done_ok]
+    check(ran == [shutil.which("env"), shutil.which("cat")],
+          "they name %s and %s: %s" % (shutil.which("env"), shutil.which("cat"), ran))
     check(s.end["args"]["ended_by_exec"] == 2 and s.end["args"]["dropped"] == 0,
           "the execvp calls ended by exec, the syscalls not: %s" % s.end["args"]["ended_by_exec"])
+
+    # execveat, by path and by descriptor (fexecve): x86-64 reports its
+    # successful return as execve's, yet it is one execveat call at
+    # level 1, named by its path (a descriptor's "/dev/fd/N" names
+    # nothing), and cat's read is not nested in it.
+    cat = shutil.which("cat")
+    work = ("import ctypes, os, sys\n"
+            "cat, data, how = sys.argv[1:]\n"
+            "if how == 'fd':\n"
+            "    os.execve(os.open(cat, os.O_RDONLY), ['cat', data], {})\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "argv = (ctypes.c_char_p * 3)(b'cat', data.encode(), None)\n"
+            "envp = (ctypes.c_char_p * 1)(None)\n"
+            "libc.syscall(322, -100, cat.encode(), argv, envp, 0)\n"
+            "sys.exit('execveat: %d' % ctypes.get_errno())\n")
+    for how, name in (("path", cat), ("fd", None)):
+        trace = os.path.join(tmp, "at-%s.pfw.gz" % how)
+        r = run([RUNTIME, "-o", trace, obj2, "--", sys.executable, "-c", work, cat, data, how])
+        check(r.returncode == 0 and r.stdout == "x" * 100,
+              "cat ran by execveat (%s): %s" % (how, r.stderr[-300:]))
+        a = Trace(trace)
+        at = [(e["args"]["ret"], e["args"]["level"], a.file(e))
+              for e in a.select(cat="sys", name="execveat")]
+        check(at == [(0, 1, name)], "one execveat (%s): 0 at level 1 naming %s: %s" % (how, name, at))
+        moved = [e["args"]["level"] for e in a.select(cat="POSIX", path=data)
+                 if e["name"] in ("read", "copy_file_range")]
+        check(moved and set(moved) == {1}, "cat's read at level 1 (%s): %s" % (how, moved))
+        check(a.end["args"]["dropped"] == 0, "nothing dropped (%s)" % how)
 
     # Killed while the exec'd shell waits: its open of the file is in the
     # trace already, not held for a parent that will never return.
