@@ -70,30 +70,45 @@ with tempfile.TemporaryDirectory() as tmp:
     # execveat, by path and by descriptor (fexecve): x86-64 reports its
     # successful return as execve's, yet it is one execveat call at
     # level 1, named by its path (a descriptor's "/dev/fd/N" names
-    # nothing), and cat's read is not nested in it.
+    # nothing), and cat's read is not nested in it. Where the system
+    # refuses the exec untraced (Linux 5.10 in scripts/kernel-test's
+    # guest will not exec by descriptor: ENOENT), the trace has that
+    # failure instead, named by the descriptor's file.
     cat = shutil.which("cat")
     work = ("import ctypes, os, sys\n"
             "cat, data, how = sys.argv[1:]\n"
             "if how == 'fd':\n"
-            "    os.execve(os.open(cat, os.O_RDONLY), ['cat', data], {})\n"
+            "    try:\n"
+            "        os.execve(os.open(cat, os.O_RDONLY), ['cat', data], {})\n"
+            "    except OSError as e:\n"
+            "        sys.exit('execveat: %d' % e.errno)\n"
             "libc = ctypes.CDLL(None, use_errno=True)\n"
             "argv = (ctypes.c_char_p * 3)(b'cat', data.encode(), None)\n"
             "envp = (ctypes.c_char_p * 1)(None)\n"
             "libc.syscall(322, -100, cat.encode(), argv, envp, 0)\n"
             "sys.exit('execveat: %d' % ctypes.get_errno())\n")
     for how, name in (("path", cat), ("fd", None)):
+        cmd = [sys.executable, "-c", work, cat, data, how]
+        bare = subprocess.run(cmd, capture_output=True, text=True)
+        err = int(bare.stderr.split(":")[-1]) if bare.returncode else 0
+        check(bare.returncode == 0 or bare.stderr.startswith("execveat: "),
+              "untraced (%s): %s" % (how, bare.stderr[-300:]))
         trace = os.path.join(tmp, "at-%s.pfw.gz" % how)
-        r = run([RUNTIME, "-o", trace, obj2, "--", sys.executable, "-c", work, cat, data, how])
-        check(r.returncode == 0 and r.stdout == "x" * 100,
-              "cat ran by execveat (%s): %s" % (how, r.stderr[-300:]))
+        r = run([RUNTIME, "-o", trace, obj2, "--"] + cmd)
+        check(r.returncode == bare.returncode and r.stdout == bare.stdout,
+              "cat ran by execveat (%s) as untraced: %s" % (how, r.stderr[-300:]))
         a = Trace(trace)
         at = [(e["args"]["ret"], e["args"]["level"], a.file(e))
               for e in a.select(cat="sys", name="execveat")]
-        check(at == [(0, 1, name)], "one execveat (%s): 0 at level 1 naming %s: %s" % (how, name, at))
+        want = [(0, 1, name)] if not err else [(-err, 1, cat)]
+        check(at == want, "one execveat (%s): %s: %s" % (how, want, at))
         moved = [e["args"]["level"] for e in a.select(cat="POSIX", path=data)
                  if e["name"] in ("read", "copy_file_range")]
-        check(moved and set(moved) == {1}, "cat's read at level 1 (%s): %s" % (how, moved))
+        check(set(moved) == (set() if err else {1}), "cat's read at level 1 (%s): %s" % (how, moved))
         check(a.end["args"]["dropped"] == 0, "nothing dropped (%s)" % how)
+        if err:
+            print("test_e2e_exec.py: execveat (%s) fails here untraced (errno %d): its failure "
+                  "checked, not its success" % (how, err))
 
     # Killed while the exec'd shell waits: its open of the file is in the
     # trace already, not held for a parent that will never return.
