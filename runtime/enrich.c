@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +25,7 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 			       const struct dc_event *e)
 {
 	const char *path = (const char *)(e + 1);
-	/* A base of up to PATH_MAX and a path of up to DC_PATH_MAX. */
-	char abs[PATH_MAX + DC_PATH_MAX + 1];
+	const char *abs;
 
 	if (pr->path_slot >= 0 && e->path_len) {
 		int64_t dirfd = pr->dirfd_slot >= 0
@@ -40,8 +38,8 @@ static struct dc_file *file_of(struct dc_rt *rt, struct dc_proc *p,
 			return pr->dirfd_slot >= 0
 				   ? dc_fd_lookup(&rt->ps, p, dirfd, e->ts)
 				   : NULL;
-		if (dc_abs_path(&rt->ps, p, dirfd, path, e->ts, abs,
-				sizeof(abs)))
+		abs = dc_abs_path(&rt->ps, p, dirfd, path, e->ts);
+		if (!abs)
 			return NULL;
 		return dc_file_intern(&rt->ps, abs);
 	}

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* Paths made absolute and lexically clean, in one pass, into the
- * caller's buffer: no formatting and no heap for each call's path. */
+/* Paths made absolute and lexically clean in one pass, into a buffer the
+ * caller keeps: no formatting and, once it has grown, no heap for each
+ * call's path. */
 #include <errno.h>
 #include <string.h>
 
 #include "paths.h"
 
-/* Append the components of @s to the clean absolute path out[0..*len). */
-static int append(char *out, size_t size, size_t *len, const char *s)
+/* Append the components of @s to the clean absolute path out[0..*len);
+ * the room for them is reserved. */
+static void append(char *out, size_t *len, const char *s)
 {
 	while (*s) {
 		const char *c = s;
@@ -20,31 +22,28 @@ static int append(char *out, size_t size, size_t *len, const char *s)
 			while (*len && out[--*len] != '/')
 				;
 		} else if (n && !(n == 1 && s[0] == '.')) {
-			if (*len + 1 + n >= size)
-				return -ENAMETOOLONG;
 			out[(*len)++] = '/';
 			memcpy(out + *len, s, n);
 			*len += n;
 		}
 		s = *c ? c + 1 : c;
 	}
-	return 0;
 }
 
-int dc_path_join(char *out, size_t size, const char *base, const char *path)
+int dc_path_join(struct dc_buf *out, const char *base, const char *path)
 {
 	size_t len = 0;
-	int err;
 
-	if (size < 2)
-		return -ENAMETOOLONG;
-	err = append(out, size, &len, base);
-	if (!err)
-		err = append(out, size, &len, path);
-	if (err)
-		return err;
+	/* Each kept component costs its bytes and one '/': no more than
+	 * the two strings, a '/' before each and the NUL. */
+	out->len = 0;
+	if (dc_buf_reserve(out, strlen(base) + strlen(path) + 3))
+		return -ENOMEM;
+	append(out->p, &len, base);
+	append(out->p, &len, path);
 	if (!len)
-		out[len++] = '/';
-	out[len] = '\0';
+		out->p[len++] = '/';
+	out->p[len] = '\0';
+	out->len = len;
 	return 0;
 }

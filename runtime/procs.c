@@ -214,11 +214,12 @@ const char *dc_proc_cwd(struct dc_proc *p)
 	return p->cwd;
 }
 
-int dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
-		const char *path, uint64_t ts, char *out, size_t size)
+const char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
+			const char *path, uint64_t ts)
 {
 	const char *base = NULL;
 	struct dc_file *d;
+	int err;
 
 	if (path[0] == '/')
 		base = "";
@@ -226,20 +227,24 @@ int dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
 		base = dc_proc_cwd(p);
 	else if (path[0] && (d = dc_fd_lookup(ps, p, dirfd, ts)))
 		base = d->name;
-	if (base && (!*base || *base == '/'))
-		return dc_path_join(out, size, base, path);
-	if (strlen(path) >= size)
-		return -ENAMETOOLONG;
-	strcpy(out, path);
-	return 0;
+	if (base && (!*base || *base == '/')) {
+		err = dc_path_join(&ps->path, base, path);
+	} else {
+		ps->path.len = 0;
+		err = dc_buf_add(&ps->path, path, strlen(path) + 1);
+	}
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return ps->path.p;
 }
 
 void dc_proc_chdir(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 		   const char *path, uint64_t ts)
 {
-	char cwd[PATH_MAX];
+	const char *cwd = NULL;
 	struct dc_file *d;
-	bool known = false;
 
 	/* Unknown so far: /proc, read now, shows this change already. */
 	if (!p->cwd) {
@@ -249,15 +254,13 @@ void dc_proc_chdir(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 	if (p->cwd_ts && ts <= p->cwd_ts)
 		return;
 	if (path)
-		known = !dc_abs_path(ps, p, DC_AT_FDCWD, path, ts, cwd,
-				     sizeof(cwd));
+		cwd = dc_abs_path(ps, p, DC_AT_FDCWD, path, ts);
 	else if ((d = dc_fd_lookup(ps, p, fd, ts)))
-		known = snprintf(cwd, sizeof(cwd), "%s", d->name) <
-			(int)sizeof(cwd);
+		cwd = d->name;
 	free(p->cwd);
 	/* Not known (a relative path, an fd never named): from /proc when
 	 * next needed, which is the best left. */
-	p->cwd = known && cwd[0] == '/' ? strdup(cwd) : NULL;
+	p->cwd = cwd && cwd[0] == '/' ? strdup(cwd) : NULL;
 	p->cwd_ts = 0;
 }
 
@@ -359,6 +362,7 @@ void dc_procs_free(struct dc_procs *ps)
 	dc_map_free(&ps->procs, free_proc);
 	dc_map_free(&ps->threads, free_thread);
 	dc_names_free(ps);
+	dc_buf_free(&ps->path);
 }
 
 void dc_proc_describe(struct dc_proc *p, struct dc_rthread *t)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "hash.h"
 #include "map.h"
 #include "privs.h"
@@ -83,6 +84,7 @@ struct dc_procs {
 	struct dc_map names;   /* hash -> object name, kept to the end */
 	struct dc_map devs;    /* dev_t + 1 -> its block device's name */
 	uint64_t serials;      /* the last serial given */
+	struct dc_buf path;    /* dc_abs_path()'s result */
 };
 
 struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid);
@@ -173,10 +175,11 @@ const char *dc_proc_cwd(struct dc_proc *p);
 void dc_proc_chdir(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 		   const char *path, uint64_t ts);
 /* Make @path absolute against @dirfd (AT_FDCWD: the process's cwd) and
- * lexically clean (paths.h), into @out of @size bytes; left as it is
- * when empty or its base is not known. 0, or -ENAMETOOLONG. */
-int dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
-		const char *path, uint64_t ts, char *out, size_t size);
+ * lexically clean (paths.h); left as it is when empty or its base is
+ * not known. In @ps's buffer, valid until the next call; NULL with
+ * errno ENOMEM. */
+const char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
+			const char *path, uint64_t ts);
 
 /* Read /proc/PID/@what (cmdline with NULs as spaces, comm, environ entry);
  * malloc'd, or NULL when the process is gone. */
