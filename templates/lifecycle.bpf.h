@@ -165,13 +165,14 @@ int dc_exec(unsigned long long *ctx)
 {
 	struct task_struct *task = (void *)ctx[0];
 	struct linux_binprm *bprm = (void *)ctx[2];
-	__u32 tgid = task->tgid;
+	__u32 tgid = task->tgid, old_tid = ctx[1];
 	struct dc_thread *t;
 	struct dc_frame *f;
 
 	if (!dc_traced(tgid))
 		return 0;
 	dc_vma_forget();
+	dc_thread_follow_exec(old_tid, task->pid);
 	t = dc_thread_get();
 	f = dc_exec_unwind(t);
 	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm,

@@ -131,6 +131,21 @@ static __always_inline struct dc_thread *dc_thread_cur(bool create)
 					   : 0);
 }
 
+/* A thread has just exec'd, and it may not have been the leader:
+ * de_thread() gave it the leader's id. Task storage follows the thread;
+ * a state by tid (DC_FB_THREADS) is moved from @old_tid to @tid here. */
+static __always_inline void dc_thread_follow_exec(__u32 old_tid, __u32 tid)
+{
+	struct dc_thread *t;
+
+	if (!(dc_cfg.fallbacks & DC_FB_THREADS) || old_tid == tid)
+		return;
+	t = dc_thread_by_tid(old_tid, false);
+	if (t)
+		bpf_map_update_elem(&dc_threads_tid, &tid, t, BPF_ANY);
+	bpf_map_delete_elem(&dc_threads_tid, &old_tid);
+}
+
 /* The calling thread's state, made on its first traced call. */
 static __always_inline struct dc_thread *dc_thread_new(__u32 tgid)
 {

@@ -110,6 +110,31 @@ with tempfile.TemporaryDirectory() as tmp:
             print("test_e2e_exec.py: execveat (%s) fails here untraced (errno %d): its failure "
                   "checked, not its success" % (how, err))
 
+    # A thread other than the main one execs, through libc's execvp: the
+    # kernel gives it the leader's id, and still its execvp is counted
+    # as ended by the exec (with the launched command's own, 2), its
+    # execve is one call at level 1, named, and cat's read is at level
+    # 1. On Linux 5.10, where a thread's state is kept by its id, the
+    # state was left under the old one: no execve event, one execvp.
+    work = ("import ctypes, sys, threading\n"
+            "libc = ctypes.CDLL(None)\n"
+            "argv = (ctypes.c_char_p * 3)(b'cat', sys.argv[1].encode(), None)\n"
+            "t = threading.Thread(target=libc.execvp, args=(b'cat', argv))\n"
+            "t.start()\n"
+            "t.join()\n")
+    trace = os.path.join(tmp, "thread.pfw.gz")
+    r = run([RUNTIME, "-o", trace, obj2, "--", sys.executable, "-c", work, data])
+    check(r.returncode == 0 and r.stdout == "x" * 100, "cat ran from a thread's exec: %s" % r.stderr[-300:])
+    a = Trace(trace)
+    ran = [(e["args"]["level"], a.file(e)) for e in a.select(cat="sys", name="execve")
+           if e["args"]["ret"] == 0 and a.file(e) == cat]
+    check(ran == [(1, cat)], "the thread's execve of %s, at level 1: %s" % (cat, ran))
+    moved = [e["args"]["level"] for e in a.select(cat="POSIX", path=data)
+             if e["name"] in ("read", "copy_file_range")]
+    check(moved and set(moved) == {1}, "cat's read at level 1 after a thread's exec: %s" % moved)
+    check(a.end["args"]["ended_by_exec"] == 2 and a.end["args"]["dropped"] == 0,
+          "the thread's execvp ended by its exec: %s" % a.end["args"]["ended_by_exec"])
+
     # Killed while the exec'd shell waits: its open of the file is in the
     # trace already, not held for a parent that will never return.
     trace = os.path.join(tmp, "k.pfw.gz")
