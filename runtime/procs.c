@@ -227,12 +227,9 @@ const char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
 		base = dc_proc_cwd(p);
 	else if (path[0] && (d = dc_fd_lookup(ps, p, dirfd, ts)))
 		base = d->name;
-	if (base && (!*base || *base == '/')) {
-		err = dc_path_join(&ps->path, base, path);
-	} else {
-		ps->path.len = 0;
-		err = dc_buf_add(&ps->path, path, strlen(path) + 1);
-	}
+	if (!base || (*base && *base != '/'))
+		return path;
+	err = dc_path_join(&ps->path, base, path);
 	if (err) {
 		errno = -err;
 		return NULL;

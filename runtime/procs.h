@@ -175,9 +175,9 @@ const char *dc_proc_cwd(struct dc_proc *p);
 void dc_proc_chdir(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 		   const char *path, uint64_t ts);
 /* Make @path absolute against @dirfd (AT_FDCWD: the process's cwd) and
- * lexically clean (paths.h); left as it is when empty or its base is
- * not known. In @ps's buffer, valid until the next call; NULL with
- * errno ENOMEM. */
+ * lexically clean (paths.h), in @ps's buffer, valid until the next call;
+ * @path itself when empty or its base is not known; NULL with errno
+ * ENOMEM. */
 const char *dc_abs_path(struct dc_procs *ps, struct dc_proc *p, int64_t dirfd,
 			const char *path, uint64_t ts);
 
