@@ -18,6 +18,14 @@ from dctest import RUNTIME, Trace, check, done, generate, need_bpf, run, wait_re
 
 need_bpf()
 
+
+def cat_reads(t, data):
+    """cat's reads of @data in trace @t: read or copy_file_range, as its
+    output allows."""
+    return [e for e in t.select(cat="POSIX", path=data)
+            if e["name"] in ("read", "copy_file_range")]
+
+
 with tempfile.TemporaryDirectory() as tmp:
     spec = os.path.join(tmp, "execvp.yaml")
     open(spec, "w").write("layer: app\nmechanism: uprobe\ntarget: libc.so.6\n"
@@ -31,9 +39,8 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run([RUNTIME, "-o", trace, obj, "--", "env", "cat", data])
     check(r.returncode == 0 and r.stdout == "x" * 100, "env cat ran: %d %s" % (r.returncode, r.stderr[-300:]))
     t = Trace(trace)
-    # cat reads with read or copy_file_range, as its output allows.
     calls = t.select(cat="POSIX", path=data)
-    moved = [e for e in calls if e["name"] in ("read", "copy_file_range")]
+    moved = cat_reads(t, data)
     check(moved and moved[0]["args"]["size"] == 100, "cat's 100 bytes read: %s" %
           [(e["name"], e["args"]) for e in calls])
     check(all(e["args"]["level"] == 1 and e["args"]["p_idx"] == -1 for e in calls),
@@ -102,8 +109,7 @@ with tempfile.TemporaryDirectory() as tmp:
               for e in a.select(cat="sys", name="execveat")]
         want = [(0, 1, name)] if not err else [(-err, 1, cat)]
         check(at == want, "one execveat (%s): %s: %s" % (how, want, at))
-        moved = [e["args"]["level"] for e in a.select(cat="POSIX", path=data)
-                 if e["name"] in ("read", "copy_file_range")]
+        moved = [e["args"]["level"] for e in cat_reads(a, data)]
         check(set(moved) == (set() if err else {1}), "cat's read at level 1 (%s): %s" % (how, moved))
         check(a.end["args"]["dropped"] == 0, "nothing dropped (%s)" % how)
         if err:
@@ -129,8 +135,7 @@ with tempfile.TemporaryDirectory() as tmp:
     ran = [(e["args"]["level"], a.file(e)) for e in a.select(cat="sys", name="execve")
            if e["args"]["ret"] == 0 and a.file(e) == cat]
     check(ran == [(1, cat)], "the thread's execve of %s, at level 1: %s" % (cat, ran))
-    moved = [e["args"]["level"] for e in a.select(cat="POSIX", path=data)
-             if e["name"] in ("read", "copy_file_range")]
+    moved = [e["args"]["level"] for e in cat_reads(a, data)]
     check(moved and set(moved) == {1}, "cat's read at level 1 after a thread's exec: %s" % moved)
     check(a.end["args"]["ended_by_exec"] == 2 and a.end["args"]["dropped"] == 0,
           "the thread's execvp ended by its exec: %s" % a.end["args"]["ended_by_exec"])
