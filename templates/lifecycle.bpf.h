@@ -137,25 +137,48 @@ static __always_inline struct dc_frame *dc_exec_unwind(struct dc_thread *t)
 }
 
 /*
+ * Where an execveat's name starts in @fdpath, "/dev/fd/N" or
+ * "/dev/fd/N/rel" as the kernel made it of a descriptor and a path not
+ * absolute: at the empty string after N, or at "rel". Read with the
+ * descriptor, either names the file as the call's own arguments do.
+ */
+static __always_inline __u32 dc_fdpath_tail(const char *fdpath)
+{
+	char s[24] = {};
+	__u32 i;
+
+	bpf_probe_read_kernel_str(s, sizeof(s), fdpath);
+	for (i = 8; i < sizeof(s) - 1; i++) {
+		if (s[i] == '/')
+			return i + 1;
+		if (!s[i])
+			break;
+	}
+	return i;
+}
+
+/*
  * The exec syscall's call ends here, not at its sys_exit, which may not
  * name it (x86-64 reports a successful execveat's return as execve's).
  * Its path, read at return, was in the old program's memory: the new
- * one's stack holds the kernel's copy (AT_EXECFN), unless an execveat's
- * fd made it "/dev/fd/N/...".
+ * one's stack holds the kernel's copy (AT_EXECFN), which for an
+ * execveat with a descriptor is "/dev/fd/N[/rel]": its tail is named
+ * with the descriptor, so the call is sent before the exec closes it.
  */
 static __always_inline void dc_exec_return(struct dc_thread *t,
 					   struct dc_frame *f,
 					   struct linux_binprm *bprm)
 {
 	const volatile struct dc_capture *c = dc_cap(f->probe);
+	unsigned long exec = BPF_CORE_READ(bprm, exec);
 	__s8 path = c->path_slot;
+	const char *fdpath;
 
+	if (path >= 0 && bpf_core_field_exists(bprm->fdpath) &&
+	    (fdpath = BPF_CORE_READ(bprm, fdpath)))
+		exec += dc_fdpath_tail(fdpath);
 	if (path >= 0)
-		f->val[path & (DC_CAPTURE - 1)] =
-		    bpf_core_field_exists(bprm->fdpath) &&
-			    !BPF_CORE_READ(bprm, fdpath)
-			? BPF_CORE_READ(bprm, exec)
-			: 0;
+		f->val[path & (DC_CAPTURE - 1)] = exec;
 	dc_emit(t, f, f->probe, 0, c, t->job, bpf_get_current_pid_tgid(),
 		bpf_ktime_get_ns(), false);
 }
@@ -175,12 +198,12 @@ int dc_exec(unsigned long long *ctx)
 	dc_thread_follow_exec(old_tid, task->pid);
 	t = dc_thread_get();
 	f = dc_exec_unwind(t);
+	if (f)
+		dc_exec_return(t, f, bprm);
 	dc_proc_event(DC_EV_EXEC, tgid, task->pid, 0, task->comm,
 		      BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec)
 			  ? DC_PROC_SECURE
 			  : 0);
-	if (f)
-		dc_exec_return(t, f, bprm);
 	dc_exec_check(tgid, bprm);
 	return 0;
 }
