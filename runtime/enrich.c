@@ -348,6 +348,11 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 			dc_fd_snapshot(&rt->ps, p, false);
 			dc_proc_facts(p);
 		}
+		/* Named in the trace under its old program (the exec call's
+		 * own record comes first): the new name now, as it may make
+		 * no call the trace shows. */
+		if (p && pe->kind == DC_EV_EXEC)
+			dc_sink_exec(&rt->out, p, pe->ts);
 		break;
 	case DC_EV_EXIT:
 		if ((t = record_thread(rt, pe))) {

@@ -145,6 +145,16 @@ struct dc_pfw *dc_sink(struct dc_sinks *out, struct dc_proc *p)
 	return &s->w;
 }
 
+void dc_sink_exec(struct dc_sinks *out, struct dc_proc *p, uint64_t mono)
+{
+	struct dc_sink *s =
+	    out->server && p->job ? dc_map_get(&out->jobs, p->job) : NULL;
+	bool job = s && s->fd >= 0;
+
+	if (!dc_privs_gained(p, job ? s->owner : out->owner))
+		dc_pfw_proc_exec(job ? &s->w : &out->w, p, mono);
+}
+
 void dc_sink_forget(struct dc_sinks *out, const struct dc_proc *p)
 {
 	struct dc_sink *s =

@@ -64,6 +64,9 @@ struct dc_pfw *dc_sink(struct dc_sinks *out, struct dc_proc *p);
  * followed). 0 or -ENOMEM. */
 int dc_sinks_job_owner(struct dc_sinks *out, uint32_t job,
 		       const struct dc_ids *who);
+/* A process exec'd: its trace, if it named it, names it again, unless
+ * the exec gave it rights the trace's owner lacks (dc_withhold()). */
+void dc_sink_exec(struct dc_sinks *out, struct dc_proc *p, uint64_t mono);
 /* A process gone for good: its trace, if it has one, forgets it. */
 void dc_sink_forget(struct dc_sinks *out, const struct dc_proc *p);
 /* Server mode, from the main loop: flush the jobs' traces (a gzip member

@@ -255,6 +255,14 @@ void dc_pfw_thread_unnamed(struct dc_pfw *w, const struct dc_rthread *t,
 		thread_name(w, st, t, comm, mono);
 }
 
+void dc_pfw_proc_exec(struct dc_pfw *w, const struct dc_proc *p, uint64_t mono)
+{
+	struct said_proc *sp = dc_map_get(&w->procs, p->pid);
+
+	if (sp && sp->serial == p->serial && sp->named)
+		proc_meta(w, p, mono);
+}
+
 void dc_pfw_forget_proc(struct dc_pfw *w, const struct dc_proc *p)
 {
 	struct said_proc *sp = dc_map_get(&w->procs, p->pid);

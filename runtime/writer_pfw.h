@@ -58,6 +58,9 @@ void dc_pfw_thread_exit(struct dc_pfw *w, const struct dc_rthread *t,
 /* At the end: name @comm a thread this trace could not name yet. */
 void dc_pfw_thread_unnamed(struct dc_pfw *w, const struct dc_rthread *t,
 			   const char *comm, uint64_t mono);
+/* At an exec: a process this trace named already is named again, with
+ * the new program's facts, though no call of it may follow. */
+void dc_pfw_proc_exec(struct dc_pfw *w, const struct dc_proc *p, uint64_t mono);
 /* A process gone for good: forget what the trace said of it. */
 void dc_pfw_forget_proc(struct dc_pfw *w, const struct dc_proc *p);
 /* "start" event; @args_json is the body of its args object after hhash. */

@@ -120,6 +120,30 @@ with tempfile.TemporaryDirectory() as tmp:
             print("test_e2e_exec.py: execveat (%s) fails here untraced (errno %d): its failure "
                   "checked, not its success" % (how, err))
 
+    # A process's name and command follow its exec though it makes no
+    # call the trace shows after it: a child that writes, then execs
+    # true; the launched true, whose one traced call is its own execve
+    # (sent under the old program's name, as the runtime's fork made it).
+    work = ("import os\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    os.write(1, b'w')\n"
+            "    os.execv(%r, ['true'])\n"
+            "os.waitpid(pid, 0)\n" % shutil.which("true"))
+    for how, o, cmd, call in (("a forked child", obj, [sys.executable, "-c", work], "write"),
+                              ("the launched command", obj2, ["true"], "execve")):
+        trace = os.path.join(tmp, "name-%s.pfw.gz" % call)
+        r = run([RUNTIME, "-o", trace, o, "--"] + cmd)
+        check(r.returncode == 0, "%s ran: %s" % (how, r.stderr[-300:]))
+        n = Trace(trace)
+        pids = {e["pid"] for e in n.select(name=call)}
+        check(len(pids) == 1, "%s: one process made the %s: %s" % (how, call, pids))
+        pid = pids.pop() if pids else None
+        cmds = [e["args"]["value"] for e in n.meta
+                if e["name"] == "PR" and e["pid"] == pid and e["args"]["name"] == "cmd"]
+        check(n.process_names.get(pid) == "true" and cmds and cmds[-1].endswith("true"),
+              "%s named true after its exec: %s, cmd %s" % (how, n.process_names.get(pid), cmds))
+
     # A thread other than the main one execs, through libc's execvp: the
     # kernel gives it the leader's id, and still its execvp is counted
     # as ended by the exec (with the launched command's own, 2), its
