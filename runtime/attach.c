@@ -47,9 +47,13 @@ static void mark_attached(struct dc_session *sess, int mech)
 static int want_syscalls(struct dc_session *sess)
 {
 	/* A traced process's chdir and fchdir name its relative paths; a
-	 * wrapper's syscall may come back as restart_syscall. */
-	static const int always[] = { SYS_chdir, SYS_fchdir,
-				      SYS_restart_syscall };
+	 * wrapper's syscall may come back as restart_syscall; the calls
+	 * that free a descriptor say when /proc may show another file
+	 * under its number (dc_close_ts). */
+	static const int always[] = {
+		SYS_chdir, SYS_fchdir, SYS_restart_syscall, SYS_close,
+		SYS_dup2,  SYS_dup3,   SYS_close_range
+	};
 	__u64 bits[DC_SYSNR_MAX / 64] = { 0 };
 
 	for (size_t nr = 0; nr < sess->o.nsysnr && nr < DC_SYSNR_MAX; nr++)

@@ -345,7 +345,7 @@ int dc_enrich_record(struct dc_rt *rt, const void *data, size_t size)
 		    rt->sess.opt.server && !rt->sess.probes_attached;
 		p = dc_proc_get(&rt->ps, pe->pid);
 		if (p) {
-			dc_fd_snapshot(&rt->ps, p, false);
+			dc_fd_snapshot(&rt->ps, p, pe->ts, false);
 			dc_proc_facts(p);
 		}
 		/* Named in the trace under its old program (the exec call's

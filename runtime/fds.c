@@ -50,42 +50,97 @@ static void free_chain(void *v)
 	}
 }
 
+/* @fd refers to @f (NULL: unknown) from @ts on. */
+static void fd_push(struct dc_proc *p, int64_t fd, struct dc_file *f,
+		    uint64_t ts)
+{
+	struct dc_fdent *head = dc_map_get(&p->fds, fd_key(fd)), *e, *o;
+	uint32_t n = 1;
+
+	/* The same open seen from two layers: the inner one returned first. */
+	if (head && head->f == f && head->until == UINT64_MAX) {
+		if (ts < head->from)
+			head->from = ts;
+		return;
+	}
+	e = malloc(sizeof(*e));
+	if (!e)
+		return;
+	*e = (struct dc_fdent){ f, ts, UINT64_MAX, head,
+				head ? head->depth + 1 : 1 };
+	if (head && head->until > ts)
+		head->until = ts;
+	if (dc_map_put(&p->fds, fd_key(fd), e)) {
+		free(e);
+		return;
+	}
+	if (e->depth % FD_TRIM_EVERY)
+		return;
+	for (o = e; o->older; o = o->older, n++) {
+		uint64_t until = o->older->until;
+
+		if (n >= FD_HISTORY_MAX ||
+		    (until < ts && ts - until > FD_HISTORY_NS)) {
+			free_chain(o->older);
+			o->older = NULL;
+			break;
+		}
+	}
+	e->depth = n;
+}
+
+/* Whether a close since @ts may have freed @fd of process @pid (abi.h):
+ * /proc would then show what took its number, not what a call at @ts
+ * used. */
+static bool freed_since(const struct dc_procs *ps, uint32_t pid, int64_t fd,
+			uint64_t ts)
+{
+	const volatile __u64 *c = ps->closes;
+
+	return c && (c[dc_close_slot(pid, fd)] >= ts ||
+		     c[dc_close_slot(pid, -1)] >= ts);
+}
+
 struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 			     uint64_t ts)
 {
 	char link[64], target[PATH_MAX];
-	struct dc_fdent *e;
+	struct dc_fdent *head, *e;
+	uint64_t from = 0;
 	struct dc_file *f;
 	ssize_t n;
 
 	if (fd < 0 || fd > INT_MAX)
 		return NULL;
-	e = dc_map_get(&p->fds, fd_key(fd));
-	if (e) {
-		for (; e; e = e->older)
-			if (e->from <= ts && ts < e->until)
-				return e->f;
+	head = dc_map_get(&p->fds, fd_key(fd));
+	for (e = head; e; e = e->older)
+		if (e->from <= ts && ts < e->until)
+			return e->f;
+	/* Seen, and the call is not after its last close: a gap. After it,
+	 * the number was taken by a call no probe traces, which only the
+	 * closes the programs mark let /proc name. */
+	if (head && (!ps->closes || ts < head->until))
 		return NULL;
-	}
-	/* Never seen: opened before tracing began. */
+	if (head)
+		from = head->until;
+	/* Else never seen: opened before tracing began, or by such a call
+	 * (pipe, socket, one passed over a socket). */
+	if (freed_since(ps, p->pid, fd, ts))
+		return NULL;
 	snprintf(link, sizeof(link), "/proc/%u/fd/%lld", p->pid, (long long)fd);
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n <= 0) {
 		/* The process is gone (records arrive late): its fd stays
 		 * unknown, so stop asking /proc for it on every call
 		 * (bench/replay spent 90% of its time there). */
-		if (kill(p->pid, 0) && errno == ESRCH &&
-		    (e = calloc(1, sizeof(*e)))) {
-			e->until = UINT64_MAX;
-			if (dc_map_put(&p->fds, fd_key(fd), e))
-				free(e);
-		}
+		if (kill(p->pid, 0) && errno == ESRCH)
+			fd_push(p, fd, NULL, from);
 		return NULL;
 	}
 	target[n] = '\0';
 	f = dc_file_intern(ps, target);
 	if (f)
-		dc_fd_set(p, fd, f, 0);
+		fd_push(p, fd, f, from);
 	return f;
 }
 
@@ -118,7 +173,8 @@ static bool closes_at_exec(long fd)
 	return flags < 0 || flags & FD_CLOEXEC;
 }
 
-void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next)
+void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, uint64_t ts,
+		    bool exec_next)
 {
 	char dir[64];
 	struct dirent *de;
@@ -135,49 +191,15 @@ void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next)
 		    dc_map_get(&p->fds, fd_key(fd)) ||
 		    (exec_next && closes_at_exec(fd)))
 			continue;
-		dc_fd_lookup(ps, p, fd, 0);
+		dc_fd_lookup(ps, p, fd, ts);
 	}
 	closedir(d);
 }
 
 void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts)
 {
-	struct dc_fdent *head, *e, *o;
-	uint32_t n = 1;
-
-	if (fd < 0 || fd > INT_MAX || !f)
-		return;
-	head = dc_map_get(&p->fds, fd_key(fd));
-	/* The same open seen from two layers: the inner one returned first. */
-	if (head && head->f == f && head->until == UINT64_MAX) {
-		if (ts < head->from)
-			head->from = ts;
-		return;
-	}
-	e = malloc(sizeof(*e));
-	if (!e)
-		return;
-	*e = (struct dc_fdent){ f, ts, UINT64_MAX, head,
-				head ? head->depth + 1 : 1 };
-	if (head && head->until > ts)
-		head->until = ts;
-	if (dc_map_put(&p->fds, fd_key(fd), e)) {
-		free(e);
-		return;
-	}
-	if (e->depth % FD_TRIM_EVERY)
-		return;
-	for (o = e; o->older; o = o->older, n++) {
-		uint64_t until = o->older->until;
-
-		if (n >= FD_HISTORY_MAX ||
-		    (until < ts && ts - until > FD_HISTORY_NS)) {
-			free_chain(o->older);
-			o->older = NULL;
-			break;
-		}
-	}
-	e->depth = n;
+	if (fd >= 0 && fd <= INT_MAX && f)
+		fd_push(p, fd, f, ts);
 }
 
 void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts)

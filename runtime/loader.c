@@ -506,7 +506,10 @@ int dc_load(struct dc_session *sess, const char *path)
 		       opt->verifier_stats ? " alone, not -vv," : "");
 		return err;
 	}
-	return 0;
+	err = dc_obj_map_closes(o);
+	if (err)
+		dc_err("%s: cannot map dc_close_ts: %s", path, strerror(-err));
+	return err;
 }
 
 uint64_t dc_limit(struct dc_session *sess, enum dc_limit which)

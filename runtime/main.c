@@ -231,7 +231,7 @@ static int trace_pid(struct dc_rt *rt, int pid, bool exec_next)
 	struct dc_proc *p = dc_proc_get(&rt->ps, pid);
 
 	if (p) {
-		dc_fd_snapshot(&rt->ps, p, exec_next);
+		dc_fd_snapshot(&rt->ps, p, now_ns(), exec_next);
 		dc_proc_cwd(p);
 		p->exec_pending = exec_next;
 		if (!exec_next)
@@ -551,6 +551,7 @@ static int run(const struct dc_opts *o, const char *obj, char **cmd)
 				       : "trace",
 			   path, sizeof(path)))
 		goto cleanup;
+	rt.ps.closes = rt.sess.o.closes;
 	t_attach = now_ns();
 	if (open_outputs(&rt, o, path, sink_dir, sizeof(sink_dir), &fd))
 		goto cleanup;

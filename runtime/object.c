@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "log.h"
 #include "object.h"
@@ -59,6 +60,7 @@ static const struct part {
 	MAP(events, "dc_events"),
 	MAP(pids, "dc_pids"),
 	MAP(traced_bits, "dc_traced_bits"),
+	MAP(close_ts, "dc_close_ts"),
 	MAP(cgroups, "dc_cgroups"),
 	MAP(limits, "dc_limits"),
 	MAP(lost, "dc_lost"),
@@ -251,8 +253,21 @@ int dc_obj_set_layouts(struct dc_obj *o, const struct dc_layouts *lay)
 	return global_set(o->obj, ".bss", "dc_layouts", lay, sizeof(*lay));
 }
 
+int dc_obj_map_closes(struct dc_obj *o)
+{
+	void *m = mmap(NULL, DC_CLOSE_SLOTS * sizeof(__u64), PROT_READ,
+		       MAP_SHARED, bpf_map__fd(o->maps.close_ts), 0);
+
+	if (m == MAP_FAILED)
+		return -errno;
+	o->closes = m;
+	return 0;
+}
+
 void dc_obj_close(struct dc_obj *o)
 {
+	if (o->closes)
+		munmap((void *)o->closes, DC_CLOSE_SLOTS * sizeof(__u64));
 	bpf_object__close(o->obj);
 	memset(o, 0, sizeof(*o));
 }

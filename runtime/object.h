@@ -59,7 +59,10 @@ struct dc_obj {
 		struct bpf_map *kprobe_ids; /* nor kprobe.multi links */
 		struct bpf_map *libs;	    /* files checked for libraries */
 		struct bpf_map *usdt_procs; /* USDT by process (no cookies) */
+		struct bpf_map *close_ts;   /* descriptors freed, and when */
 	} maps;
+	/* dc_close_ts as the runtime reads it, once loaded; or NULL. */
+	const volatile __u64 *closes;
 	/* .rodata tables, written before load: what the programs see. */
 	struct dc_config *cfg;
 	struct dc_capture *caps; /* by probe id */
@@ -87,6 +90,8 @@ int dc_obj_set_sys_want(struct dc_obj *o, const __u64 *bits);
 int dc_obj_set_libs_at_exit(struct dc_obj *o, bool on);
 /* Each copy's offsets of the fields probes read by name. */
 int dc_obj_set_layouts(struct dc_obj *o, const struct dc_layouts *lay);
+/* Loaded objects only: map dc_close_ts for reading, as o->closes. */
+int dc_obj_map_closes(struct dc_obj *o);
 void dc_obj_close(struct dc_obj *o);
 
 #endif

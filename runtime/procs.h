@@ -85,6 +85,9 @@ struct dc_procs {
 	struct dc_map devs;    /* dev_t + 1 -> its block device's name */
 	uint64_t serials;      /* the last serial given */
 	struct dc_buf path;    /* dc_abs_path()'s result */
+	/* When each (process, descriptor) slot was last freed (abi.h's
+	 * dc_close_ts), the loaded object's; NULL: not known. */
+	const volatile __u64 *closes;
 };
 
 struct dc_proc *dc_proc_get(struct dc_procs *ps, uint32_t pid);
@@ -104,19 +107,21 @@ void dc_names_free(struct dc_procs *ps);
 /* fds.c: each process's descriptor table. */
 
 /* The file behind @fd when a call began at @ts: from the opens and closes
- * seen, else /proc/PID/fd (for files opened before tracing began). NULL
- * when unknown. A set is stamped with its call's return time, a close
- * with its call's entry time. */
+ * seen, else /proc/PID/fd (opened before tracing began, or by a call not
+ * traced) unless a close since @ts may have freed its number. NULL when
+ * unknown. A set is stamped with its call's return time, a close with its
+ * call's entry time. */
 struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
 			     uint64_t ts);
 void dc_fd_set(struct dc_proc *p, int64_t fd, struct dc_file *f, uint64_t ts);
 /* What @fd referred to before any traced call gave it another file. */
 struct dc_file *dc_fd_initial(struct dc_procs *ps, struct dc_proc *p,
 			      int64_t fd);
-/* Name every descriptor @p has open now from /proc; @exec_next: it is
- * the runtime's own fork, stopped before an exec, which closes its
- * close-on-exec ones. */
-void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, bool exec_next);
+/* Name every descriptor @p has open now from /proc, each one not freed
+ * since @ts; @exec_next: it is the runtime's own fork, stopped before an
+ * exec, which closes its close-on-exec ones. */
+void dc_fd_snapshot(struct dc_procs *ps, struct dc_proc *p, uint64_t ts,
+		    bool exec_next);
 void dc_fd_close(struct dc_proc *p, int64_t fd, uint64_t ts);
 /* A child starts with what each of its parent's fds refers to now. */
 void dc_fds_copy(struct dc_proc *p, const struct dc_proc *parent);

@@ -52,6 +52,16 @@ struct {
 	__type(value, __u64);
 } dc_traced_bits SEC(".maps");
 
+/* When each traced (process, descriptor) was last freed (abi.h); read by
+ * the runtime through its own mapping. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DC_CLOSE_SLOTS);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+} dc_close_ts SEC(".maps");
+
 /* Server mode: cgroups (v2 ids) whose tasks are traced, and their jobs. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

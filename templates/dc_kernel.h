@@ -162,12 +162,17 @@ struct dc_sys_exit_rec {
 };
 
 /* Syscall numbers the programs act on themselves (x86_64): mmap, those
- * that change a process's working directory, and the execs. */
-#define DC_NR_MMAP     9
-#define DC_NR_EXECVE   59
-#define DC_NR_CHDIR    80
-#define DC_NR_FCHDIR   81
-#define DC_NR_EXECVEAT 322
+ * that change a process's working directory, the execs, and those that
+ * free a descriptor. */
+#define DC_NR_CLOSE	  3
+#define DC_NR_MMAP	  9
+#define DC_NR_DUP2	  33
+#define DC_NR_DUP3	  292
+#define DC_NR_CLOSE_RANGE 436
+#define DC_NR_EXECVE	  59
+#define DC_NR_CHDIR	  80
+#define DC_NR_FCHDIR	  81
+#define DC_NR_EXECVEAT	  322
 
 /* fcntl commands that return a new fd (uapi asm-generic/fcntl.h; the
  * second is F_LINUX_SPECIFIC_BASE + 6). */

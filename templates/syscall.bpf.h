@@ -27,6 +27,29 @@ static __always_inline bool dc_sys_wanted(__u64 nr)
 	return nr < DC_SYSNR_MAX && (dc_sys_want[nr / 64] >> (nr % 64) & 1);
 }
 
+/* The descriptor syscall @nr frees: its own, -1 for a range; or -2 when
+ * it frees none. dup2 and dup3 free their target if it is open. */
+static __always_inline __s32 dc_sys_frees(long nr, const struct pt_regs *regs)
+{
+	if (nr == DC_NR_CLOSE)
+		return (__s32)regs->di;
+	if (nr == DC_NR_DUP2 || nr == DC_NR_DUP3)
+		return (__s32)regs->si;
+	return nr == DC_NR_CLOSE_RANGE ? -1 : -2;
+}
+
+/* Marked at entry and at exit: whenever the kernel freed the number
+ * within the call, a call on it made after the entry is older than the
+ * mark the runtime reads. */
+static __always_inline void dc_freed(__u32 tgid, __s32 fd, __u64 now)
+{
+	__u32 k = dc_close_slot(tgid, fd);
+	__u64 *ts = bpf_map_lookup_elem(&dc_close_ts, &k);
+
+	if (ts)
+		*ts = now;
+}
+
 static __always_inline __u32 dc_sys_probe(long nr)
 {
 	__u32 id;
@@ -51,15 +74,20 @@ static __always_inline int dc_sys_enter_on(unsigned long long *ctx, bool vma)
 	struct dc_thread *t;
 	__u64 a[6], now;
 	__u32 tgid, probe;
+	__s32 freed;
 
 	if (!dc_sys_wanted(ctx[1]))
 		return 0;
 	probe = dc_sys_probe(ctx[1]);
-	if (probe >= DC_NPROBES && !dc_wraps.n)
+	freed = dc_sys_frees(ctx[1], regs);
+	if (probe >= DC_NPROBES && !dc_wraps.n && freed == -2)
 		return 0;
 	tgid = bpf_get_current_pid_tgid() >> 32;
 	if (!dc_traced(tgid))
 		return 0;
+	now = bpf_ktime_get_ns();
+	if (freed != -2)
+		dc_freed(tgid, freed, now);
 	t = dc_thread_new(tgid);
 	if (!t) {
 		if (probe < DC_NPROBES)
@@ -67,7 +95,6 @@ static __always_inline int dc_sys_enter_on(unsigned long long *ctx, bool vma)
 		return 0;
 	}
 	dc_sys_args(regs, a);
-	now = bpf_ktime_get_ns();
 	if (dc_wraps.n) {
 		w = dc_wrap_site_of(t, regs->ip, ctx[1], vma);
 		if (w)
@@ -134,18 +161,24 @@ static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 	struct dc_frame *f;
 	__u64 id, now;
 	__u32 probe;
+	__s32 freed;
 	bool cd;
 
 	if (!dc_sys_wanted(nr))
 		return 0;
 	probe = dc_sys_probe(nr);
 	cd = nr == DC_NR_CHDIR || nr == DC_NR_FCHDIR;
+	freed = dc_sys_frees(nr, regs);
 
-	if (probe >= DC_NPROBES && !dc_wraps.n && !cd && nr != DC_NR_MMAP)
+	if (probe >= DC_NPROBES && !dc_wraps.n && !cd && nr != DC_NR_MMAP &&
+	    freed == -2)
 		return 0;
 	id = bpf_get_current_pid_tgid();
 	if (!dc_traced(id >> 32))
 		return 0;
+	now = bpf_ktime_get_ns();
+	if (freed != -2)
+		dc_freed(id >> 32, freed, now);
 	if (cd && !ret)
 		dc_cwd_event(regs, nr, id >> 32);
 	if (nr == DC_NR_MMAP && dc_libs_at_exit)
@@ -153,7 +186,6 @@ static __always_inline int dc_sys_exit_on(unsigned long long *ctx, bool vma)
 	t = dc_thread_get();
 	if (!t)
 		return 0;
-	now = bpf_ktime_get_ns();
 	if (probe < DC_NPROBES) {
 		f = dc_pop(t, probe);
 		if (f)

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 
-#define DC_ABI_VERSION	     26 /* bumped when maps, records or table change */
+#define DC_ABI_VERSION	     27 /* bumped when maps, records or table change */
 #define DC_PROBE_TABLE_MAGIC 0x44435054u /* "DCPT" */
 #define DC_PROBE_SECTION     ".dc_probes"
 
@@ -21,6 +21,20 @@
 #define DC_PATH_MAX  4096 /* longest path copied from user memory */
 
 #define DC_SYSNR_MAX 512 /* syscall numbers below this can be traced */
+
+/*
+ * dc_close_ts: when a traced process last closed a descriptor, by slot
+ * dc_close_slot(tgid, fd), fd -1 for close_range. The runtime names a
+ * descriptor it never saw made from /proc only if no close since the
+ * call can have freed its number: slots shared by two (process,
+ * descriptor) pairs only make it more careful.
+ */
+#define DC_CLOSE_SLOTS 16384
+
+static inline __u32 dc_close_slot(__u32 tgid, __s32 fd)
+{
+	return (tgid * 0x9e3779b1u ^ (__u32)fd * 0x85ebca77u) >> 18;
+}
 
 #define DC_FIELD_MAX 24 /* a tracepoint field name */
 /* A uprobe's field path, TYPE.member..., found in the library's DWARF */
