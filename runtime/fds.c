@@ -89,16 +89,20 @@ static void fd_push(struct dc_proc *p, int64_t fd, struct dc_file *f,
 	e->depth = n;
 }
 
-/* Whether a close since @ts may have freed @fd of process @pid (abi.h):
- * /proc would then show what took its number, not what a call at @ts
- * used. */
+/* Whether a close since @ts (0: since tracing began) may have freed @fd
+ * of process @pid (abi.h): /proc would then show what took its number,
+ * not what a call at @ts used. A slot never noted holds 0. */
 static bool freed_since(const struct dc_procs *ps, uint32_t pid, int64_t fd,
 			uint64_t ts)
 {
 	const volatile __u64 *c = ps->closes;
+	__u64 one, range;
 
-	return c && (c[dc_close_slot(pid, fd)] >= ts ||
-		     c[dc_close_slot(pid, -1)] >= ts);
+	if (!c)
+		return false;
+	one = c[dc_close_slot(pid, fd)];
+	range = c[dc_close_slot(pid, -1)];
+	return (one && one >= ts) || (range && range >= ts);
 }
 
 struct dc_file *dc_fd_lookup(struct dc_procs *ps, struct dc_proc *p, int64_t fd,
