@@ -112,6 +112,12 @@ void dc_proc_exec(struct dc_procs *ps, uint32_t pid, const char *comm)
 	p->facts = false;
 	p->described = false;
 	dc_proc_facts(p);
+	/* Gone already: the old program's command is not this one's; its
+	 * name stands for it. */
+	if (!p->facts) {
+		free(p->fact[DC_FACT_CMD]);
+		p->fact[DC_FACT_CMD] = strdup(p->comm);
+	}
 }
 
 /* A copy of the first of @names set in the environment block @env (@len
